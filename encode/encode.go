@@ -1,0 +1,409 @@
+// Package encode grounds an object's kernel theory over the operations of a
+// history window into propositional clauses (the paper's §4, Figure 8).
+package encode
+
+import (
+	"fmt"
+
+	h "github.com/satmon/satmon/monitor/history"
+	"github.com/satmon/satmon/theory"
+)
+
+// Lit is a DIMACS-style literal: +v or -v for a variable v ≥ 1.
+type Lit = int
+
+// Sink receives the encoding: it hands out variables and takes clauses.
+type Sink interface {
+	NewVar() int
+	AddClause(lits []Lit)
+}
+
+// Op is an operation of the window. Serial identifies it for as long as
+// it lives (serials are never reused); Call and Return are action indices
+// as in history.Op (Return < 0 while pending).
+type Op struct {
+	Serial int
+	Label  h.Label
+	Call   int
+	Return int
+}
+
+func (o *Op) pending() bool { return o.Return < 0 }
+
+func before(a, b *Op) bool { return a.Return >= 0 && a.Return < b.Call }
+
+// Encoder grounds the kernel incrementally as operations are called and
+// return. Instances of universal axioms are emitted as soon as all their
+// operations exist; instances of ∀∃ axioms as soon as all their
+// universally bound operations have returned (then no later operation can
+// be a witness, see docs/encoding.md). EmitOpen emits the remaining ∀∃
+// instances, those about pending operations, under an activation literal.
+type Encoder struct {
+	k    *theory.Kernel
+	sink Sink
+	ax   []*axiom
+
+	ops    map[int]*Op
+	order  []int // live serials in call order
+	vars   map[varKey]int
+	rets   map[int]map[h.Value]int // pending op → its return-value variables
+	names  map[int]string          // filled when Names is on
+	Names  bool
+	clause int
+	nvars  int
+
+	env []*Op // scratch assignment
+}
+
+type varKind uint8
+
+const (
+	vB varKind = iota
+	vUsed
+	vMatch
+	vRet
+	vAux
+)
+
+type varKey struct {
+	kind varKind
+	x, y int
+	v    h.Value
+}
+
+// New starts an empty window for kernel k emitting into sink.
+func New(k *theory.Kernel, sink Sink) *Encoder {
+	e := &Encoder{k: k, sink: sink, ops: map[int]*Op{}, vars: map[varKey]int{}, rets: map[int]map[h.Value]int{}}
+	for _, a := range k.Axioms() {
+		e.ax = append(e.ax, prepare(a))
+	}
+	return e
+}
+
+// Stats reports the encoding's size so far.
+func (e *Encoder) Stats() (vars, clauses int) { return e.nvars, e.clause }
+
+// VarName returns the meaning of variable v, when Names is on.
+func (e *Encoder) VarName(v int) string { return e.names[v] }
+
+func (e *Encoder) emit(cl []Lit) {
+	e.clause++
+	e.sink.AddClause(cl)
+}
+
+func (e *Encoder) newVar(name func() string) int {
+	v := e.sink.NewVar()
+	e.nvars++
+	if e.Names {
+		if e.names == nil {
+			e.names = map[int]string{}
+		}
+		e.names[v] = name()
+	}
+	return v
+}
+
+func (e *Encoder) aux() Lit {
+	return e.newVar(func() string { return "aux" })
+}
+
+func (e *Encoder) variable(k varKey) Lit {
+	if v, ok := e.vars[k]; ok {
+		return v
+	}
+	v := e.newVar(func() string { return e.keyName(k) })
+	e.vars[k] = v
+	if k.kind == vRet {
+		// A pending operation returns at most one value, and returning one
+		// puts it in the stronger history (USED).
+		rs := e.rets[k.x]
+		if rs == nil {
+			rs = map[h.Value]int{}
+			e.rets[k.x] = rs
+		}
+		for _, w := range rs {
+			e.emit([]Lit{-v, -w})
+		}
+		rs[k.v] = v
+		e.emit([]Lit{-v, e.used(e.ops[k.x])})
+	}
+	return v
+}
+
+func (e *Encoder) keyName(k varKey) string {
+	id := func(s int) string {
+		if o, ok := e.ops[s]; ok {
+			return fmt.Sprintf("o%d", o.Serial)
+		}
+		return fmt.Sprintf("o%d", s)
+	}
+	switch k.kind {
+	case vB:
+		return fmt.Sprintf("b(%s,%s)", id(k.x), id(k.y))
+	case vUsed:
+		return fmt.Sprintf("used(%s)", id(k.x))
+	case vMatch:
+		return fmt.Sprintf("match(%s,%s)", id(k.x), id(k.y))
+	case vRet:
+		return fmt.Sprintf("ret(%s)=%s", id(k.x), k.v)
+	}
+	return "aux"
+}
+
+// Literals of the ground atoms; constants where labels and real time decide.
+
+func (e *Encoder) used(o *Op) Lit {
+	return e.variable(varKey{kind: vUsed, x: o.Serial})
+}
+
+func (e *Encoder) usedNode(o *Op) *node {
+	if !o.pending() {
+		return trueNode
+	}
+	return litNode(e.used(o))
+}
+
+func (e *Encoder) bNode(x, y *Op) *node {
+	switch {
+	case x == y:
+		return falseNode
+	case before(x, y):
+		return trueNode
+	case before(y, x):
+		return falseNode
+	}
+	if e.k.Sequential {
+		// In a linearization b(y,x) = ¬b(x,y); identifying the two keeps
+		// totality implicit. Unused operations are outside the model, so
+		// their order is irrelevant.
+		if x.Serial < y.Serial {
+			return litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial}))
+		}
+		return litNode(-e.variable(varKey{kind: vB, x: y.Serial, y: x.Serial}))
+	}
+	return litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial}))
+}
+
+// retNode is ret(o) = v. A pending operation's ⊥ stands for "not used"; a
+// used pending operation with every ret variable false returns a value
+// seen nowhere in the window (docs/encoding.md shows this never helps).
+func (e *Encoder) retNode(o *Op, v h.Value) *node {
+	if !o.pending() {
+		return constNode(o.Label.Ret == v)
+	}
+	if v == theory.Bottom {
+		return litNode(-e.used(o))
+	}
+	if !e.retPossible(o, v) {
+		return falseNode
+	}
+	return litNode(e.variable(varKey{kind: vRet, x: o.Serial, v: v}))
+}
+
+// retPossible rules out return values of the wrong kind for the method.
+func (e *Encoder) retPossible(o *Op, v h.Value) bool {
+	sig, ok := h.SignatureOf(e.k.Object, o.Label.Method)
+	if !ok {
+		return false
+	}
+	switch sig.Ret {
+	case h.RetNone:
+		return v == h.Void
+	case h.RetBool:
+		return v == h.True || v == h.False
+	case h.RetValue:
+		return v != h.Void
+	}
+	return true
+}
+
+func (e *Encoder) matchNode(x, y *Op) *node {
+	if x == y && e.k.Object != h.Exchanger {
+		return falseNode
+	}
+	if !e.matchPossible(x, y) {
+		return falseNode
+	}
+	return litNode(e.variable(varKey{kind: vMatch, x: x.Serial, y: y.Serial}))
+}
+
+// matchPossible folds the kernel's MATCH axiom for the pair: false when
+// the labels alone forbid match(x,y).
+func (e *Encoder) matchPossible(x, y *Op) bool {
+	pair := e.k.Pair
+	save := e.env
+	e.env = []*Op{x, y}
+	n := e.fold(pair.Body.Args[1], true)
+	e.env = save
+	return n.kind != nFalse
+}
+
+// fold grounds f under e.env. With noMatch, match atoms are true (used
+// when folding the MATCH axiom's own consequent).
+func (e *Encoder) fold(f *theory.Formula, noMatch bool) *node {
+	env := e.env
+	switch f.Kind {
+	case theory.KTrue:
+		return trueNode
+	case theory.KFalse:
+		return falseNode
+	case theory.KMeth:
+		return constNode(env[f.X].Label.Method == f.M)
+	case theory.KRet:
+		return e.retNode(env[f.X], f.V)
+	case theory.KArgEq:
+		return constNode(env[f.X].Label.Arg == env[f.Y].Label.Arg)
+	case theory.KArgRet:
+		return e.retNode(env[f.Y], env[f.X].Label.Arg)
+	case theory.KArgLess:
+		return constNode(env[f.X].Label.Prio < env[f.Y].Label.Prio)
+	case theory.KEq:
+		return constNode(env[f.X] == env[f.Y])
+	case theory.KB:
+		return e.bNode(env[f.X], env[f.Y])
+	case theory.KMatch:
+		if noMatch {
+			return trueNode
+		}
+		return e.matchNode(env[f.X], env[f.Y])
+	case theory.KUsed:
+		return e.usedNode(env[f.X])
+	case theory.KNot:
+		return not(e.fold(f.Args[0], noMatch))
+	case theory.KAnd:
+		out := make([]*node, 0, len(f.Args))
+		for _, g := range f.Args {
+			n := e.fold(g, noMatch)
+			if n.kind == nFalse {
+				return falseNode
+			}
+			out = append(out, n)
+		}
+		return and(out...)
+	case theory.KOr:
+		out := make([]*node, 0, len(f.Args))
+		for _, g := range f.Args {
+			n := e.fold(g, noMatch)
+			if n.kind == nTrue {
+				return trueNode
+			}
+			out = append(out, n)
+		}
+		return or(out...)
+	case theory.KImplies:
+		a := e.fold(f.Args[0], noMatch)
+		if a.kind == nFalse {
+			return trueNode
+		}
+		return or(not(a), e.fold(f.Args[1], noMatch))
+	case theory.KIff:
+		a, b := e.fold(f.Args[0], noMatch), e.fold(f.Args[1], noMatch)
+		return and(or(not(a), b), or(a, not(b)))
+	case theory.KXor:
+		a, b := e.fold(f.Args[0], noMatch), e.fold(f.Args[1], noMatch)
+		return and(or(a, b), or(not(a), not(b)))
+	}
+	panic("encode: unknown formula kind")
+}
+
+// Window management.
+
+// Call adds a new operation to the window and emits the universal
+// instances it completes.
+func (e *Encoder) Call(o Op) {
+	op := o
+	op.Return = -1
+	op.Label.Pending = true
+	op.Label.Ret = h.Void
+	e.ops[op.Serial] = &op
+	e.order = append(e.order, op.Serial)
+	if op.Label.Method != h.NoMethod && len(e.order) > 1 && e.order[len(e.order)-2] > op.Serial {
+		panic("encode: serials must increase")
+	}
+	// With only one operation the used variable might otherwise never be
+	// created; create it so that callers can assume on it.
+	e.used(&op)
+	for _, a := range e.ax {
+		if len(a.Exists) == 0 {
+			e.instances(a, &op, false, nil)
+		}
+	}
+}
+
+// Return records that the operation serial returned ret at action seq and
+// emits the ∀∃ instances that became closed.
+func (e *Encoder) Return(serial int, ret h.Value, seq int) {
+	op := e.ops[serial]
+	// Settle the pending-era variables first: used, and the return value.
+	e.emit([]Lit{e.used(op)})
+	for v, l := range e.rets[serial] {
+		if v == ret {
+			e.emit([]Lit{l})
+		} else {
+			e.emit([]Lit{-l})
+		}
+	}
+	op.Return = seq
+	op.Label.Pending = false
+	op.Label.Ret = ret
+	for _, a := range e.ax {
+		if len(a.Exists) > 0 && a.closable {
+			e.instances(a, op, true, nil)
+		}
+	}
+}
+
+// EmitOpen emits every ∀∃ instance not yet emitted for good — those with a
+// pending universally bound operation, or of axioms that never close — each
+// clause extended with ¬act (act = 0: unconditionally).
+func (e *Encoder) EmitOpen(act Lit) {
+	var extra []Lit
+	if act != 0 {
+		extra = []Lit{-act}
+	}
+	for _, a := range e.ax {
+		if len(a.Exists) > 0 {
+			e.instances(a, nil, false, extra)
+		}
+	}
+}
+
+// Ops returns the live operations in call order.
+func (e *Encoder) Ops() []*Op {
+	out := make([]*Op, 0, len(e.order))
+	for _, s := range e.order {
+		out = append(out, e.ops[s])
+	}
+	return out
+}
+
+// Op returns the live operation with the given serial.
+func (e *Encoder) Op(serial int) *Op { return e.ops[serial] }
+
+// UsedLit, BLit, RetLit and MatchLit expose variables for assumptions;
+// they return 0 when the atom is a constant.
+func (e *Encoder) UsedLit(serial int) Lit {
+	op := e.ops[serial]
+	if !op.pending() {
+		return 0
+	}
+	return e.used(op)
+}
+
+// BLit is b(x,y) as a literal, or 0 with the constant in val.
+func (e *Encoder) BLit(x, y int) (lit Lit, val bool) {
+	n := e.bNode(e.ops[x], e.ops[y])
+	if n.kind == nLit {
+		return n.lit, false
+	}
+	return 0, n.kind == nTrue
+}
+
+// RetVars lists the return-value variables of a pending operation.
+func (e *Encoder) RetVars(serial int) map[h.Value]Lit {
+	out := map[h.Value]Lit{}
+	for v, l := range e.rets[serial] {
+		out[v] = l
+	}
+	return out
+}

@@ -1,0 +1,174 @@
+// Package sat puts the SAT backends, gini and gophersat, behind one small
+// interface with DIMACS-style literals and solving under assumptions.
+package sat
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/crillab/gophersat/solver"
+	"github.com/go-air/gini"
+	"github.com/go-air/gini/z"
+)
+
+// Answer of a Solve call.
+const (
+	Sat     = 1
+	Unsat   = -1
+	Unknown = 0 // the time limit expired
+)
+
+// Solver is an incremental SAT solver over DIMACS-style literals.
+type Solver interface {
+	NewVar() int
+	AddClause(lits []int)
+	// Solve decides the clauses under the assumed literals, giving up with
+	// Unknown after limit (0: no limit).
+	Solve(limit time.Duration, assumptions ...int) int
+}
+
+// New returns a backend by name: "gini" or "gophersat".
+func New(name string) (Solver, error) {
+	switch name {
+	case "", "gini":
+		return &giniSolver{g: gini.New()}, nil
+	case "gophersat":
+		return &gopherSolver{}, nil
+	}
+	return nil, fmt.Errorf("unknown SAT solver %q (want gini or gophersat)", name)
+}
+
+// giniSolver keeps one live gini instance: clauses persist across calls,
+// which is what SYMBOLIC -i relies on.
+type giniSolver struct {
+	g     *gini.Gini
+	empty bool
+	units []z.Lit
+}
+
+// NewVar asks gini itself for the variable: assuming a literal gini has
+// never seen corrupts its model (seen as "internal error in solve").
+func (s *giniSolver) NewVar() int { return s.g.Lit().Dimacs() }
+
+func (s *giniSolver) AddClause(lits []int) {
+	lits, taut := Normalize(lits)
+	if taut {
+		return
+	}
+	if len(lits) == 0 {
+		s.empty = true
+		return
+	}
+	if len(lits) == 1 {
+		// gini v1.0.4 can miss a level-0 conflict between unit clauses
+		// added incrementally (it then dies with "internal error in solve:
+		// sat model", seen on testdata/stack/figure9.log with -c -i); we
+		// assume the units at every call instead.
+		s.units = append(s.units, z.Dimacs2Lit(lits[0]))
+		return
+	}
+	for _, l := range lits {
+		s.g.Add(z.Dimacs2Lit(l))
+	}
+	s.g.Add(z.LitNull)
+}
+
+func (s *giniSolver) Solve(limit time.Duration, assumptions ...int) int {
+	if s.empty {
+		return Unsat
+	}
+	s.g.Assume(s.units...)
+	for _, l := range assumptions {
+		s.g.Assume(z.Dimacs2Lit(l))
+	}
+	if limit > 0 {
+		return s.g.Try(limit)
+	}
+	return s.g.Solve()
+}
+
+// gopherSolver collects the clauses and solves them from scratch with
+// gophersat at each call, assumptions added as unit clauses.
+type gopherSolver struct {
+	nvars   int
+	clauses [][]int
+	empty   bool
+}
+
+func (s *gopherSolver) NewVar() int { s.nvars++; return s.nvars }
+
+func (s *gopherSolver) AddClause(lits []int) {
+	if len(lits) == 0 {
+		s.empty = true
+		return
+	}
+	s.clauses = append(s.clauses, append([]int(nil), lits...))
+}
+
+func (s *gopherSolver) Solve(limit time.Duration, assumptions ...int) int {
+	if s.empty {
+		return Unsat
+	}
+	cls := make([][]int, 0, len(s.clauses)+len(assumptions)+1)
+	cls = append(cls, s.clauses...)
+	for _, a := range assumptions {
+		cls = append(cls, []int{a})
+	}
+	if len(cls) == 0 {
+		return Sat
+	}
+	pb := solver.ParseSliceNb(cls, s.nvars)
+	if pb.Status == solver.Unsat {
+		return Unsat
+	}
+	if pb.Status == solver.Sat {
+		return Sat
+	}
+	sv := solver.New(pb)
+	if limit > 0 {
+		done := make(chan solver.Status, 1)
+		go func() { done <- sv.Solve() }()
+		select {
+		case st := <-done:
+			return status(st)
+		case <-time.After(limit):
+			// gophersat cannot be interrupted; the goroutine finishes on its
+			// own and its answer is dropped.
+			return Unknown
+		}
+	}
+	return status(sv.Solve())
+}
+
+// Normalize drops repeated literals from a clause (in place) and reports
+// whether it is a tautology; gini's internal checks reject clauses with
+// repeated literals.
+func Normalize(lits []int) ([]int, bool) {
+	out := lits[:0]
+	for _, l := range lits {
+		dup := false
+		for _, m := range out {
+			if m == l {
+				dup = true
+				break
+			}
+			if m == -l {
+				return nil, true
+			}
+		}
+		if !dup {
+			out = append(out, l)
+		}
+	}
+	return out, false
+}
+
+func status(st solver.Status) int {
+	switch st {
+	case solver.Sat:
+		return Sat
+	case solver.Unsat:
+		return Unsat
+	}
+	return Unknown
+}

@@ -1,0 +1,417 @@
+package monitor
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	h "github.com/satmon/satmon/monitor/history"
+	"github.com/satmon/satmon/monitor/logfmt"
+	"github.com/satmon/satmon/theory"
+)
+
+// Algorithm selects one of the paper's three checking algorithms (§6).
+type Algorithm uint8
+
+// The algorithms.
+const (
+	Enumerate Algorithm = iota + 1 // explicit enumeration, exact
+	Symbolic                       // reduction to SAT
+	Saturate                       // unit propagation only: sound, fast
+)
+
+func (a Algorithm) String() string {
+	switch a {
+	case Enumerate:
+		return "enumerate"
+	case Symbolic:
+		return "symbolic"
+	case Saturate:
+		return "saturate"
+	}
+	return fmt.Sprintf("algorithm(%d)", uint8(a))
+}
+
+// ParseAlgorithm reads an algorithm name.
+func ParseAlgorithm(s string) (Algorithm, error) {
+	switch strings.ToLower(s) {
+	case "enumerate", "enum", "e":
+		return Enumerate, nil
+	case "symbolic", "sym", "s":
+		return Symbolic, nil
+	case "saturate", "sat":
+		return Saturate, nil
+	}
+	return 0, fmt.Errorf("unknown algorithm %q (want enumerate, symbolic or saturate)", s)
+}
+
+// Options choose the algorithm and its variations (§6's flags).
+type Options struct {
+	Algorithm      Algorithm
+	Completion     bool          // -c: enumerate completions explicitly
+	Incremental    bool          // -i: one live solver, clauses added as actions arrive
+	RemoveObsolete bool          // -r: forget obsolete matches (§5)
+	Solver         string        // SAT backend for SYMBOLIC: "gini" (default) or "gophersat"
+	Timeout        time.Duration // per history; 0 means none
+}
+
+// Name is the variant's name in the paper's notation, e.g. "symbolic -c -i".
+func (o Options) Name() string {
+	s := o.Algorithm.String()
+	if o.Completion {
+		s += " -c"
+	}
+	if o.Incremental {
+		s += " -i"
+	}
+	if o.RemoveObsolete {
+		s += " -r"
+	}
+	return s
+}
+
+// Validate reports whether the variant exists.
+func (o Options) Validate() error {
+	switch o.Algorithm {
+	case Enumerate:
+		if o.Incremental || o.RemoveObsolete {
+			return fmt.Errorf("enumerate takes only -c")
+		}
+		return nil
+	case Symbolic:
+		return nil
+	case Saturate:
+		return fmt.Errorf("%s: %w", o.Algorithm, ErrNotImplemented)
+	}
+	return fmt.Errorf("no algorithm %d", o.Algorithm)
+}
+
+// Verdict is the outcome of checking one history.
+type Verdict string
+
+// The verdicts.
+const (
+	OK        Verdict = "ok"        // no violation found (proven member for exact algorithms)
+	Violation Verdict = "violation" // proven not linearizable
+	Timeout   Verdict = "timeout"   // the time limit expired first
+	Error     Verdict = "error"     // the log could not be read
+)
+
+// Stats are an algorithm's counters, shown by -v.
+type Stats struct {
+	Checks       int     `json:"checks"`                 // membership tests run (one per return)
+	Clauses      int     `json:"clauses,omitempty"`      // clauses in the live encoding
+	Vars         int     `json:"vars,omitempty"`         // variables in the live encoding
+	Propagations int64   `json:"propagations,omitempty"` // unit propagations (SATURATE)
+	MaxWindow    int     `json:"max_window"`             // most operations held at once
+	MeanWindow   float64 `json:"mean_window"`            // mean operations held, over steps
+	Removed      int     `json:"removed,omitempty"`      // operations forgotten by -r
+}
+
+// Result reports the check of one history.
+type Result struct {
+	File          string  `json:"file"`
+	Object        string  `json:"object"`
+	Algorithm     string  `json:"algorithm"`
+	Verdict       Verdict `json:"verdict"`
+	Steps         int     `json:"steps"`
+	Operations    int     `json:"operations"`
+	ViolationStep *int    `json:"violation_step"`
+	ViolationLine int     `json:"violation_line,omitempty"`
+	ViolationOp   string  `json:"violation_op,omitempty"`
+	Seconds       float64 `json:"seconds"`
+	Error         string  `json:"error,omitempty"`
+	Stats         *Stats  `json:"stats,omitempty"`
+}
+
+// checker is one algorithm's incremental state. call and ret are told of
+// each action after the window has been updated; ret answers whether the
+// window is still (possibly) a member of the object's library.
+type checker interface {
+	call(w *window, op int) error
+	ret(w *window, op int) (member bool, err error)
+	stats() Stats
+}
+
+// window is the part of the history the monitor keeps: every operation
+// seen, unless -r forgets obsolete ones.
+type window struct {
+	kernel *theory.Kernel
+	b      *h.Builder
+}
+
+func (w *window) history() *h.History { return &w.b.H }
+
+// Monitor checks one history action by action.
+type Monitor struct {
+	opt      Options
+	kernel   *theory.Kernel
+	win      *window
+	chk      checker
+	start    time.Time
+	deadline time.Time
+	steps    int
+	winSum   int
+	maxWin   int
+	res      Result
+	done     bool
+}
+
+// ErrNotImplemented is returned for algorithm variants that do not exist yet.
+var ErrNotImplemented = errors.New("not yet implemented")
+
+// New starts monitoring a history of object obj with parameter param.
+func New(obj h.Object, param string, opt Options) (*Monitor, error) {
+	k, err := theory.KernelOf(obj, param)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Algorithm == 0 {
+		opt.Algorithm = Saturate
+	}
+	m := &Monitor{opt: opt, kernel: k, start: time.Now()}
+	if opt.Timeout > 0 {
+		m.deadline = m.start.Add(opt.Timeout)
+	}
+	m.win = &window{kernel: k, b: h.NewBuilder(obj, param)}
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	switch opt.Algorithm {
+	case Enumerate:
+		m.chk = &enumChecker{k: k, opt: opt, limit: m.remaining, stop: m.expired}
+	case Symbolic:
+		if m.chk, err = newSymChecker(k, opt, m.remaining, m.expired); err != nil {
+			return nil, err
+		}
+	}
+	m.res = Result{Object: obj.String(), Algorithm: opt.Name(), Verdict: OK}
+	return m, nil
+}
+
+// remaining is the time left before the deadline (0: no limit).
+func (m *Monitor) remaining() time.Duration {
+	if m.deadline.IsZero() {
+		return 0
+	}
+	if d := time.Until(m.deadline); d > time.Millisecond {
+		return d
+	}
+	return time.Millisecond
+}
+
+func (m *Monitor) expired() bool {
+	return !m.deadline.IsZero() && time.Now().After(m.deadline)
+}
+
+// Step feeds one action. It returns true when this action proves a
+// violation; after that, or after a timeout, further actions are ignored.
+func (m *Monitor) Step(a h.Action) (violation bool, err error) {
+	if m.done {
+		return false, nil
+	}
+	if m.expired() {
+		m.finish(Timeout)
+		return false, nil
+	}
+	i, err := m.win.b.Add(a)
+	if err != nil {
+		return false, err
+	}
+	var member = true
+	if a.Kind == h.Call {
+		m.res.Operations++
+		err = m.chk.call(m.win, i)
+	} else {
+		member, err = m.chk.ret(m.win, i)
+	}
+	if errors.Is(err, errStopped) {
+		m.finish(Timeout)
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	m.steps++
+	n := len(m.win.b.H.Ops)
+	m.winSum += n
+	if n > m.maxWin {
+		m.maxWin = n
+	}
+	if !member {
+		step := m.steps
+		m.res.ViolationStep = &step
+		m.res.ViolationLine = a.Line
+		m.res.ViolationOp = a.ID
+		m.finish(Violation)
+		return true, nil
+	}
+	return false, nil
+}
+
+func (m *Monitor) finish(v Verdict) {
+	m.done = true
+	m.res.Verdict = v
+}
+
+// Result reports the verdict so far: OK unless a violation or timeout
+// happened.
+func (m *Monitor) Result() Result {
+	r := m.res
+	r.Steps = m.steps
+	r.Seconds = time.Since(m.start).Seconds()
+	st := m.chk.stats()
+	st.MaxWindow = m.maxWin
+	if m.steps > 0 {
+		st.MeanWindow = float64(m.winSum) / float64(m.steps)
+	}
+	r.Stats = &st
+	return r
+}
+
+// Done reports whether the verdict is final (violation or timeout).
+func (m *Monitor) Done() bool { return m.done }
+
+// CheckLog reads a log from r and checks it; name is used in messages.
+// A malformed log yields an error (a *logfmt.Error names the position)
+// and a Result with verdict Error.
+func CheckLog(r io.Reader, name string, obj h.Object, param string, opt Options) (Result, error) {
+	return CheckLogFunc(r, logfmt.Options{Name: name, Object: obj, Param: param}, opt, nil)
+}
+
+// CheckLogFunc is CheckLog with a hook called as soon as a violation is
+// proven, before the rest of the log is read.
+func CheckLogFunc(r io.Reader, lo logfmt.Options, opt Options, onViolation func(Result)) (Result, error) {
+	rd := logfmt.NewReader(r, lo)
+	var m *Monitor
+	fail := func(err error) (Result, error) {
+		res := Result{File: lo.Name, Algorithm: opt.Name(), Verdict: Error, Error: err.Error()}
+		if m != nil {
+			res = m.Result()
+			res.File = lo.Name
+			res.Verdict = Error
+			res.Error = err.Error()
+		}
+		return res, err
+	}
+	for {
+		a, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fail(err)
+		}
+		if m == nil {
+			m, err = New(rd.Object(), rd.Param(), opt)
+			if err != nil {
+				return fail(err)
+			}
+		}
+		v, err := m.Step(a)
+		if err != nil {
+			return fail(fmt.Errorf("%s:%d: %w", lo.Name, a.Line, err))
+		}
+		if v && onViolation != nil {
+			res := m.Result()
+			res.File = lo.Name
+			onViolation(res)
+		}
+		if m.Done() {
+			break
+		}
+	}
+	if m == nil {
+		obj := rd.Object()
+		if obj == h.NoObject {
+			obj = lo.Object
+		}
+		if obj == h.NoObject {
+			return fail(fmt.Errorf("%s: empty log: no object and no actions", lo.Name))
+		}
+		var err error
+		m, err = New(obj, rd.Param(), opt)
+		if err != nil {
+			return fail(err)
+		}
+	}
+	res := m.Result()
+	res.File = lo.Name
+	return res, nil
+}
+
+// CheckHistory checks a whole history, replaying its actions in order.
+func CheckHistory(hist *h.History, opt Options) Result {
+	m, err := New(hist.Object, hist.Param, opt)
+	if err != nil {
+		return Result{Object: hist.Object.String(), Algorithm: opt.Name(), Verdict: Error, Error: err.Error()}
+	}
+	for _, a := range Actions(hist) {
+		if _, err := m.Step(a); err != nil {
+			r := m.Result()
+			r.Verdict, r.Error = Error, err.Error()
+			return r
+		}
+		if m.Done() {
+			break
+		}
+	}
+	return m.Result()
+}
+
+// Actions lists a history's call and return actions in log order.
+func Actions(hist *h.History) []h.Action {
+	n := 0
+	for i := range hist.Ops {
+		if c := hist.Ops[i].Call + 1; c > n {
+			n = c
+		}
+		if r := hist.Ops[i].Return + 1; r > n {
+			n = r
+		}
+	}
+	acts := make([]h.Action, n)
+	present := make([]bool, n)
+	for i := range hist.Ops {
+		o := &hist.Ops[i]
+		l := o.Label
+		l.Pending, l.Ret = true, h.Void
+		acts[o.Call] = h.Action{Kind: h.Call, ID: o.ID, Label: l, Seq: o.Call, Line: o.Line}
+		present[o.Call] = true
+		if !o.Pending() {
+			acts[o.Return] = h.Action{Kind: h.Return, ID: o.ID, Label: o.Label, Seq: o.Return, Line: o.Line}
+			present[o.Return] = true
+		}
+	}
+	out := acts[:0]
+	for i, a := range acts {
+		if present[i] {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// enumChecker runs ENUMERATE at every return: exact with -c, with the
+// completions left to the solver without.
+type enumChecker struct {
+	k      *theory.Kernel
+	opt    Options
+	limit  func() time.Duration
+	stop   func() bool
+	checks int
+}
+
+func (c *enumChecker) call(*window, int) error { return nil }
+
+func (c *enumChecker) ret(w *window, _ int) (bool, error) {
+	c.checks++
+	if c.opt.Completion {
+		return EnumerateMember(c.k, w.history(), c.stop)
+	}
+	return EnumerateLinearizations(c.k, w.history(), c.opt.Solver, c.limit, c.stop)
+}
+
+func (c *enumChecker) stats() Stats { return Stats{Checks: c.checks} }

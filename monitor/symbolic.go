@@ -1,0 +1,287 @@
+package monitor
+
+import (
+	"time"
+
+	"github.com/satmon/satmon/encode"
+	"github.com/satmon/satmon/internal/sat"
+	h "github.com/satmon/satmon/monitor/history"
+	"github.com/satmon/satmon/theory"
+)
+
+// Serials: the register's virtual initial write is serial 0 and window
+// operation i is serial i+1; action indices are shifted by 2 to make room
+// for the initial write's call and return.
+func serialOf(i int) int { return i + 1 }
+
+func encOp(o *h.Op, i int) encode.Op {
+	return encode.Op{Serial: serialOf(i), Label: o.Label, Call: o.Call + 2, Return: -1}
+}
+
+// startEncoder opens an encoder and adds the register's initial write.
+func startEncoder(k *theory.Kernel, s encode.Sink) *encode.Encoder {
+	e := encode.New(k, s)
+	if v, ok := k.InitialWrite(); ok {
+		e.Call(encode.Op{Serial: 0, Label: h.Label{Method: h.Write, Arg: v}, Call: 0})
+		e.Return(0, h.Void, 1)
+	}
+	return e
+}
+
+// EncodeHistory grounds the kernel over a whole history into s, replaying
+// its actions in order; pending operations' ∀∃ instances are included
+// unconditionally, so s is satisfiable iff hist is linearizable.
+func EncodeHistory(k *theory.Kernel, hist *h.History, s encode.Sink) *encode.Encoder {
+	e := replay(k, hist, s)
+	e.EmitOpen(0)
+	return e
+}
+
+func replay(k *theory.Kernel, hist *h.History, s encode.Sink) *encode.Encoder {
+	e := startEncoder(k, s)
+	idx := make(map[int]int, len(hist.Ops))
+	for i := range hist.Ops {
+		idx[hist.Ops[i].Call] = i
+		if !hist.Ops[i].Pending() {
+			idx[hist.Ops[i].Return] = i
+		}
+	}
+	for _, a := range Actions(hist) {
+		i := idx[a.Seq]
+		o := &hist.Ops[i]
+		if a.Kind == h.Call {
+			e.Call(encOp(o, i))
+		} else {
+			e.Return(serialOf(i), o.Label.Ret, o.Return+2)
+		}
+	}
+	return e
+}
+
+// symChecker is SYMBOLIC and its -c and -i variations.
+type symChecker struct {
+	opt    Options
+	k      *theory.Kernel
+	limit  func() time.Duration
+	stop   func() bool
+	solver sat.Solver      // live solver (-i)
+	enc    *encode.Encoder // live encoder (-i)
+	checks int
+	vars   int
+	cls    int
+}
+
+func newSymChecker(k *theory.Kernel, opt Options, limit func() time.Duration, stop func() bool) (*symChecker, error) {
+	c := &symChecker{opt: opt, k: k, limit: limit, stop: stop}
+	if opt.Incremental {
+		s, err := sat.New(opt.Solver)
+		if err != nil {
+			return nil, err
+		}
+		c.solver = s
+		c.enc = startEncoder(k, s)
+	}
+	return c, nil
+}
+
+func (c *symChecker) call(w *window, i int) error {
+	if c.enc != nil {
+		c.enc.Call(encOp(&w.history().Ops[i], i))
+	}
+	return nil
+}
+
+func (c *symChecker) ret(w *window, i int) (bool, error) {
+	hist := w.history()
+	if c.enc != nil {
+		o := &hist.Ops[i]
+		c.enc.Return(serialOf(i), o.Label.Ret, o.Return+2)
+	}
+	c.checks++
+	switch {
+	case c.opt.Completion && c.enc != nil:
+		return c.completionsLive(hist)
+	case c.opt.Completion:
+		return c.completionsScratch(hist)
+	case c.enc != nil:
+		act := c.solver.NewVar()
+		c.enc.EmitOpen(act)
+		r := c.solver.Solve(c.limit(), act)
+		c.solver.AddClause([]int{-act}) // retire this step's open instances
+		c.vars, c.cls = c.enc.Stats()
+		return c.answer(r)
+	default:
+		s, err := sat.New(c.opt.Solver)
+		if err != nil {
+			return false, err
+		}
+		e := EncodeHistory(c.k, hist, s)
+		c.vars, c.cls = e.Stats()
+		return c.answer(s.Solve(c.limit()))
+	}
+}
+
+// answer maps a solver answer to membership: unknown counts as member
+// (§6), unless the monitor's own deadline passed.
+func (c *symChecker) answer(r int) (bool, error) {
+	if r == sat.Unknown && c.stop() {
+		return false, errStopped
+	}
+	return r != sat.Unsat, nil
+}
+
+// completionsScratch is SYMBOLIC -c: each completion of the window is
+// encoded afresh and solved; the solver searches linearizations only.
+func (c *symChecker) completionsScratch(hist *h.History) (bool, error) {
+	member := false
+	err := forCompletions(c.k, hist, func(comp *h.History) (bool, error) {
+		if c.stop() {
+			return false, errStopped
+		}
+		s, err := sat.New(c.opt.Solver)
+		if err != nil {
+			return false, err
+		}
+		e := EncodeHistory(c.k, comp, s)
+		c.vars, c.cls = e.Stats()
+		r := s.Solve(c.limit())
+		if r == sat.Unknown && c.stop() {
+			return false, errStopped
+		}
+		if r != sat.Unsat {
+			member = true
+			return true, nil
+		}
+		return false, nil
+	})
+	return member, err
+}
+
+// completionsLive is SYMBOLIC -c -i: the live solver is asked once per
+// completion, the completion given as assumptions on used and ret.
+func (c *symChecker) completionsLive(hist *h.History) (bool, error) {
+	act := c.solver.NewVar()
+	c.enc.EmitOpen(act)
+	defer c.solver.AddClause([]int{-act})
+	c.vars, c.cls = c.enc.Stats()
+	var pending []int
+	for i := range hist.Ops {
+		if hist.Ops[i].Pending() {
+			pending = append(pending, i)
+		}
+	}
+	prepared := c.k.Prepare(hist)
+	cands := make([][]h.Value, len(pending))
+	for j, i := range pending {
+		off := len(prepared.Ops) - len(hist.Ops)
+		cands[j] = c.k.Candidates(prepared, &prepared.Ops[i+off])
+	}
+	choice := make([]int, len(pending))
+	for j := range choice {
+		choice[j] = -1
+	}
+	for {
+		if c.stop() {
+			return false, errStopped
+		}
+		assume := []int{act}
+		for j, i := range pending {
+			u := c.enc.UsedLit(serialOf(i))
+			if choice[j] < 0 {
+				assume = append(assume, -u)
+				continue
+			}
+			assume = append(assume, u)
+			v := cands[j][choice[j]]
+			for val, l := range c.enc.RetVars(serialOf(i)) {
+				if val == v {
+					assume = append(assume, l)
+				} else {
+					assume = append(assume, -l)
+				}
+			}
+		}
+		r := c.solver.Solve(c.limit(), assume...)
+		if r == sat.Unknown && c.stop() {
+			return false, errStopped
+		}
+		if r != sat.Unsat {
+			return true, nil
+		}
+		j := 0
+		for ; j < len(choice); j++ {
+			choice[j]++
+			if choice[j] < len(cands[j]) {
+				break
+			}
+			choice[j] = -1
+		}
+		if j == len(choice) {
+			return false, nil
+		}
+	}
+}
+
+func (c *symChecker) stats() Stats {
+	return Stats{Checks: c.checks, Vars: c.vars, Clauses: c.cls}
+}
+
+// forCompletions calls f on every completion of hist: each pending
+// operation dropped or completed, after every other action, with each
+// candidate value. It stops when f returns true or an error.
+func forCompletions(k *theory.Kernel, hist *h.History, f func(*h.History) (bool, error)) error {
+	prepared := k.Prepare(hist)
+	off := len(prepared.Ops) - len(hist.Ops)
+	var pending []int
+	for i := range hist.Ops {
+		if hist.Ops[i].Pending() {
+			pending = append(pending, i)
+		}
+	}
+	cands := make([][]h.Value, len(pending))
+	for j, i := range pending {
+		cands[j] = k.Candidates(prepared, &prepared.Ops[i+off])
+	}
+	end := 0
+	for i := range hist.Ops {
+		end = max(end, hist.Ops[i].Call+1, hist.Ops[i].Return+1)
+	}
+	choice := make([]int, len(pending))
+	for j := range choice {
+		choice[j] = -1
+	}
+	for {
+		comp := &h.History{Object: hist.Object, Param: hist.Param}
+		pj := 0
+		next := end
+		for i := range hist.Ops {
+			o := hist.Ops[i]
+			if pj < len(pending) && pending[pj] == i {
+				c := choice[pj]
+				v := cands[pj]
+				pj++
+				if c < 0 {
+					continue
+				}
+				o.Label.Pending, o.Label.Ret, o.Return = false, v[c], next
+				next++
+			}
+			comp.Ops = append(comp.Ops, o)
+		}
+		stop, err := f(comp)
+		if err != nil || stop {
+			return err
+		}
+		j := 0
+		for ; j < len(choice); j++ {
+			choice[j]++
+			if choice[j] < len(cands[j]) {
+				break
+			}
+			choice[j] = -1
+		}
+		if j == len(choice) {
+			return nil
+		}
+	}
+}

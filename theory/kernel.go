@@ -1,0 +1,160 @@
+package theory
+
+import (
+	"fmt"
+
+	h "github.com/satmon/satmon/monitor/history"
+)
+
+// Kernel is the first-order theory of an object's kernel (§3): h is in the
+// kernel iff some matching M makes every axiom of Theory and Sanity true.
+type Kernel struct {
+	Object h.Object
+	Param  string
+	// Theory is THEORY(H) as the paper states it for the object.
+	Theory []*Def
+	// Sanity constrains the matching function.
+	Sanity []*Def
+	// Pair is the label-only axiom ∀x,y. match(x,y) ⇒ φ(x,y) saying which
+	// pairs of operations may be matched at all (MATCH1/2/3).
+	Pair *Axiom
+	// Sequential is true when the kernel is sequential (ATOMIC); the
+	// exchanger's kernel (COMPLETED) is not.
+	Sequential bool
+}
+
+// KernelOf returns the kernel theory of obj with parameter param
+// (semaphore capacity, register initial value).
+func KernelOf(obj h.Object, param string) (*Kernel, error) {
+	k := &Kernel{Object: obj, Param: param, Sequential: true}
+	switch obj {
+	case h.Queue, h.Stack, h.PQueue:
+		order := map[h.Object]*Def{h.Queue: FIFO(), h.Stack: LIFO(), h.PQueue: MAX()}[obj]
+		k.Theory = []*Def{Atomic(), AddRem(), order, EmptyAx()}
+		k.Sanity = []*Def{Match1(h.Add, h.Rem), Injective(), Function()}
+	case h.Set:
+		k.Theory = []*Def{Atomic(), Include(), Exclude()}
+		k.Sanity = []*Def{SetMatch(), InjectiveOn(h.Rem), SetAddRem(), MatchingAdd(), MatchingRem(), Function()}
+	case h.Register:
+		k.Theory = []*Def{Atomic(), ReadWrite(), ReadFrom()}
+		// The paper lists INJECTIVE, but many reads may read one write
+		// (Example 5.6 matches write(1) with two reads): what is meant is
+		// that M is a function.
+		k.Sanity = []*Def{Match1(h.Write, h.Read), Function()}
+	case h.Lock:
+		k.Theory = []*Def{Atomic(), TotalOf(h.Unlock), Mutex()}
+		k.Sanity = []*Def{Match3Tagged(h.LockM, h.Unlock), Injective(), Function()}
+	case h.Semaphore:
+		n := (&h.History{Param: param}).Capacity()
+		k.Theory = []*Def{Atomic(), TotalOf(h.Release), Limit(n)}
+		k.Sanity = []*Def{Match3Tagged(h.Acquire, h.Release), Injective(), Function()}
+	case h.Exchanger:
+		k.Sequential = false
+		k.Theory = []*Def{Completed(), Exchange()}
+		k.Sanity = []*Def{Match1(h.Exchange, h.Exchange), Injective(), Symmetric(), MatchOverlap(), NoSelf(), Function()}
+	default:
+		return nil, fmt.Errorf("no kernel for object %v", obj)
+	}
+	k.Pair = k.Sanity[0].Parts[0]
+	return k, nil
+}
+
+// Axioms lists every prenex axiom of the kernel, theory first.
+func (k *Kernel) Axioms() []*Axiom {
+	var out []*Axiom
+	for _, d := range append(append([]*Def{}, k.Theory...), k.Sanity...) {
+		out = append(out, d.Parts...)
+	}
+	return out
+}
+
+// Defs lists the kernel's named formulas, theory first.
+func (k *Kernel) Defs() []*Def {
+	return append(append([]*Def{}, k.Theory...), k.Sanity...)
+}
+
+// InitialWrite is the register's initial value, if the log gave one.
+func (k *Kernel) InitialWrite() (h.Value, bool) {
+	if k.Object == h.Register && k.Param != "" {
+		return h.Value(k.Param), true
+	}
+	return "", false
+}
+
+// Prepare returns the history the theory is evaluated on: for a register
+// with an initial value v, a completed write(v) is placed before every
+// operation (actions are renumbered to make room). Other histories are
+// returned unchanged.
+func (k *Kernel) Prepare(hist *h.History) *h.History {
+	v, ok := k.InitialWrite()
+	if !ok {
+		return hist
+	}
+	out := &h.History{Object: hist.Object, Param: hist.Param, Ops: make([]h.Op, 0, len(hist.Ops)+1)}
+	out.Ops = append(out.Ops, h.Op{ID: "init", Label: h.Label{Method: h.Write, Arg: v}, Call: 0, Return: 1})
+	for _, o := range hist.Ops {
+		o.Call += 2
+		if o.Return >= 0 {
+			o.Return += 2
+		}
+		out.Ops = append(out.Ops, o)
+	}
+	return out
+}
+
+// Candidates lists the values a pending operation could return if it were
+// completed, for the history hist (already prepared): every value that
+// could make it a matched operation, plus the object's special results.
+func (k *Kernel) Candidates(hist *h.History, o *h.Op) []h.Value {
+	var out []h.Value
+	seen := map[h.Value]bool{}
+	add := func(v h.Value) {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	switch o.Label.Method {
+	case h.Rem:
+		if k.Object == h.Set {
+			return []h.Value{h.True, h.False}
+		}
+		for i := range hist.Ops {
+			if hist.Ops[i].Label.Method == h.Add {
+				add(hist.Ops[i].Label.Arg)
+			}
+		}
+		add(h.Empty)
+	case h.Add:
+		if k.Object == h.Set {
+			return []h.Value{h.True, h.False}
+		}
+		return []h.Value{h.Void}
+	case h.Contains:
+		return []h.Value{h.True, h.False}
+	case h.Read:
+		for i := range hist.Ops {
+			if hist.Ops[i].Label.Method == h.Write {
+				add(hist.Ops[i].Label.Arg)
+			}
+		}
+	case h.Unlock, h.Release:
+		want := map[h.Method]h.Method{h.Unlock: h.LockM, h.Release: h.Acquire}[o.Label.Method]
+		for i := range hist.Ops {
+			if hist.Ops[i].Label.Method == want {
+				add(hist.Ops[i].Label.Arg)
+			}
+		}
+		add(h.Void)
+	case h.Exchange:
+		for i := range hist.Ops {
+			if &hist.Ops[i] != o && hist.Ops[i].Label.Method == h.Exchange {
+				add(hist.Ops[i].Label.Arg)
+			}
+		}
+		add(h.Null)
+	default:
+		return []h.Value{h.Void}
+	}
+	return out
+}
