@@ -47,6 +47,7 @@ type Encoder struct {
 	order  []int // live serials in call order
 	vars   map[varKey]int
 	rets   map[int]map[h.Value]int // pending op → its return-value variables
+	pairs  map[pairKey]bool        // memo of matchPossible
 	names  map[int]string          // filled when Names is on
 	Names  bool
 	clause int
@@ -73,7 +74,7 @@ type varKey struct {
 
 // New starts an empty window for kernel k emitting into sink.
 func New(k *theory.Kernel, sink Sink) *Encoder {
-	e := &Encoder{k: k, sink: sink, ops: map[int]*Op{}, vars: map[varKey]int{}, rets: map[int]map[h.Value]int{}}
+	e := &Encoder{k: k, sink: sink, ops: map[int]*Op{}, vars: map[varKey]int{}, rets: map[int]map[h.Value]int{}, pairs: map[pairKey]bool{}}
 	for _, a := range k.Axioms() {
 		e.ax = append(e.ax, prepare(a))
 	}
@@ -230,6 +231,21 @@ func (e *Encoder) matchNode(x, y *Op) *node {
 // matchPossible folds the kernel's MATCH axiom for the pair: false when
 // the labels alone forbid match(x,y).
 func (e *Encoder) matchPossible(x, y *Op) bool {
+	key := pairKey{x.Serial, y.Serial, x.pending(), y.pending()}
+	if v, ok := e.pairs[key]; ok {
+		return v
+	}
+	v := e.matchPossibleFold(x, y)
+	e.pairs[key] = v
+	return v
+}
+
+type pairKey struct {
+	x, y   int
+	px, py bool
+}
+
+func (e *Encoder) matchPossibleFold(x, y *Op) bool {
 	pair := e.k.Pair
 	save := e.env
 	e.env = []*Op{x, y}

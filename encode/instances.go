@@ -9,10 +9,15 @@ import (
 // the domain is never empty when the guard holds.
 type axiom struct {
 	*theory.Axiom
-	ante    []*theory.Formula
-	anteMax []int // highest variable of each antecedent conjunct
-	rest    *theory.Formula
-	wit     *theory.Formula
+	ante []*theory.Formula // conjuncts of the antecedent
+	rest []*theory.Formula // disjuncts of the consequent without ∃ variables
+	wit  *theory.Formula
+	// order is the order in which universal variables are bound, chosen so
+	// that atoms can be folded early; at level i, checks[i] lists the ante
+	// conjuncts (an instance is pruned when one folds to false) and the rest
+	// disjuncts (pruned when one folds to true) whose variables are bound.
+	order  []int
+	checks [][]check
 	// closable: once the universally bound operations have all returned,
 	// no later operation can be a witness (it would have to be ordered
 	// before one of them), so the instance can be emitted for good.
@@ -33,21 +38,16 @@ func prepare(a *theory.Axiom) *axiom {
 	default:
 		cons = body
 	}
-	for _, c := range p.ante {
-		p.anteMax = append(p.anteMax, maxVar(c))
-	}
 	nf := len(a.Forall)
-	var rest, wit []*theory.Formula
+	var wit []*theory.Formula
 	for _, d := range disjuncts(cons) {
 		if maxVar(d) >= nf {
 			wit = append(wit, d)
 		} else {
-			rest = append(rest, d)
+			p.rest = append(p.rest, d)
 		}
 	}
-	if len(rest) > 0 {
-		p.rest = theory.Or(rest...)
-	}
+	p.planOrder()
 	if len(wit) > 0 {
 		p.wit = theory.Or(wit...)
 	}
@@ -60,6 +60,84 @@ func prepare(a *theory.Axiom) *axiom {
 		}
 	}
 	return p
+}
+
+type check struct {
+	f    *theory.Formula
+	ante bool // an antecedent conjunct (else a rest disjunct)
+}
+
+// planOrder picks the binding order that makes atoms checkable earliest:
+// it minimises the sum, over ante conjuncts and rest disjuncts, of the
+// level at which their last variable gets bound.
+func (p *axiom) planOrder() {
+	nf := len(p.Forall)
+	atoms := append(append([]*theory.Formula{}, p.ante...), p.rest...)
+	best, bestScore := []int(nil), -1
+	perm := make([]int, nf)
+	for i := range perm {
+		perm[i] = i
+	}
+	var try func(k int)
+	try = func(k int) {
+		if k == nf {
+			score := 0
+			for _, f := range atoms {
+				score += levelOf(f, perm)
+			}
+			if bestScore < 0 || score < bestScore {
+				best, bestScore = append([]int(nil), perm...), score
+			}
+			return
+		}
+		for i := k; i < nf; i++ {
+			perm[k], perm[i] = perm[i], perm[k]
+			try(k + 1)
+			perm[k], perm[i] = perm[i], perm[k]
+		}
+	}
+	try(0)
+	p.order = best
+	p.checks = make([][]check, nf)
+	for _, f := range p.ante {
+		l := max(levelOf(f, best), 0)
+		p.checks[l] = append(p.checks[l], check{f: f, ante: true})
+	}
+	for _, f := range p.rest {
+		l := max(levelOf(f, best), 0)
+		p.checks[l] = append(p.checks[l], check{f: f})
+	}
+}
+
+// levelOf is the level at which the last variable of f is bound when the
+// universal variables are bound in order.
+func levelOf(f *theory.Formula, order []int) int {
+	lvl := -1
+	var walk func(*theory.Formula)
+	walk = func(f *theory.Formula) {
+		for _, v := range varsOf(f) {
+			for l, o := range order {
+				if o == v {
+					lvl = max(lvl, l)
+				}
+			}
+		}
+		for _, g := range f.Args {
+			walk(g)
+		}
+	}
+	walk(f)
+	return lvl
+}
+
+func varsOf(f *theory.Formula) []int {
+	switch f.Kind {
+	case theory.KMeth, theory.KRet, theory.KUsed:
+		return []int{f.X}
+	case theory.KArgEq, theory.KArgRet, theory.KArgLess, theory.KEq, theory.KB, theory.KMatch:
+		return []int{f.X, f.Y}
+	}
+	return nil
 }
 
 func conjuncts(f *theory.Formula) []*theory.Formula {
@@ -170,10 +248,10 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 		e.env = make([]*Op, a.Vars())
 	}
 	e.env = e.env[:a.Vars()]
-	ante := make([]*node, 0, len(a.ante))
-	var rec func(i int, seenMust bool)
-	rec = func(i int, seenMust bool) {
-		if i == nf {
+	var ante, rest []*node
+	var rec func(level int, seenMust bool)
+	rec = func(level int, seenMust bool) {
+		if level == nf {
 			if must != nil && !seenMust {
 				return
 			}
@@ -183,46 +261,50 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 					allDone = false
 				}
 			}
-			if closed && !allDone {
-				return
-			}
 			if must == nil && allDone && a.closable {
 				return // emitted for good when its last operation returned
 			}
-			e.leaf(a, win, ante, extra)
+			e.leaf(a, win, ante, rest, extra)
 			return
 		}
+		v := a.order[level]
 		for _, o := range win {
-			isMust := o == must
-			// Each tuple once: must's first occurrence is at the first
-			// variable bound to it.
-			if must != nil && !seenMust && !isMust && i == nf-1 {
+			if closed && o.pending() {
 				continue
 			}
-			e.env[i] = o
-			mark := len(ante)
+			isMust := o == must
+			if must != nil && !seenMust && !isMust && level == nf-1 {
+				continue
+			}
+			e.env[v] = o
+			na, nr := len(ante), len(rest)
 			ok := true
-			for c, f := range a.ante {
-				if a.anteMax[c] != i {
-					continue
+			for _, c := range a.checks[level] {
+				n := e.fold(c.f, false)
+				if c.ante {
+					if n.kind == nFalse {
+						ok = false
+						break
+					}
+					ante = append(ante, n)
+				} else {
+					if n.kind == nTrue {
+						ok = false
+						break
+					}
+					rest = append(rest, n)
 				}
-				n := e.fold(f, false)
-				if n.kind == nFalse {
-					ok = false
-					break
-				}
-				ante = append(ante, n)
 			}
 			if ok {
-				rec(i+1, seenMust || isMust)
+				rec(level+1, seenMust || isMust)
 			}
-			ante = ante[:mark]
+			ante, rest = ante[:na], rest[:nr]
 		}
 	}
 	rec(0, false)
 }
 
-func (e *Encoder) leaf(a *axiom, win []*Op, ante []*node, extra []Lit) {
+func (e *Encoder) leaf(a *axiom, win []*Op, ante, rest []*node, extra []Lit) {
 	nf := len(a.Forall)
 	var parts []*node
 	// ¬(used(x̄) ∧ ante)
@@ -240,9 +322,7 @@ func (e *Encoder) leaf(a *axiom, win []*Op, ante []*node, extra []Lit) {
 	for _, n := range ante {
 		parts = append(parts, not(n))
 	}
-	if a.rest != nil {
-		parts = append(parts, e.fold(a.rest, false))
-	}
+	parts = append(parts, rest...)
 	if a.wit != nil {
 		e.witnesses(a, win, nf, &parts)
 	}

@@ -83,7 +83,13 @@ func (o Options) Validate() error {
 	case Symbolic:
 		return nil
 	case Saturate:
-		return fmt.Errorf("%s: %w", o.Algorithm, ErrNotImplemented)
+		if o.Completion || o.Incremental {
+			return fmt.Errorf("saturate takes only -r: it is incremental by nature and never completes pending operations")
+		}
+		if o.RemoveObsolete {
+			return fmt.Errorf("saturate -r: %w", ErrNotImplemented)
+		}
+		return nil
 	}
 	return fmt.Errorf("no algorithm %d", o.Algorithm)
 }
@@ -182,6 +188,8 @@ func New(obj h.Object, param string, opt Options) (*Monitor, error) {
 	switch opt.Algorithm {
 	case Enumerate:
 		m.chk = &enumChecker{k: k, opt: opt, limit: m.remaining, stop: m.expired}
+	case Saturate:
+		m.chk = newSatChecker(k)
 	case Symbolic:
 		if m.chk, err = newSymChecker(k, opt, m.remaining, m.expired); err != nil {
 			return nil, err

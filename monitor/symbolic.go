@@ -21,11 +21,15 @@ func encOp(o *h.Op, i int) encode.Op {
 // startEncoder opens an encoder and adds the register's initial write.
 func startEncoder(k *theory.Kernel, s encode.Sink) *encode.Encoder {
 	e := encode.New(k, s)
+	addInitialWrite(k, e)
+	return e
+}
+
+func addInitialWrite(k *theory.Kernel, e *encode.Encoder) {
 	if v, ok := k.InitialWrite(); ok {
 		e.Call(encode.Op{Serial: 0, Label: h.Label{Method: h.Write, Arg: v}, Call: 0})
 		e.Return(0, h.Void, 1)
 	}
-	return e
 }
 
 // EncodeHistory grounds the kernel over a whole history into s, replaying
@@ -37,8 +41,22 @@ func EncodeHistory(k *theory.Kernel, hist *h.History, s encode.Sink) *encode.Enc
 	return e
 }
 
+// EncodeHistoryNamed is EncodeHistory with variable names recorded, for
+// DIMACS comments.
+func EncodeHistoryNamed(k *theory.Kernel, hist *h.History, s encode.Sink) *encode.Encoder {
+	e := replayWith(k, hist, s, true)
+	e.EmitOpen(0)
+	return e
+}
+
 func replay(k *theory.Kernel, hist *h.History, s encode.Sink) *encode.Encoder {
-	e := startEncoder(k, s)
+	return replayWith(k, hist, s, false)
+}
+
+func replayWith(k *theory.Kernel, hist *h.History, s encode.Sink, names bool) *encode.Encoder {
+	e := encode.New(k, s)
+	e.Names = names
+	addInitialWrite(k, e)
 	idx := make(map[int]int, len(hist.Ops))
 	for i := range hist.Ops {
 		idx[hist.Ops[i].Call] = i

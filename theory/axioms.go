@@ -300,6 +300,16 @@ func Exchange() *Def {
 		Implies(Not(Ret(0, h.Null)), Match(0, 1))))
 }
 
+// ExchangeOverlapping is EXCHANGE with MATCHOVERLAP's consequence
+// written into the witness: the partner overlaps x. Equivalent in the
+// exchanger's kernel, and it lets the encoder see that an exchange that
+// returned cannot be paired with a later one (docs/encoding.md).
+func ExchangeOverlapping() *Def {
+	return def("EXCHANGE", "the witness also satisfies ¬b(x,y) ∧ ¬b(y,x), which MATCHOVERLAP implies; this makes the instance final once x returns",
+		ax(vs("x"), vs("y"),
+			Implies(Not(Ret(0, h.Null)), And(Match(0, 1), Not(B(0, 1)), Not(B(1, 0))))))
+}
+
 // MatchOverlap is MATCHOVERLAP.
 func MatchOverlap() *Def {
 	return def("MATCHOVERLAP", "", ax(vs("x1", "x2"), nil,

@@ -50,7 +50,7 @@ func KernelOf(obj h.Object, param string) (*Kernel, error) {
 		k.Sanity = []*Def{Match3Tagged(h.Acquire, h.Release), Injective(), Function()}
 	case h.Exchanger:
 		k.Sequential = false
-		k.Theory = []*Def{Completed(), Exchange()}
+		k.Theory = []*Def{Completed(), ExchangeOverlapping()}
 		k.Sanity = []*Def{Match1(h.Exchange, h.Exchange), Injective(), Symmetric(), MatchOverlap(), NoSelf(), Function()}
 	default:
 		return nil, fmt.Errorf("no kernel for object %v", obj)

@@ -61,6 +61,7 @@ Flags:
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK
 		}
+		fmt.Fprintf(stderr, "satmon check: %v\nRun 'satmon check --help' for usage.\n", err)
 		return exitUsage
 	}
 	a, err := monitor.ParseAlgorithm(*alg)

@@ -1,0 +1,36 @@
+package monitor
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/satmon/satmon/internal/testutil"
+	"github.com/satmon/satmon/monitor/logfmt"
+)
+
+// BenchmarkSaturateSyncStack checks the ten sync-stack histories (about
+// 500 very concurrent operations each) with SATURATE to the end.
+func BenchmarkSaturateSyncStack(b *testing.B) {
+	dir := testutil.PaperHistories(b)
+	files, _ := filepath.Glob(filepath.Join(dir, "sync-stack", "*.log"))
+	if n := os.Getenv("SATMON_BENCH_FILES"); n != "" {
+		files = files[:1]
+	}
+	for i := 0; i < b.N; i++ {
+		steps := 0
+		for _, f := range files {
+			fh, err := os.Open(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			res, err := CheckLogFunc(fh, logfmt.Options{Name: f}, Options{Algorithm: Saturate}, nil)
+			fh.Close()
+			if err != nil {
+				b.Fatal(err)
+			}
+			steps += res.Steps
+		}
+		b.ReportMetric(float64(steps), "steps")
+	}
+}

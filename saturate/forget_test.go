@@ -1,0 +1,179 @@
+package saturate
+
+import "testing"
+
+func TestFactsOutliveReasons(t *testing.T) {
+	s := New()
+	a, b, c := s.NewVar(), s.NewVar(), s.NewVar()
+	unit := s.AddClause(Pos(a))
+	ab := s.AddClause(Neg(a), Pos(b))
+	if !s.Propagate() || s.Value(Pos(b)) != True {
+		t.Fatalf("b = %v", s.Value(Pos(b)))
+	}
+	if !s.RemoveClause(ab) || !s.RemoveClause(unit) {
+		t.Fatalf("RemoveClause failed")
+	}
+	if s.RemoveClause(ab) {
+		t.Fatalf("clause removed twice")
+	}
+	if s.Value(Pos(a)) != True || s.Value(Pos(b)) != True {
+		t.Fatalf("facts lost: a = %v, b = %v", s.Value(Pos(a)), s.Value(Pos(b)))
+	}
+	mustCheck(t, s, true)
+	// Forgetting a keeps b; a conflict on b is then explained by a fact.
+	if err := s.ForgetVars([]Var{a}); err != nil {
+		t.Fatal(err)
+	}
+	if s.Value(Pos(b)) != True {
+		t.Fatalf("b = %v after forgetting a", s.Value(Pos(b)))
+	}
+	bc := s.AddClause(Neg(b), Pos(c))
+	last := s.AddClause(Neg(c))
+	if s.Propagate() {
+		t.Fatalf("no conflict")
+	}
+	e := s.Explain()
+	if len(e) != 3 || e[0].Clause != last || e[1].Clause != bc || !e[2].IsFact() || e[2].Lits[0] != Pos(b) {
+		t.Fatalf("Explain = %+v, want [%v %v fact b]", e, last, bc)
+	}
+}
+
+func TestRemovedClauseDoesNotPropagate(t *testing.T) {
+	s := New()
+	a, b, c := s.NewVar(), s.NewVar(), s.NewVar()
+	ab := s.AddClause(Neg(a), Pos(b))
+	s.AddClause(Neg(a), Pos(c))
+	s.RemoveClause(ab)
+	s.AddClause(Pos(a))
+	if !s.Propagate() {
+		t.Fatal("conflict")
+	}
+	if s.Value(Pos(b)) != Unknown || s.Value(Pos(c)) != True {
+		t.Fatalf("b = %v (want unknown), c = %v (want true)", s.Value(Pos(b)), s.Value(Pos(c)))
+	}
+	mustCheck(t, s, true)
+}
+
+func TestForgetVar(t *testing.T) {
+	s := New()
+	a, b := s.NewVar(), s.NewVar()
+	id := s.AddClause(Neg(a), Pos(b))
+	s.AddClause(Pos(a))
+	s.Propagate()
+	if err := s.ForgetVar(a); err == nil {
+		t.Fatalf("ForgetVar of a var in a live clause succeeded")
+	}
+	if !s.IsLive(a) || s.Value(Pos(a)) != True {
+		t.Fatalf("failed ForgetVar changed a")
+	}
+	if err := s.ForgetVars([]Var{a, 99}); err == nil || !s.IsLive(a) {
+		t.Fatalf("ForgetVars with a bad var: err %v, a live %v", err, s.IsLive(a))
+	}
+	s.RemoveClause(id)
+	if s.ForgetVar(a) == nil { // the unit clause (a) is still live
+		t.Fatalf("ForgetVar succeeded with unit clause live")
+	}
+	if err := s.ForgetVars([]Var{a, a}); err != nil {
+		t.Fatal(err)
+	}
+	if s.ForgetVar(a) == nil {
+		t.Fatalf("ForgetVar of a forgotten var succeeded")
+	}
+	if st := s.Stats(); st.Vars != 1 || st.Clauses != 0 || st.MaxVars != 2 || st.MaxClauses != 2 {
+		t.Fatalf("Stats = %+v", st)
+	}
+	mustCheck(t, s, true)
+	// The index comes back unassigned and unwatched.
+	r := s.NewVar()
+	if r != a {
+		t.Fatalf("NewVar = %d, want recycled %d", r, a)
+	}
+	if s.Value(Pos(r)) != Unknown || len(s.watching[Pos(r)])+len(s.watching[Neg(r)]) != 0 {
+		t.Fatalf("recycled var not clean")
+	}
+	if s.Value(Pos(b)) != True {
+		t.Fatalf("b lost")
+	}
+	s.AddClause(Pos(r), Neg(b)) // b is true: r at once
+	if s.Value(Pos(r)) != True || !s.Propagate() {
+		t.Fatalf("recycled var not usable")
+	}
+	mustCheck(t, s, true)
+}
+
+func TestForgetPendingLiteral(t *testing.T) {
+	// A literal queued but not yet propagated when its var is forgotten
+	// must not act on the recycled var.
+	s := New()
+	a, b := s.NewVar(), s.NewVar()
+	s.AddClause(Pos(a))
+	if err := s.ForgetVars([]Var{a}); err != nil {
+		t.Fatal(err)
+	}
+	r := s.NewVar()
+	s.AddClause(Pos(r), Pos(b)) // would become unit on b if old "a" were propagated
+	if !s.Propagate() || s.Value(Pos(b)) != Unknown {
+		t.Fatalf("stale queue entry acted: b = %v", s.Value(Pos(b)))
+	}
+	mustCheck(t, s, true)
+}
+
+func TestStaleClauseID(t *testing.T) {
+	s := New()
+	vs := newVars(s, 3)
+	var old []ClauseID
+	for i := 0; i < 2*sweepMin; i++ {
+		old = append(old, s.AddClause(Pos(vs[0]), Pos(vs[1]), Pos(vs[2])))
+	}
+	for _, id := range old {
+		s.RemoveClause(id)
+	}
+	if len(s.freeSlots) == 0 {
+		t.Fatalf("no sweep after %d removals", len(old))
+	}
+	fresh := s.AddClause(Neg(vs[0]), Neg(vs[1]))
+	if fresh.slot() >= int32(len(old)) {
+		t.Fatalf("slot not reused")
+	}
+	for _, id := range old {
+		if s.RemoveClause(id) {
+			t.Fatalf("stale id %x removed a clause", id)
+		}
+	}
+	if s.Stats().Clauses != 1 || !s.RemoveClause(fresh) {
+		t.Fatalf("fresh clause lost")
+	}
+	mustCheck(t, s, true)
+}
+
+// TestMemoryBounded runs a sliding window for many steps and checks that
+// storage follows the live size, not the number of steps.
+func TestMemoryBounded(t *testing.T) {
+	w := newWindow(8, 1)
+	for range 3000 {
+		w.step()
+	}
+	s := w.s
+	st := s.Stats()
+	if len(s.live)-1 > st.MaxVars || len(s.clauses) > 2*st.MaxClauses+sweepMin {
+		t.Fatalf("storage grew: %d var slots (max live %d), %d clause slots (max live %d)",
+			len(s.live)-1, st.MaxVars, len(s.clauses), st.MaxClauses)
+	}
+	watchers, occs := 0, 0
+	for l := range s.watching {
+		watchers += len(s.watching[l])
+	}
+	for v := range s.occurs {
+		occs += len(s.occurs[v])
+	}
+	if watchers > 2*(2*st.MaxClauses+sweepMin) || occs > 3*(2*st.MaxClauses+sweepMin) {
+		t.Fatalf("lists grew: %d watchers, %d occurrences for at most %d live clauses", watchers, occs, st.MaxClauses)
+	}
+	if !s.Propagate() {
+		t.Fatalf("consistent workload reported a conflict: %v", s.Explain())
+	}
+	mustCheck(t, s, true)
+	if w.checkOrder() != nil {
+		t.Fatal(w.checkOrder())
+	}
+}

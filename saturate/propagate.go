@@ -1,0 +1,85 @@
+package saturate
+
+// Propagate derives every unit consequence of the live clauses and the
+// current assignment. It returns false if a conflict has been found, now
+// or earlier: a conflict is permanent, and Conflict and Explain describe
+// it.
+func (s *Solver) Propagate() bool {
+	if s.conflict != nil {
+		return false
+	}
+	for s.qhead < len(s.queue) {
+		p := s.queue[s.qhead]
+		s.qhead++
+		if s.value[p] != True {
+			continue // its variable was forgotten after p was queued
+		}
+		s.stats.Propagations++
+		if !s.propagateLit(p) {
+			return false
+		}
+	}
+	s.queue = s.queue[:0]
+	s.qhead = 0
+	return true
+}
+
+// propagateLit visits the clauses watching ¬p now that p is true, the
+// two-watched-literal way: each clause either finds another literal to
+// watch, or is satisfied, or implies its other watched literal, or is in
+// conflict. It reports false on conflict.
+//
+// Nothing is ever unassigned, so a satisfied clause stays satisfied while
+// it lives and need not be watched any more; a unit clause is satisfied as
+// soon as its literal is assigned. So, unlike in a backtracking solver, no
+// watcher stays on a false literal and the list of ¬p ends up empty
+// (watchers of removed clauses are dropped on the way too).
+func (s *Solver) propagateLit(p Lit) bool {
+	falseLit := p.Not()
+	value := s.value
+	ws := s.watching[falseLit]
+	for i := 0; i < len(ws); i++ {
+		w := ws[i]
+		if value[w.blocker] == True {
+			continue
+		}
+		c := &s.clauses[w.clause]
+		if c.state != clauseLive {
+			continue
+		}
+		lits := c.lits
+		// Keep the false watched literal at lits[1] so that lits[0] is
+		// the one that will be implied if no replacement is found.
+		if lits[0] == falseLit {
+			lits[0], lits[1] = lits[1], falseLit
+		}
+		first := lits[0]
+		if value[first] == True {
+			continue
+		}
+		k := 2
+		for k < len(lits) && value[lits[k]] == False {
+			k++
+		}
+		if k < len(lits) {
+			// A true lits[k] satisfies the clause; an unknown one takes
+			// over the watch.
+			if value[lits[k]] == Unknown {
+				lits[1], lits[k] = lits[k], falseLit
+				s.watching[lits[1]] = append(s.watching[lits[1]], watcher{clause: w.clause, blocker: first})
+			}
+			continue
+		}
+		if value[first] == False {
+			// Leave the solver consistent for later removals.
+			s.watching[falseLit] = ws[:copy(ws, ws[i:])]
+			s.setConflict(w.clause)
+			return false
+		}
+		// The clause is unit; once first is assigned it is satisfied, so
+		// it need not be watched any more.
+		s.assign(first, w.clause)
+	}
+	s.watching[falseLit] = ws[:0]
+	return true
+}
