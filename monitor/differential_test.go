@@ -1,0 +1,222 @@
+package monitor
+
+import (
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/satmon/satmon/internal/gen"
+	"github.com/satmon/satmon/internal/seqmodel"
+	h "github.com/satmon/satmon/monitor/history"
+	"github.com/satmon/satmon/theory"
+)
+
+// scale returns n, or the value of SATMON_DIFF_SCALE times n: the default
+// sizes keep `make test` quick; the acceptance runs use a larger scale
+// (docs/testing.md lists the commands and what they printed).
+func scale(n int) int {
+	if s, err := strconv.ParseFloat(os.Getenv("SATMON_DIFF_SCALE"), 64); err == nil && s > 0 {
+		return int(float64(n) * s)
+	}
+	if testing.Short() {
+		return n / 10
+	}
+	return n
+}
+
+// randomHistory draws a small history of obj. Half come from the
+// generator (linearizable, or mutated), half are random labels with
+// random intervals over a tiny value pool — mostly violations, and the
+// kind of odd input a buggy implementation produces.
+func randomHistory(rng *rand.Rand, obj h.Object, maxOps int) *h.History {
+	n := 1 + rng.IntN(maxOps)
+	if rng.IntN(2) == 0 {
+		cfg := gen.Config{Object: obj, Ops: n, Concurrency: 1 + rng.IntN(4), Seed: rng.Int64(),
+			Mutate: rng.IntN(3), Capacity: rng.IntN(4)}
+		if obj == h.Semaphore {
+			cfg.Capacity = 1 + rng.IntN(2)
+		}
+		cfg.Pending = rng.IntN(min(cfg.Concurrency, n) + 1)
+		if obj == h.Register || obj == h.Set {
+			cfg.Values = rng.IntN(4)
+		}
+		if hist, err := gen.History(cfg); err == nil {
+			return hist
+		}
+	}
+	return garbageHistory(rng, obj, n)
+}
+
+func garbageHistory(rng *rand.Rand, obj h.Object, n int) *h.History {
+	hist := &h.History{Object: obj}
+	switch obj {
+	case h.Semaphore:
+		hist.Param = strconv.Itoa(1 + rng.IntN(2))
+	case h.Register:
+		if rng.IntN(2) == 0 {
+			hist.Param = "0"
+		}
+	}
+	sigs := h.Signatures(obj)
+	vals := []h.Value{"0", "1", "2"}
+	pick := func() h.Value { return vals[rng.IntN(len(vals))] }
+	type ev struct {
+		t    float64
+		call bool
+		op   int
+	}
+	var evs []ev
+	for i := 0; i < n; i++ {
+		s := sigs[rng.IntN(len(sigs))]
+		l := h.Label{Method: s.Method}
+		if s.MaxArgs > 0 && (s.MinArgs > 0 || rng.IntN(2) == 0) {
+			l.Arg = pick()
+		}
+		if obj == h.PQueue && l.Method == h.Add {
+			l.Prio = int64(rng.IntN(3))
+		}
+		switch s.Ret {
+		case h.RetBool:
+			l.Ret = []h.Value{h.True, h.False}[rng.IntN(2)]
+		case h.RetValue:
+			special := map[h.Object]h.Value{h.Exchanger: h.Null, h.Register: ""}[obj]
+			if special == "" && obj != h.Register {
+				special = h.Empty
+			}
+			if special != "" && rng.IntN(4) == 0 {
+				l.Ret = special
+			} else {
+				l.Ret = pick()
+			}
+		case h.RetOptional:
+			if rng.IntN(3) > 0 {
+				l.Ret = pick()
+			}
+		}
+		start := rng.Float64() * float64(n)
+		hist.Ops = append(hist.Ops, h.Op{ID: strconv.Itoa(i + 1), Label: l})
+		evs = append(evs, ev{start, true, i})
+		if rng.IntN(6) > 0 {
+			evs = append(evs, ev{start + 0.1 + rng.Float64()*2, false, i})
+		}
+	}
+	// Sort events by time (calls first at ties) and number them.
+	for i := 1; i < len(evs); i++ {
+		for j := i; j > 0 && evs[j].t < evs[j-1].t; j-- {
+			evs[j], evs[j-1] = evs[j-1], evs[j]
+		}
+	}
+	for i := range hist.Ops {
+		hist.Ops[i].Return = -1
+	}
+	for seq, e := range evs {
+		if e.call {
+			hist.Ops[e.op].Call = seq
+		} else {
+			hist.Ops[e.op].Return = seq
+		}
+	}
+	for i := range hist.Ops {
+		if hist.Ops[i].Pending() {
+			hist.Ops[i].Label.Pending, hist.Ops[i].Label.Ret = true, h.Void
+		}
+	}
+	// Ops must be listed in call order.
+	ops := hist.Ops
+	for i := 1; i < len(ops); i++ {
+		for j := i; j > 0 && ops[j].Call < ops[j-1].Call; j-- {
+			ops[j], ops[j-1] = ops[j-1], ops[j]
+		}
+	}
+	return hist
+}
+
+func mustKernel(t testing.TB, hist *h.History) *theory.Kernel {
+	k, err := theory.KernelOf(hist.Object, hist.Param)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// The kernel theories, evaluated by ENUMERATE -c, agree with plain
+// executable sequential models (written independently of theory/) on
+// random small histories, pending operations included.
+func TestTheoryAgreesWithSequentialModels(t *testing.T) {
+	objs := []h.Object{h.Queue, h.Stack, h.PQueue, h.Set, h.Register, h.Lock, h.Semaphore, h.Exchanger}
+	for _, obj := range objs {
+		t.Run(obj.String(), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(1, uint64(obj)))
+			n, bad := scale(2000), 0
+			for i := 0; i < n; i++ {
+				hist := randomHistory(rng, obj, 7)
+				got, err := EnumerateMember(mustKernel(t, hist), hist, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got {
+					bad++
+				}
+				if want := seqmodel.Linearizable(hist); got != want {
+					t.Fatalf("history %d: theory says member=%v, sequential model says %v\n%v", i, got, want, hist)
+				}
+			}
+			t.Logf("%d histories, %d linearizable", n, bad)
+		})
+	}
+}
+
+// Every exact variant agrees with ENUMERATE -c, step by step, on random
+// histories of up to 8 operations over all eight objects.
+func TestExactVariantsAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	n := scale(2500)
+	variants := exactVariants()
+	for i := 0; i < n; i++ {
+		obj := h.Objects[i%len(h.Objects)]
+		hist := randomHistory(rng, obj, 8)
+		want := CheckHistory(hist, enumC)
+		for _, opt := range variants {
+			got := CheckHistory(hist, opt)
+			if got.Verdict != want.Verdict || deref(got.ViolationStep) != deref(want.ViolationStep) {
+				t.Fatalf("history %d: %s (%s) says %s at %v, enumerate -c says %s at %v\n%v", i, opt.Name(), opt.Solver,
+					got.Verdict, deref(got.ViolationStep), want.Verdict, deref(want.ViolationStep), hist)
+			}
+		}
+	}
+	t.Logf("%d histories × %d variants agree with enumerate -c", n, len(variants))
+}
+
+func deref(p *int) any {
+	if p == nil {
+		return "-"
+	}
+	return *p
+}
+
+// SATURATE never reports a violation that ENUMERATE -c does not confirm
+// at the same step or earlier, and we count how many violations it finds.
+func TestSaturateSound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	n := scale(6000)
+	found, missed := map[h.Object]int{}, map[h.Object]int{}
+	for i := 0; i < n; i++ {
+		obj := h.Objects[i%len(h.Objects)]
+		hist := randomHistory(rng, obj, 8)
+		want := CheckHistory(hist, enumC)
+		got := CheckHistory(hist, Options{Algorithm: Saturate})
+		if got.Verdict == Violation {
+			if want.Verdict != Violation || *got.ViolationStep < *want.ViolationStep {
+				t.Fatalf("FALSE VIOLATION: history %d: saturate says violation at %d, enumerate -c says %s at %v\n%v",
+					i, *got.ViolationStep, want.Verdict, deref(want.ViolationStep), hist)
+			}
+			found[obj]++
+		} else if want.Verdict == Violation {
+			missed[obj]++
+		}
+	}
+	for _, obj := range h.Objects {
+		t.Logf("%-22s saturate found %4d of %4d violations", obj, found[obj], found[obj]+missed[obj])
+	}
+}
