@@ -44,7 +44,7 @@ type Encoder struct {
 	ax   []*axiom
 
 	ops    map[int]*Op
-	order  []int // live serials in call order
+	win    []*Op // live operations in call order
 	vars   map[varKey]int
 	rets   map[int]map[h.Value]int // pending op → its return-value variables
 	pairs  map[pairKey]bool        // memo of matchPossible
@@ -54,6 +54,23 @@ type Encoder struct {
 	nvars  int
 
 	env []*Op // scratch assignment
+
+	// For forgetting: the variables each operation owns (its b, used,
+	// match and ret variables, and the Tseitin helpers of the instances
+	// it is universally bound in), tagged with the variable's epoch so that
+	// a recycled variable is never forgotten on behalf of its old owner.
+	owned []ownedList // indexed by serial - base
+	base  int
+	epoch []uint32 // indexed by variable
+	cur   []int    // serials of the instance being emitted
+}
+
+type ownedList []ownedVar
+
+type ownedVar struct {
+	v     int
+	epoch uint32
+	key   varKey
 }
 
 type varKind uint8
@@ -94,6 +111,9 @@ func (e *Encoder) emit(cl []Lit) {
 
 func (e *Encoder) newVar(name func() string) int {
 	v := e.sink.NewVar()
+	for v >= len(e.epoch) {
+		e.epoch = append(e.epoch, 0)
+	}
 	e.nvars++
 	if e.Names {
 		if e.names == nil {
@@ -105,7 +125,19 @@ func (e *Encoder) newVar(name func() string) int {
 }
 
 func (e *Encoder) aux() Lit {
-	return e.newVar(func() string { return "aux" })
+	v := e.newVar(func() string { return "aux" })
+	for _, s := range e.cur {
+		e.own(s, v, varKey{kind: vAux})
+	}
+	return v
+}
+
+func (e *Encoder) own(serial, v int, k varKey) {
+	i := serial - e.base
+	for i >= len(e.owned) {
+		e.owned = append(e.owned, nil)
+	}
+	e.owned[i] = append(e.owned[i], ownedVar{v: v, epoch: e.epoch[v], key: k})
 }
 
 func (e *Encoder) variable(k varKey) Lit {
@@ -114,6 +146,10 @@ func (e *Encoder) variable(k varKey) Lit {
 	}
 	v := e.newVar(func() string { return e.keyName(k) })
 	e.vars[k] = v
+	e.own(k.x, v, k)
+	if (k.kind == vB || k.kind == vMatch) && k.y != k.x {
+		e.own(k.y, v, k)
+	}
 	if k.kind == vRet {
 		// A pending operation returns at most one value, and returning one
 		// puts it in the stronger history (USED).
@@ -127,6 +163,17 @@ func (e *Encoder) variable(k varKey) Lit {
 		}
 		rs[k.v] = v
 		e.emit([]Lit{-v, e.used(e.ops[k.x])})
+	}
+	if k.kind == vMatch {
+		// Only used operations are matched (WLOG: no axiom needs a match
+		// with an unused one). Saying so lets instances whose antecedent
+		// contains match(x,y) drop the guards used(x), used(y), which makes
+		// their clauses shorter and unit propagation stronger.
+		for _, s := range []int{k.x, k.y} {
+			if o := e.ops[s]; o.pending() {
+				e.emit([]Lit{-v, e.used(o)})
+			}
+		}
 	}
 	return v
 }
@@ -331,11 +378,11 @@ func (e *Encoder) Call(o Op) {
 	op.Return = -1
 	op.Label.Pending = true
 	op.Label.Ret = h.Void
-	e.ops[op.Serial] = &op
-	e.order = append(e.order, op.Serial)
-	if op.Label.Method != h.NoMethod && len(e.order) > 1 && e.order[len(e.order)-2] > op.Serial {
+	if n := len(e.win); n > 0 && e.win[n-1].Serial >= op.Serial {
 		panic("encode: serials must increase")
 	}
+	e.ops[op.Serial] = &op
+	e.win = append(e.win, &op)
 	// With only one operation the used variable might otherwise never be
 	// created; create it so that callers can assume on it.
 	e.used(&op)
@@ -384,13 +431,63 @@ func (e *Encoder) EmitOpen(act Lit) {
 	}
 }
 
-// Ops returns the live operations in call order.
-func (e *Encoder) Ops() []*Op {
-	out := make([]*Op, 0, len(e.order))
-	for _, s := range e.order {
-		out = append(out, e.ops[s])
+// Ops returns the live operations in call order; the slice is the
+// encoder's own and changes with the window.
+func (e *Encoder) Ops() []*Op { return e.win }
+
+// Remove forgets returned operations and returns the variables that only
+// made sense with them: their b, used, match and ret variables and the
+// helpers of the instances they were universally bound in. The caller
+// forgets those variables in its solver, which drops every clause that
+// mentions them. What was derived about the remaining variables stays.
+func (e *Encoder) Remove(serials []int) []int {
+	var forget []int
+	gone := map[int]bool{}
+	for _, s := range serials {
+		if _, ok := e.ops[s]; !ok {
+			continue
+		}
+		gone[s] = true
+		delete(e.ops, s)
+		delete(e.rets, s)
+		if i := s - e.base; i >= 0 && i < len(e.owned) {
+			for _, ov := range e.owned[i] {
+				if e.epoch[ov.v] != ov.epoch {
+					continue // already forgotten, maybe recycled since
+				}
+				e.epoch[ov.v]++
+				forget = append(forget, ov.v)
+				if ov.key.kind != vAux {
+					delete(e.vars, ov.key)
+				}
+			}
+			e.owned[i] = nil
+		}
 	}
-	return out
+	live := e.win[:0]
+	for _, o := range e.win {
+		if !gone[o.Serial] {
+			live = append(live, o)
+		}
+	}
+	for i := len(live); i < len(e.win); i++ {
+		e.win[i] = nil
+	}
+	e.win = live
+	// Drop the owner lists of the oldest serials once they are all gone,
+	// so that memory follows the window, not the log.
+	trim := 0
+	for trim < len(e.owned) && e.owned[trim] == nil && e.ops[e.base+trim] == nil {
+		trim++
+	}
+	if trim > 0 && trim >= len(e.owned)/2 {
+		e.owned = append(e.owned[:0], e.owned[trim:]...)
+		e.base += trim
+	}
+	if len(e.pairs) > 4*len(e.win)*len(e.win)+1024 {
+		e.pairs = map[pairKey]bool{}
+	}
+	return forget
 }
 
 // Op returns the live operation with the given serial.

@@ -16,8 +16,9 @@ type axiom struct {
 	// that atoms can be folded early; at level i, checks[i] lists the ante
 	// conjuncts (an instance is pruned when one folds to false) and the rest
 	// disjuncts (pruned when one folds to true) whose variables are bound.
-	order  []int
-	checks [][]check
+	order   []int
+	checks  [][]check
+	guarded []bool // universal variables whose used() follows from a match atom of the antecedent
 	// closable: once the universally bound operations have all returned,
 	// no later operation can be a witness (it would have to be ordered
 	// before one of them), so the instance can be emitted for good.
@@ -48,6 +49,17 @@ func prepare(a *theory.Axiom) *axiom {
 		}
 	}
 	p.planOrder()
+	p.guarded = make([]bool, nf)
+	for _, c := range p.ante {
+		if c.Kind == theory.KMatch {
+			if c.X < nf {
+				p.guarded[c.X] = true
+			}
+			if c.Y < nf {
+				p.guarded[c.Y] = true
+			}
+		}
+	}
 	if len(wit) > 0 {
 		p.wit = theory.Or(wit...)
 	}
@@ -306,10 +318,16 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 
 func (e *Encoder) leaf(a *axiom, win []*Op, ante, rest []*node, extra []Lit) {
 	nf := len(a.Forall)
+	e.cur = e.cur[:0]
+	for _, o := range e.env[:nf] {
+		e.cur = append(e.cur, o.Serial)
+	}
+	defer func() { e.cur = e.cur[:0] }()
 	var parts []*node
-	// ¬(used(x̄) ∧ ante)
+	// ¬(used(x̄) ∧ ante); the guard of a variable bound in a match atom
+	// of the antecedent is implied by that atom (match ⇒ used).
 	for j, o := range e.env[:nf] {
-		dup := false
+		dup := a.guarded[j]
 		for _, p := range e.env[:j] {
 			if p == o {
 				dup = true

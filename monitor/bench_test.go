@@ -34,3 +34,25 @@ func BenchmarkSaturateSyncStack(b *testing.B) {
 		b.ReportMetric(float64(steps), "steps")
 	}
 }
+
+// BenchmarkSaturateRSyncStack is the same with -r.
+func BenchmarkSaturateRSyncStack(b *testing.B) {
+	dir := testutil.PaperHistories(b)
+	files, _ := filepath.Glob(filepath.Join(dir, "sync-stack", "*.log"))
+	for i := 0; i < b.N; i++ {
+		steps := 0
+		for _, f := range files {
+			fh, err := os.Open(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			res, err := CheckLogFunc(fh, logfmt.Options{Name: f}, Options{Algorithm: Saturate, RemoveObsolete: true}, nil)
+			fh.Close()
+			if err != nil {
+				b.Fatal(err)
+			}
+			steps += res.Steps
+		}
+		b.ReportMetric(float64(steps), "steps")
+	}
+}

@@ -86,9 +86,6 @@ func (o Options) Validate() error {
 		if o.Completion || o.Incremental {
 			return fmt.Errorf("saturate takes only -r: it is incremental by nature and never completes pending operations")
 		}
-		if o.RemoveObsolete {
-			return fmt.Errorf("saturate -r: %w", ErrNotImplemented)
-		}
 		return nil
 	}
 	return fmt.Errorf("no algorithm %d", o.Algorithm)
@@ -107,13 +104,14 @@ const (
 
 // Stats are an algorithm's counters, shown by -v.
 type Stats struct {
-	Checks       int     `json:"checks"`                 // membership tests run (one per return)
-	Clauses      int     `json:"clauses,omitempty"`      // clauses in the live encoding
-	Vars         int     `json:"vars,omitempty"`         // variables in the live encoding
-	Propagations int64   `json:"propagations,omitempty"` // unit propagations (SATURATE)
-	MaxWindow    int     `json:"max_window"`             // most operations held at once
-	MeanWindow   float64 `json:"mean_window"`            // mean operations held, over steps
-	Removed      int     `json:"removed,omitempty"`      // operations forgotten by -r
+	Checks       int     `json:"checks"`                  // membership tests run (one per return)
+	Clauses      int     `json:"clauses,omitempty"`       // clauses in the live encoding
+	Vars         int     `json:"vars,omitempty"`          // variables in the live encoding
+	Propagations int64   `json:"propagations,omitempty"`  // unit propagations (SATURATE)
+	MaxWindow    int     `json:"max_window"`              // most operations held at once
+	MeanWindow   float64 `json:"mean_window"`             // mean operations held, over steps
+	Removed      int     `json:"removed,omitempty"`       // operations forgotten by -r
+	RepeatedTags int     `json:"repeated_tags,omitempty"` // tags seen twice: their operations are never removed
 }
 
 // Result reports the check of one history.
@@ -136,19 +134,12 @@ type Result struct {
 // each action after the window has been updated; ret answers whether the
 // window is still (possibly) a member of the object's library.
 type checker interface {
-	call(w *window, op int) error
-	ret(w *window, op int) (member bool, err error)
+	call(w *window, serial int) error
+	ret(w *window, serial int) (member bool, err error)
+	// remove is told which operations -r is about to forget.
+	remove(w *window, serials []int) error
 	stats() Stats
 }
-
-// window is the part of the history the monitor keeps: every operation
-// seen, unless -r forgets obsolete ones.
-type window struct {
-	kernel *theory.Kernel
-	b      *h.Builder
-}
-
-func (w *window) history() *h.History { return &w.b.H }
 
 // Monitor checks one history action by action.
 type Monitor struct {
@@ -163,6 +154,8 @@ type Monitor struct {
 	maxWin   int
 	res      Result
 	done     bool
+	rem      *remover // -r
+	removed  int
 }
 
 // ErrNotImplemented is returned for algorithm variants that do not exist yet.
@@ -181,7 +174,7 @@ func New(obj h.Object, param string, opt Options) (*Monitor, error) {
 	if opt.Timeout > 0 {
 		m.deadline = m.start.Add(opt.Timeout)
 	}
-	m.win = &window{kernel: k, b: h.NewBuilder(obj, param)}
+	m.win = newWindow(k, obj, param)
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
@@ -194,6 +187,9 @@ func New(obj h.Object, param string, opt Options) (*Monitor, error) {
 		if m.chk, err = newSymChecker(k, opt, m.remaining, m.expired); err != nil {
 			return nil, err
 		}
+	}
+	if opt.RemoveObsolete {
+		m.rem = newRemover(obj)
 	}
 	m.res = Result{Object: obj.String(), Algorithm: opt.Name(), Verdict: OK}
 	return m, nil
@@ -224,7 +220,7 @@ func (m *Monitor) Step(a h.Action) (violation bool, err error) {
 		m.finish(Timeout)
 		return false, nil
 	}
-	i, err := m.win.b.Add(a)
+	i, err := m.win.add(a)
 	if err != nil {
 		return false, err
 	}
@@ -242,8 +238,19 @@ func (m *Monitor) Step(a h.Action) (violation bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	if member && a.Kind == h.Return && m.rem != nil {
+		// Forget obsolete operations only now, after saturation, so that
+		// what was derived through them stays (§5.3, Example 5.8).
+		if gone := m.rem.returned(m.win, i); len(gone) > 0 {
+			if err := m.chk.remove(m.win, gone); err != nil {
+				return false, err
+			}
+			m.win.remove(gone)
+			m.removed += len(gone)
+		}
+	}
 	m.steps++
-	n := len(m.win.b.H.Ops)
+	n := m.win.size()
 	m.winSum += n
 	if n > m.maxWin {
 		m.maxWin = n
@@ -272,6 +279,10 @@ func (m *Monitor) Result() Result {
 	r.Seconds = time.Since(m.start).Seconds()
 	st := m.chk.stats()
 	st.MaxWindow = m.maxWin
+	st.Removed = m.removed
+	if m.rem != nil {
+		st.RepeatedTags = m.rem.repeats
+	}
 	if m.steps > 0 {
 		st.MeanWindow = float64(m.winSum) / float64(m.steps)
 	}
@@ -414,12 +425,15 @@ type enumChecker struct {
 
 func (c *enumChecker) call(*window, int) error { return nil }
 
+func (c *enumChecker) remove(*window, []int) error { return nil }
+
 func (c *enumChecker) ret(w *window, _ int) (bool, error) {
 	c.checks++
+	hist, _ := w.history()
 	if c.opt.Completion {
-		return EnumerateMember(c.k, w.history(), c.stop)
+		return EnumerateMember(c.k, hist, c.stop)
 	}
-	return EnumerateLinearizations(c.k, w.history(), c.opt.Solver, c.limit, c.stop)
+	return EnumerateLinearizations(c.k, hist, c.opt.Solver, c.limit, c.stop)
 }
 
 func (c *enumChecker) stats() Stats { return Stats{Checks: c.checks} }

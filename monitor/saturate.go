@@ -41,16 +41,25 @@ func newSatChecker(k *theory.Kernel) *satChecker {
 	return &satChecker{sink: sink, enc: startEncoder(k, sink)}
 }
 
-func (c *satChecker) call(w *window, i int) error {
-	c.enc.Call(encOp(&w.history().Ops[i], i))
+func (c *satChecker) call(w *window, s int) error {
+	c.enc.Call(encOp(w.op(s), s))
 	return nil
 }
 
-func (c *satChecker) ret(w *window, i int) (bool, error) {
-	o := &w.history().Ops[i]
-	c.enc.Return(serialOf(i), o.Label.Ret, o.Return+2)
+func (c *satChecker) ret(w *window, s int) (bool, error) {
+	o := w.op(s)
+	c.enc.Return(s, o.Label.Ret, o.Return+2)
 	c.checks++
 	return c.sink.s.Propagate(), nil
+}
+
+func (c *satChecker) remove(_ *window, serials []int) error {
+	vars := c.enc.Remove(serials)
+	vs := make([]saturate.Var, len(vars))
+	for i, v := range vars {
+		vs[i] = saturate.Var(v)
+	}
+	return c.sink.s.ForgetVars(vs)
 }
 
 func (c *satChecker) stats() Stats {

@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"sort"
 	"time"
 
 	"github.com/satmon/satmon/encode"
@@ -9,13 +10,14 @@ import (
 	"github.com/satmon/satmon/theory"
 )
 
-// Serials: the register's virtual initial write is serial 0 and window
-// operation i is serial i+1; action indices are shifted by 2 to make room
-// for the initial write's call and return.
+// Serials: the register's virtual initial write is serial 0, the window's
+// operations keep their window serials (from 1); in from-scratch
+// encodings of a History, operation i is serial i+1. Action indices are
+// shifted by 2 to make room for the initial write's call and return.
 func serialOf(i int) int { return i + 1 }
 
-func encOp(o *h.Op, i int) encode.Op {
-	return encode.Op{Serial: serialOf(i), Label: o.Label, Call: o.Call + 2, Return: -1}
+func encOp(o *h.Op, serial int) encode.Op {
+	return encode.Op{Serial: serial, Label: o.Label, Call: o.Call + 2, Return: -1}
 }
 
 // startEncoder opens an encoder and adds the register's initial write.
@@ -68,7 +70,7 @@ func replayWith(k *theory.Kernel, hist *h.History, s encode.Sink, names bool) *e
 		i := idx[a.Seq]
 		o := &hist.Ops[i]
 		if a.Kind == h.Call {
-			e.Call(encOp(o, i))
+			e.Call(encOp(o, serialOf(i)))
 		} else {
 			e.Return(serialOf(i), o.Label.Ret, o.Return+2)
 		}
@@ -102,23 +104,23 @@ func newSymChecker(k *theory.Kernel, opt Options, limit func() time.Duration, st
 	return c, nil
 }
 
-func (c *symChecker) call(w *window, i int) error {
+func (c *symChecker) call(w *window, s int) error {
 	if c.enc != nil {
-		c.enc.Call(encOp(&w.history().Ops[i], i))
+		c.enc.Call(encOp(w.op(s), s))
 	}
 	return nil
 }
 
-func (c *symChecker) ret(w *window, i int) (bool, error) {
-	hist := w.history()
+func (c *symChecker) ret(w *window, s int) (bool, error) {
 	if c.enc != nil {
-		o := &hist.Ops[i]
-		c.enc.Return(serialOf(i), o.Label.Ret, o.Return+2)
+		o := w.op(s)
+		c.enc.Return(s, o.Label.Ret, o.Return+2)
 	}
+	hist, serials := w.history()
 	c.checks++
 	switch {
 	case c.opt.Completion && c.enc != nil:
-		return c.completionsLive(hist)
+		return c.completionsLive(hist, serials)
 	case c.opt.Completion:
 		return c.completionsScratch(hist)
 	case c.enc != nil:
@@ -177,7 +179,7 @@ func (c *symChecker) completionsScratch(hist *h.History) (bool, error) {
 
 // completionsLive is SYMBOLIC -c -i: the live solver is asked once per
 // completion, the completion given as assumptions on used and ret.
-func (c *symChecker) completionsLive(hist *h.History) (bool, error) {
+func (c *symChecker) completionsLive(hist *h.History, serials []int) (bool, error) {
 	act := c.solver.NewVar()
 	c.enc.EmitOpen(act)
 	defer c.solver.AddClause([]int{-act})
@@ -204,14 +206,14 @@ func (c *symChecker) completionsLive(hist *h.History) (bool, error) {
 		}
 		assume := []int{act}
 		for j, i := range pending {
-			u := c.enc.UsedLit(serialOf(i))
+			u := c.enc.UsedLit(serials[i])
 			if choice[j] < 0 {
 				assume = append(assume, -u)
 				continue
 			}
 			assume = append(assume, u)
 			v := cands[j][choice[j]]
-			for val, l := range c.enc.RetVars(serialOf(i)) {
+			for val, l := range c.enc.RetVars(serials[i]) {
 				if val == v {
 					assume = append(assume, l)
 				} else {
@@ -238,6 +240,47 @@ func (c *symChecker) completionsLive(hist *h.History) (bool, error) {
 			return false, nil
 		}
 	}
+}
+
+// remove, for SYMBOLIC -i -r, rebuilds the live solver from the window
+// without the forgotten operations: neither backend can delete clauses.
+// (Without -i every check encodes the window afresh anyway.)
+func (c *symChecker) remove(w *window, serials []int) error {
+	if c.enc == nil {
+		return nil
+	}
+	live := map[int]bool{}
+	for _, s := range serials {
+		live[s] = false
+	}
+	s, err := sat.New(c.opt.Solver)
+	if err != nil {
+		return err
+	}
+	c.solver, c.enc = s, startEncoder(c.k, s)
+	type event struct{ seq, serial int }
+	var evs []event
+	_, order := w.history()
+	for _, sr := range order {
+		if _, gone := live[sr]; gone {
+			continue
+		}
+		o := w.op(sr)
+		evs = append(evs, event{o.Call, sr})
+		if o.Return >= 0 {
+			evs = append(evs, event{o.Return, sr})
+		}
+	}
+	sort.Slice(evs, func(i, j int) bool { return evs[i].seq < evs[j].seq })
+	for _, ev := range evs {
+		o := w.op(ev.serial)
+		if ev.seq == o.Call {
+			c.enc.Call(encOp(o, ev.serial))
+		} else {
+			c.enc.Return(ev.serial, o.Label.Ret, o.Return+2)
+		}
+	}
+	return nil
 }
 
 func (c *symChecker) stats() Stats {

@@ -143,6 +143,16 @@ func TestStaleClauseID(t *testing.T) {
 	if s.Stats().Clauses != 1 || !s.RemoveClause(fresh) {
 		t.Fatalf("fresh clause lost")
 	}
+	// Nothing left of the old clauses may make a clause reusing their
+	// slots act on vs[2].
+	for range 2 * sweepMin {
+		s.RemoveClause(s.AddClause(Neg(vs[0]), Pos(vs[2]), Pos(vs[1])))
+	}
+	s.AddClause(Neg(vs[0]), Pos(vs[1]))
+	s.AddClause(Neg(vs[1]))
+	if !s.Propagate() || s.Value(Pos(vs[2])) != Unknown || s.Value(Pos(vs[0])) != False {
+		t.Fatalf("stale watchers acted: %v %v", s.Value(Pos(vs[0])), s.Value(Pos(vs[2])))
+	}
 	mustCheck(t, s, true)
 }
 

@@ -262,3 +262,37 @@ func reasonClauses(rs []Reason) [][]Lit {
 	}
 	return out
 }
+
+func TestLongClause(t *testing.T) {
+	s := New()
+	vs := newVars(s, 40)
+	var lits []Lit
+	for i := len(vs) - 1; i >= 0; i-- { // every literal twice, out of order
+		lits = append(lits, Pos(vs[i]), Pos(vs[(i*7)%len(vs)]))
+	}
+	id := s.AddClause(lits...)
+	for _, v := range vs[1:] {
+		s.AddClause(Neg(v))
+	}
+	if !s.Propagate() || s.Value(Pos(vs[0])) != True {
+		t.Fatalf("long clause did not propagate: %v", s.Value(Pos(vs[0])))
+	}
+	if got := len(s.clauses[id.slot()].lits); got != len(vs) {
+		t.Fatalf("long clause kept %d literals, want %d", got, len(vs))
+	}
+	taut := s.AddClause(append(lits, Neg(vs[3]))...)
+	for _, ws := range s.watching {
+		for _, w := range ws {
+			if w.clause == taut.slot() {
+				t.Fatalf("long tautology is watched")
+			}
+		}
+	}
+	if s.Stats().Clauses != len(vs)+1 {
+		t.Fatalf("long tautology not stored")
+	}
+	if !s.RemoveClause(taut) {
+		t.Fatalf("long tautology not removable")
+	}
+	mustCheck(t, s, true)
+}

@@ -31,7 +31,7 @@ type Solver interface {
 func New(name string) (Solver, error) {
 	switch name {
 	case "", "gini":
-		return &giniSolver{g: gini.New()}, nil
+		return newGini(), nil
 	case "gophersat":
 		return &gopherSolver{}, nil
 	}
@@ -40,44 +40,44 @@ func New(name string) (Solver, error) {
 
 // giniSolver keeps one live gini instance: clauses persist across calls,
 // which is what SYMBOLIC -i relies on.
+//
+// gini v1.0.4 loses level-0 conflicts when a clause added between solves
+// is unit under its level-0 assignment (it assigns the unit without
+// checking it against the clauses already there, then dies with "internal
+// error in solve: sat model"; seen with both unit and binary clauses in
+// TestExactVariantsAgree). Every clause therefore carries ¬guard, and
+// every solve assumes guard: no added clause is ever unit at level 0, and
+// the unit propagation happens under the assumption, where gini is right.
 type giniSolver struct {
 	g     *gini.Gini
+	guard z.Lit
 	empty bool
-	units []z.Lit
+	buf   []int
 }
 
-// NewVar asks gini itself for the variable: assuming a literal gini has
-// never seen corrupts its model (seen as "internal error in solve").
+func newGini() *giniSolver {
+	g := gini.New()
+	return &giniSolver{g: g, guard: g.Lit()}
+}
+
+// NewVar asks gini itself for the variable, so that gini knows every
+// variable that may be assumed.
 func (s *giniSolver) NewVar() int { return s.g.Lit().Dimacs() }
 
 func (s *giniSolver) AddClause(lits []int) {
-	lits, taut := Normalize(lits)
+	lits, taut := Normalize(append(s.buf[:0], lits...))
 	if taut {
-		return
-	}
-	if len(lits) == 0 {
-		s.empty = true
-		return
-	}
-	if len(lits) == 1 {
-		// gini v1.0.4 can miss a level-0 conflict between unit clauses
-		// added incrementally (it then dies with "internal error in solve:
-		// sat model", seen on testdata/stack/figure9.log with -c -i); we
-		// assume the units at every call instead.
-		s.units = append(s.units, z.Dimacs2Lit(lits[0]))
 		return
 	}
 	for _, l := range lits {
 		s.g.Add(z.Dimacs2Lit(l))
 	}
+	s.g.Add(s.guard.Not())
 	s.g.Add(z.LitNull)
 }
 
 func (s *giniSolver) Solve(limit time.Duration, assumptions ...int) int {
-	if s.empty {
-		return Unsat
-	}
-	s.g.Assume(s.units...)
+	s.g.Assume(s.guard)
 	for _, l := range assumptions {
 		s.g.Assume(z.Dimacs2Lit(l))
 	}
@@ -141,8 +141,7 @@ func (s *gopherSolver) Solve(limit time.Duration, assumptions ...int) int {
 }
 
 // Normalize drops repeated literals from a clause (in place) and reports
-// whether it is a tautology; gini's internal checks reject clauses with
-// repeated literals.
+// whether it is a tautology.
 func Normalize(lits []int) ([]int, bool) {
 	out := lits[:0]
 	for _, l := range lits {

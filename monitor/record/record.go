@@ -44,8 +44,8 @@ var ErrClosed = errors.New("record: recorder is closed")
 // action's position in the log. Tickets are dense, so the action with
 // ticket s lives in ring slot s mod len(ring) until it is written, and the
 // log is the ring read in ticket order. Writing is done by whichever
-// goroutine finds the writer free (TryLock): after a Return, while waiting
-// for room in the ring, and in Flush and Close.
+// goroutine finds the writer free (TryLock) after a Return, by goroutines
+// waiting for room in the ring, and by Flush and Close.
 type Recorder struct {
 	next atomic.Int64 // the next ticket
 	_    [56]byte     // keeps next and done on separate cache lines

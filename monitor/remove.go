@@ -1,0 +1,239 @@
+package monitor
+
+import (
+	h "github.com/satmon/satmon/monitor/history"
+)
+
+// remover decides which operations of the window are obsolete (§5.3) and
+// may be forgotten after saturation. See docs/removal.md for the rules and
+// why each is sound.
+//
+//   - Injective objects (queue, stack, priority queue, lock, semaphore,
+//     exchanger): a match — an add and the remove that returned its tag —
+//     is obsolete once both have returned (Lemma 5.1, Corollary 3). We
+//     forget it only when, in addition, no pending operation overlaps it:
+//     then everything the axioms say about the operations concurrent with
+//     it has been saturated, and the order facts that must outlive it
+//     (Example 5.8) are units that stay.
+//   - Register (R-ordered): a write, with the reads of its value, is
+//     obsolete once overwritten: a later write w' started after it ended,
+//     has returned, and no pending operation overlaps w' (Lemma 5.2).
+//   - Set: likewise, an insertion and the removal matched to it.
+//   - Operations that leave the state unchanged (rem ⇒ empty, exchange ⇒
+//     null, reads, contains, failed set operations) once no pending
+//     operation overlaps them: deleting such an operation from any
+//     sequential witness leaves a legal run, so the library is closed under
+//     their removal just as under match removal.
+//
+// Matching must be unique (§5.1): when a tag repeats (two adds of one value,
+// two removes returning it, two writes of one value, an untagged unlock),
+// the operations carrying it are never removed, and the count is reported.
+type remover struct {
+	obj     h.Object
+	byKey   map[h.Value]*tagged
+	quiet   []int // serials waiting for no pending operation to overlap them
+	repeats int   // tags seen repeated (matching not unique)
+	// observers holds, for the set, the returned operations that observed
+	// a value present (contains ⇒ true, add ⇒ false): they are matched to
+	// an insertion and must go with it.
+	observers map[h.Value][]int
+}
+
+// tagged collects the live operations carrying one tag.
+type tagged struct {
+	adds, rems []int // serials: the adding side and the matched side
+	repeated   bool
+}
+
+func newRemover(obj h.Object) *remover {
+	return &remover{obj: obj, byKey: map[h.Value]*tagged{}, observers: map[h.Value][]int{}}
+}
+
+func (r *remover) tag(v h.Value) *tagged {
+	t := r.byKey[v]
+	if t == nil {
+		t = &tagged{}
+		r.byKey[v] = t
+	}
+	return t
+}
+
+// sides says how an operation takes part in matching: its tag, and
+// whether it is on the adding side (add, write, lock, acquire) or the
+// matched side; ok=false for operations that never match (state-preserving
+// ones) and untagged ones.
+func (r *remover) sides(o *h.Op) (key h.Value, adding, ok bool) {
+	l := &o.Label
+	switch r.obj {
+	case h.Queue, h.Stack, h.PQueue:
+		if l.Method == h.Add {
+			return l.Arg, true, true
+		}
+		if l.Ret == h.Empty {
+			return "", false, false
+		}
+		return l.Ret, false, true
+	case h.Lock, h.Semaphore:
+		if l.Method == h.LockM || l.Method == h.Acquire {
+			return l.Arg, true, true
+		}
+		return l.Ret, false, true
+	case h.Register:
+		if l.Method == h.Write {
+			return l.Arg, true, true
+		}
+		return l.Ret, false, true
+	case h.Set:
+		if l.Method == h.Add && l.Ret == h.True {
+			return l.Arg, true, true
+		}
+		if l.Method == h.Rem && l.Ret == h.True {
+			return l.Arg, false, true
+		}
+		return "", false, false
+	case h.Exchanger:
+		if l.Ret == h.Null {
+			return "", false, false
+		}
+		// Both partners carry the unordered pair of values.
+		a, b := l.Arg, l.Ret
+		if b < a {
+			a, b = b, a
+		}
+		return a + "\x00" + b, l.Arg < l.Ret, true
+	}
+	return "", false, false
+}
+
+// returned is told of each return after saturation found no conflict; it
+// returns the serials that are now obsolete.
+func (r *remover) returned(w *window, s int) []int {
+	o := w.op(s)
+	var out []int
+	key, adding, matches := r.sides(o)
+	switch {
+	case !matches:
+		r.quiet = append(r.quiet, s)
+		if l := o.Label; r.obj == h.Set && (l.Method == h.Contains && l.Ret == h.True || l.Method == h.Add && l.Ret == h.False) {
+			r.observers[l.Arg] = append(r.observers[l.Arg], s)
+		}
+	case key == h.Void && r.obj != h.Exchanger:
+		r.repeats++ // an untagged unlock or release: matching not unique
+	default:
+		t := r.tag(key)
+		if adding {
+			t.adds = append(t.adds, s)
+		} else {
+			t.rems = append(t.rems, s)
+		}
+		if len(t.adds) > 1 || (len(t.rems) > 1 && r.obj != h.Register) {
+			if !t.repeated {
+				t.repeated = true
+				r.repeats++
+			}
+			break
+		}
+		switch {
+		case r.obj == h.Register:
+			// A write waits to overwrite older ones; a read, which leaves
+			// the state alone, waits to be forgotten.
+			r.quiet = append(r.quiet, s)
+		case len(t.adds) == 1 && len(t.rems) == 1:
+			// The later of the pair waits for quiet and takes the other along.
+			r.quiet = append(r.quiet, s)
+		}
+	}
+	return append(out, r.settle(w)...)
+}
+
+// settle releases the waiting operations that no pending operation
+// overlaps any more. r.quiet is in return order, so they form a prefix.
+func (r *remover) settle(w *window) []int {
+	min := w.pendingMinCall()
+	var out, writes []int
+	n := 0
+	for ; n < len(r.quiet); n++ {
+		s := r.quiet[n]
+		o := w.op(s)
+		if o == nil {
+			continue
+		}
+		if min >= 0 && min < o.Return {
+			break
+		}
+		key, adding, matches := r.sides(o)
+		switch {
+		case r.obj == h.Register:
+			if adding {
+				writes = append(writes, s)
+			} else {
+				out = append(out, s) // a read: it leaves the state alone
+			}
+		case matches:
+			if t := r.byKey[key]; t != nil && !t.repeated && len(t.adds) == 1 && len(t.rems) == 1 {
+				out = append(out, t.adds[0], t.rems[0])
+				delete(r.byKey, key)
+				if r.obj == h.Set {
+					out = append(out, r.takeObservers(w, key, w.op(t.rems[0]).Return)...)
+				}
+			}
+		default:
+			out = append(out, s)
+		}
+	}
+	r.quiet = append(r.quiet[:0], r.quiet[n:]...)
+	if len(writes) > 0 {
+		out = append(out, r.overwritten(w, writes[len(writes)-1])...)
+	}
+	return out
+}
+
+// takeObservers removes the set's presence observers of value v that may
+// be matched to the insertion being forgotten: those called before its
+// removal returned. Later ones can only observe a later insertion.
+func (r *remover) takeObservers(w *window, v h.Value, before int) []int {
+	var out []int
+	keep := r.observers[v][:0]
+	for _, s := range r.observers[v] {
+		o := w.op(s)
+		switch {
+		case o == nil:
+		case o.Call < before:
+			out = append(out, s)
+		default:
+			keep = append(keep, s)
+		}
+	}
+	if len(keep) == 0 {
+		delete(r.observers, v)
+	} else {
+		r.observers[v] = keep
+	}
+	return out
+}
+
+// overwritten removes, for the register, every write that the quiet
+// write latest overwrites — those that returned before latest was called
+// — together with the reads of their values. latest stays: the next reads
+// may read it.
+func (r *remover) overwritten(w *window, latest int) []int {
+	lw := w.op(latest)
+	var out []int
+	for key, t := range r.byKey {
+		if t.repeated || len(t.adds) != 1 || t.adds[0] == latest {
+			continue
+		}
+		wr := w.op(t.adds[0])
+		if wr == nil || wr.Return < 0 || wr.Return >= lw.Call {
+			continue
+		}
+		out = append(out, t.adds[0])
+		for _, rd := range t.rems {
+			if o := w.op(rd); o != nil && o.Return >= 0 {
+				out = append(out, rd)
+			}
+		}
+		delete(r.byKey, key)
+	}
+	return out
+}

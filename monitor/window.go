@@ -1,0 +1,111 @@
+package monitor
+
+import (
+	"fmt"
+
+	h "github.com/satmon/satmon/monitor/history"
+	"github.com/satmon/satmon/theory"
+)
+
+// window is the part of the history the monitor keeps: every operation
+// seen, less those forgotten by -r. Operations are named by serials, given
+// in call order from 1 and never reused (0 is the register's virtual
+// initial write in the encoder).
+type window struct {
+	kernel *theory.Kernel
+	obj    h.Object
+	param  string
+	ops    map[int]*h.Op
+	order  []int // serials in call order; removed ones are skipped
+	dead   int   // removed serials still in order
+	open   map[string]int
+	next   int
+
+	view        *h.History // cached history of the live operations
+	viewSerials []int
+}
+
+func newWindow(k *theory.Kernel, obj h.Object, param string) *window {
+	return &window{kernel: k, obj: obj, param: param, ops: map[int]*h.Op{}, open: map[string]int{}, next: 1}
+}
+
+// add applies an action and returns the serial of its operation.
+func (w *window) add(a h.Action) (int, error) {
+	w.view = nil
+	switch a.Kind {
+	case h.Call:
+		if _, dup := w.open[a.ID]; dup {
+			return 0, fmt.Errorf("duplicate id [%s]: it is already open", a.ID)
+		}
+		l := a.Label
+		l.Pending, l.Ret = true, h.Void
+		s := w.next
+		w.next++
+		w.ops[s] = &h.Op{ID: a.ID, Label: l, Call: a.Seq, Return: -1, Line: a.Line}
+		w.order = append(w.order, s)
+		w.open[a.ID] = s
+		return s, nil
+	case h.Return:
+		s, ok := w.open[a.ID]
+		if !ok {
+			return 0, fmt.Errorf("return without call: [%s] is not open", a.ID)
+		}
+		delete(w.open, a.ID)
+		o := w.ops[s]
+		o.Return, o.Label.Ret, o.Label.Pending = a.Seq, a.Label.Ret, false
+		return s, nil
+	}
+	return 0, fmt.Errorf("bad action kind %d", a.Kind)
+}
+
+func (w *window) op(s int) *h.Op { return w.ops[s] }
+
+func (w *window) size() int { return len(w.ops) }
+
+// remove forgets operations; they must have returned.
+func (w *window) remove(serials []int) {
+	w.view = nil
+	for _, s := range serials {
+		if _, ok := w.ops[s]; ok {
+			delete(w.ops, s)
+			w.dead++
+		}
+	}
+	if w.dead > len(w.order)/2 {
+		live := w.order[:0]
+		for _, s := range w.order {
+			if _, ok := w.ops[s]; ok {
+				live = append(live, s)
+			}
+		}
+		w.order, w.dead = live, 0
+	}
+}
+
+// history is the live operations as a History, in call order, with the
+// serial of each.
+func (w *window) history() (*h.History, []int) {
+	if w.view == nil {
+		v := &h.History{Object: w.obj, Param: w.param}
+		w.viewSerials = w.viewSerials[:0]
+		for _, s := range w.order {
+			if o, ok := w.ops[s]; ok {
+				v.Ops = append(v.Ops, *o)
+				w.viewSerials = append(w.viewSerials, s)
+			}
+		}
+		w.view = v
+	}
+	return w.view, w.viewSerials
+}
+
+// pendingMinCall is the earliest call among pending operations, or -1.
+func (w *window) pendingMinCall() int {
+	m := -1
+	for _, s := range w.open {
+		if c := w.ops[s].Call; m < 0 || c < m {
+			m = c
+		}
+	}
+	return m
+}
