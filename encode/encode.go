@@ -4,6 +4,7 @@ package encode
 
 import (
 	"fmt"
+	"slices"
 
 	h "github.com/satmon/satmon/monitor/history"
 	"github.com/satmon/satmon/theory"
@@ -26,6 +27,14 @@ type Op struct {
 	Label  h.Label
 	Call   int
 	Return int
+
+	// Operations this one may be matched with, as x in match(x,y) (asX
+	// lists the y) and as y (asY lists the x): a superset, kept so that
+	// grounding visits partners instead of the whole window.
+	asX, asY []*Op
+	// conc lists the operations that overlap this one in real time: only
+	// those pairs get a b variable.
+	conc []*Op
 }
 
 func (o *Op) pending() bool { return o.Return < 0 }
@@ -44,16 +53,20 @@ type Encoder struct {
 	ax   []*axiom
 
 	ops    map[int]*Op
-	win    []*Op // live operations in call order
-	vars   map[varKey]int
+	win    []*Op                   // live operations in call order
+	vars   map[varPair]int         // b, used and match variables
 	rets   map[int]map[h.Value]int // pending op → its return-value variables
-	pairs  map[pairKey]bool        // memo of matchPossible
 	names  map[int]string          // filled when Names is on
 	Names  bool
 	clause int
 	nvars  int
 
 	env []*Op // scratch assignment
+	// valueTied: the kernel's MATCH axiom ties the partners' values
+	// (arg(x) = ret(y) or arg(x) = arg(y)).
+	valueTied bool
+	clauseBuf []Lit
+	byArg     map[h.Value][]*Op // live operations by argument
 
 	// For forgetting: the variables each operation owns (its b, used,
 	// match and ret variables, and the Tseitin helpers of the instances
@@ -89,11 +102,27 @@ type varKey struct {
 	v    h.Value
 }
 
+// pairKey is the map key of a b, used or match variable: hashing two ints
+// is much cheaper than hashing a varKey with its string.
+type varPair struct {
+	kind varKind
+	x, y int32
+}
+
+func (k varKey) pair() varPair { return varPair{k.kind, int32(k.x), int32(k.y)} }
+
 // New starts an empty window for kernel k emitting into sink.
 func New(k *theory.Kernel, sink Sink) *Encoder {
-	e := &Encoder{k: k, sink: sink, ops: map[int]*Op{}, vars: map[varKey]int{}, rets: map[int]map[h.Value]int{}, pairs: map[pairKey]bool{}}
+	e := &Encoder{k: k, sink: sink, ops: map[int]*Op{}, vars: map[varPair]int{}, rets: map[int]map[h.Value]int{}, byArg: map[h.Value][]*Op{}}
 	for _, a := range k.Axioms() {
 		e.ax = append(e.ax, prepare(a))
+	}
+	if c := k.Pair.Body; c.Kind == theory.KImplies {
+		for _, f := range conjuncts(c.Args[1]) {
+			if (f.Kind == theory.KArgRet || f.Kind == theory.KArgEq) && f.X == 0 && f.Y == 1 {
+				e.valueTied = true
+			}
+		}
 	}
 	return e
 }
@@ -141,11 +170,17 @@ func (e *Encoder) own(serial, v int, k varKey) {
 }
 
 func (e *Encoder) variable(k varKey) Lit {
-	if v, ok := e.vars[k]; ok {
+	if k.kind == vRet {
+		if v, ok := e.rets[k.x][k.v]; ok {
+			return v
+		}
+	} else if v, ok := e.vars[k.pair()]; ok {
 		return v
 	}
 	v := e.newVar(func() string { return e.keyName(k) })
-	e.vars[k] = v
+	if k.kind != vRet {
+		e.vars[k.pair()] = v
+	}
 	e.own(k.x, v, k)
 	if (k.kind == vB || k.kind == vMatch) && k.y != k.x {
 		e.own(k.y, v, k)
@@ -209,6 +244,20 @@ func (e *Encoder) usedNode(o *Op) *node {
 		return trueNode
 	}
 	return litNode(e.used(o))
+}
+
+// bLit is b(x,y) as a literal, or 0 and its constant value.
+func (e *Encoder) bLit(x, y *Op) (Lit, bool) {
+	switch {
+	case x == y:
+		return 0, false
+	case before(x, y):
+		return 0, true
+	case before(y, x):
+		return 0, false
+	}
+	n := e.bNode(x, y)
+	return n.lit, false
 }
 
 func (e *Encoder) bNode(x, y *Op) *node {
@@ -278,27 +327,89 @@ func (e *Encoder) matchNode(x, y *Op) *node {
 // matchPossible folds the kernel's MATCH axiom for the pair: false when
 // the labels alone forbid match(x,y).
 func (e *Encoder) matchPossible(x, y *Op) bool {
-	key := pairKey{x.Serial, y.Serial, x.pending(), y.pending()}
-	if v, ok := e.pairs[key]; ok {
-		return v
+	return e.possible(e.k.Pair.Body.Args[1], x, y) != vFalse
+}
+
+// possible evaluates a MATCH consequent for the pair (x,y), three-valued:
+// the return value of a pending operation is unknown. It allocates
+// nothing and creates no variable, because it runs for every pair of the
+// window.
+func (e *Encoder) possible(f *theory.Formula, x, y *Op) tri {
+	op := func(i int) *Op {
+		if i == 0 {
+			return x
+		}
+		return y
 	}
-	v := e.matchPossibleFold(x, y)
-	e.pairs[key] = v
-	return v
-}
-
-type pairKey struct {
-	x, y   int
-	px, py bool
-}
-
-func (e *Encoder) matchPossibleFold(x, y *Op) bool {
-	pair := e.k.Pair
-	save := e.env
-	e.env = []*Op{x, y}
-	n := e.fold(pair.Body.Args[1], true)
-	e.env = save
-	return n.kind != nFalse
+	of := func(b bool) tri {
+		if b {
+			return vTrue
+		}
+		return vFalse
+	}
+	switch f.Kind {
+	case theory.KTrue:
+		return vTrue
+	case theory.KFalse:
+		return vFalse
+	case theory.KMeth:
+		return of(op(f.X).Label.Method == f.M)
+	case theory.KRet:
+		o := op(f.X)
+		if !o.pending() {
+			return of(o.Label.Ret == f.V)
+		}
+		if f.V == theory.Bottom || e.retPossible(o, f.V) {
+			return vUnknown
+		}
+		return vFalse
+	case theory.KArgEq:
+		return of(op(f.X).Label.Arg == op(f.Y).Label.Arg)
+	case theory.KArgRet:
+		o := op(f.Y)
+		if !o.pending() {
+			return of(op(f.X).Label.Arg == o.Label.Ret)
+		}
+		if e.retPossible(o, op(f.X).Label.Arg) {
+			return vUnknown
+		}
+		return vFalse
+	case theory.KArgLess:
+		return of(op(f.X).Label.Prio < op(f.Y).Label.Prio)
+	case theory.KEq:
+		return of(x == y || f.X == f.Y)
+	case theory.KNot:
+		switch e.possible(f.Args[0], x, y) {
+		case vTrue:
+			return vFalse
+		case vFalse:
+			return vTrue
+		}
+		return vUnknown
+	case theory.KAnd:
+		r := vTrue
+		for _, g := range f.Args {
+			switch e.possible(g, x, y) {
+			case vFalse:
+				return vFalse
+			case vUnknown:
+				r = vUnknown
+			}
+		}
+		return r
+	case theory.KOr:
+		r := vFalse
+		for _, g := range f.Args {
+			switch e.possible(g, x, y) {
+			case vTrue:
+				return vTrue
+			case vUnknown:
+				r = vUnknown
+			}
+		}
+		return r
+	}
+	return vUnknown // b, match, used: not label facts
 }
 
 // fold grounds f under e.env. With noMatch, match atoms are true (used
@@ -382,12 +493,39 @@ func (e *Encoder) Call(o Op) {
 		panic("encode: serials must increase")
 	}
 	e.ops[op.Serial] = &op
+	for _, o := range e.win {
+		if e.matchPossible(o, &op) {
+			o.asX = append(o.asX, &op)
+			op.asY = append(op.asY, o)
+		}
+		if e.matchPossible(&op, o) {
+			op.asX = append(op.asX, o)
+			o.asY = append(o.asY, &op)
+		}
+	}
+	if e.k.Object == h.Exchanger && e.matchPossible(&op, &op) {
+		op.asX = append(op.asX, &op)
+		op.asY = append(op.asY, &op)
+	}
+	for _, o := range e.win {
+		if o.pending() {
+			o.conc = append(o.conc, &op)
+			op.conc = append(op.conc, o)
+		}
+	}
 	e.win = append(e.win, &op)
+	e.byArg[op.Label.Arg] = append(e.byArg[op.Label.Arg], &op)
 	// With only one operation the used variable might otherwise never be
 	// created; create it so that callers can assume on it.
 	e.used(&op)
 	for _, a := range e.ax {
-		if len(a.Exists) == 0 {
+		switch {
+		case len(a.Exists) > 0:
+		case a.shape == shapeTotal && e.k.Sequential:
+			// b(y,x) is ¬b(x,y): every instance is true.
+		case a.shape == shapeTransitive:
+			e.transitivity(a, &op)
+		default:
 			e.instances(a, &op, false, nil)
 		}
 	}
@@ -409,6 +547,28 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 	op.Return = seq
 	op.Label.Pending = false
 	op.Label.Ret = ret
+	// With its return value known, op matches fewer operations: prune the
+	// partner lists, which otherwise grow with every call it overlapped.
+	keep := op.asY[:0]
+	for _, x := range op.asY {
+		if e.matchPossible(x, op) {
+			keep = append(keep, x)
+		} else {
+			x.asX = slices.DeleteFunc(x.asX, func(y *Op) bool { return y == op })
+		}
+	}
+	clear(op.asY[len(keep):])
+	op.asY = keep
+	keep = op.asX[:0]
+	for _, y := range op.asX {
+		if e.matchPossible(op, y) {
+			keep = append(keep, y)
+		} else {
+			y.asY = slices.DeleteFunc(y.asY, func(x *Op) bool { return x == op })
+		}
+	}
+	clear(op.asX[len(keep):])
+	op.asX = keep
 	for _, a := range e.ax {
 		if len(a.Exists) > 0 && a.closable {
 			e.instances(a, op, true, nil)
@@ -429,6 +589,19 @@ func (e *Encoder) EmitOpen(act Lit) {
 			e.instances(a, nil, false, extra)
 		}
 	}
+}
+
+func dropGone(ops []*Op, gone map[int]bool) []*Op {
+	out := ops[:0]
+	for _, o := range ops {
+		if !gone[o.Serial] {
+			out = append(out, o)
+		}
+	}
+	for i := len(out); i < len(ops); i++ {
+		ops[i] = nil
+	}
+	return out
 }
 
 // Ops returns the live operations in call order; the slice is the
@@ -457,8 +630,8 @@ func (e *Encoder) Remove(serials []int) []int {
 				}
 				e.epoch[ov.v]++
 				forget = append(forget, ov.v)
-				if ov.key.kind != vAux {
-					delete(e.vars, ov.key)
+				if ov.key.kind != vAux && ov.key.kind != vRet {
+					delete(e.vars, ov.key.pair())
 				}
 			}
 			e.owned[i] = nil
@@ -466,8 +639,18 @@ func (e *Encoder) Remove(serials []int) []int {
 	}
 	live := e.win[:0]
 	for _, o := range e.win {
+		if gone[o.Serial] {
+			if l := dropGone(e.byArg[o.Label.Arg], gone); len(l) > 0 {
+				e.byArg[o.Label.Arg] = l
+			} else {
+				delete(e.byArg, o.Label.Arg)
+			}
+		}
 		if !gone[o.Serial] {
 			live = append(live, o)
+			o.asX = dropGone(o.asX, gone)
+			o.asY = dropGone(o.asY, gone)
+			o.conc = dropGone(o.conc, gone)
 		}
 	}
 	for i := len(live); i < len(e.win); i++ {
@@ -483,9 +666,6 @@ func (e *Encoder) Remove(serials []int) []int {
 	if trim > 0 && trim >= len(e.owned)/2 {
 		e.owned = append(e.owned[:0], e.owned[trim:]...)
 		e.base += trim
-	}
-	if len(e.pairs) > 4*len(e.win)*len(e.win)+1024 {
-		e.pairs = map[pairKey]bool{}
 	}
 	return forget
 }

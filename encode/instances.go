@@ -1,6 +1,8 @@
 package encode
 
 import (
+	"slices"
+
 	"github.com/satmon/satmon/theory"
 )
 
@@ -19,6 +21,12 @@ type axiom struct {
 	order   []int
 	checks  [][]check
 	guarded []bool // universal variables whose used() follows from a match atom of the antecedent
+	// gen[l] says where the candidates for the variable bound at level l
+	// come from: a match atom of the antecedent with an earlier variable
+	// (visit that operation's partners), or nil (visit the whole window).
+	gen    []*source
+	witGen *source // likewise for the (single) existential variable
+	shape  shape
 	// closable: once the universally bound operations have all returned,
 	// no later operation can be a witness (it would have to be ordered
 	// before one of them), so the instance can be emitted for good.
@@ -48,6 +56,7 @@ func prepare(a *theory.Axiom) *axiom {
 			p.rest = append(p.rest, d)
 		}
 	}
+	p.shape = shapeOf(a)
 	p.planOrder()
 	p.guarded = make([]bool, nf)
 	for _, c := range p.ante {
@@ -63,6 +72,9 @@ func prepare(a *theory.Axiom) *axiom {
 	if len(wit) > 0 {
 		p.wit = theory.Or(wit...)
 	}
+	if len(a.Exists) == 1 && p.wit != nil && p.wit.Kind != theory.KOr {
+		p.witGen = matchSource(conjuncts(p.wit), nf, func(u int) bool { return u < nf })
+	}
 	if len(a.Exists) > 0 {
 		p.closable = true
 		for j := range a.Exists {
@@ -72,6 +84,123 @@ func prepare(a *theory.Axiom) *axiom {
 		}
 	}
 	return p
+}
+
+// source: the candidates for a variable are env[from].asX (match(from,v))
+// or env[from].asY (match(v,from)).
+type source struct {
+	from int
+	asX  bool
+}
+
+// matchSource finds, among conjuncts fs, a match atom between v and a
+// variable satisfying bound.
+func matchSource(fs []*theory.Formula, v int, bound func(int) bool) *source {
+	for _, c := range fs {
+		if c.Kind != theory.KMatch || c.X == c.Y {
+			continue
+		}
+		if c.Y == v && bound(c.X) {
+			return &source{from: c.X, asX: true}
+		}
+		if c.X == v && bound(c.Y) {
+			return &source{from: c.Y, asX: false}
+		}
+	}
+	return nil
+}
+
+// shape marks axioms that get a dedicated grounding.
+type shape uint8
+
+const (
+	shapeGeneric    shape = iota
+	shapeTransitive       // b(x1,x2) ∧ b(x2,x3) ⇒ b(x1,x3)
+	shapeTotal            // x1 ≠ x2 ⇒ b(x1,x2) ⊕ b(x2,x1)
+	shapeFunction         // match(x1,y) ∧ match(x2,y) ⇒ x1 = x2
+)
+
+func shapeOf(a *theory.Axiom) shape {
+	same := theory.Equal
+	switch {
+	case len(a.Forall) == 3 && len(a.Exists) == 0 &&
+		same(a.Body, theory.Implies(theory.And(theory.B(0, 1), theory.B(1, 2)), theory.B(0, 2))):
+		return shapeTransitive
+	case len(a.Forall) == 2 && len(a.Exists) == 0 &&
+		same(a.Body, theory.Implies(theory.Neq(0, 1), theory.Xor(theory.B(0, 1), theory.B(1, 0)))):
+		return shapeTotal
+	case len(a.Forall) == 3 && len(a.Exists) == 0 &&
+		same(a.Body, theory.Implies(theory.And(theory.Match(0, 2), theory.Match(1, 2)), theory.Eq(0, 1))):
+		return shapeFunction
+	}
+	return shapeGeneric
+}
+
+// transitivity grounds b(x1,x2) ∧ b(x2,x3) ⇒ b(x1,x3) for the triples
+// containing the new operation s. An instance can only matter when two
+// of its three pairs overlap in real time (b is a constant on the others,
+// and real-time order is itself transitive), so only those triples are
+// visited: s with two operations pending at its call, or s, a pending u,
+// and an operation v that overlaps u. This replaces the generic O(n²)
+// enumeration per call by O(p·c), p pending operations, c overlaps.
+func (e *Encoder) transitivity(a *axiom, s *Op) {
+	var pend []*Op
+	for _, u := range s.conc {
+		pend = append(pend, u) // at s's call, s.conc is exactly the pending operations
+	}
+	// The clause is built directly: its atoms are literals or constants.
+	emit := func(x1, x2, x3 *Op) {
+		l12, c12 := e.bLit(x1, x2)
+		if l12 == 0 && !c12 {
+			return
+		}
+		l23, c23 := e.bLit(x2, x3)
+		if l23 == 0 && !c23 {
+			return
+		}
+		l13, c13 := e.bLit(x1, x3)
+		if l13 == 0 && c13 {
+			return
+		}
+		cl := e.clauseBuf[:0]
+		for i, o := range [3]*Op{x1, x2, x3} {
+			if o.pending() && (i == 0 || o != x1) && (i < 2 || o != x2) {
+				cl = append(cl, -e.used(o))
+			}
+		}
+		for _, l := range [2]Lit{l12, l23} {
+			if l != 0 {
+				cl = append(cl, -l)
+			}
+		}
+		if l13 != 0 {
+			cl = append(cl, l13)
+		}
+		e.cur = append(e.cur[:0], x1.Serial, x2.Serial, x3.Serial)
+		e.emit(cl)
+		e.clauseBuf = cl[:0]
+	}
+	perms := func(x, y, z *Op) {
+		emit(x, y, z)
+		emit(x, z, y)
+		emit(y, x, z)
+		emit(y, z, x)
+		emit(z, x, y)
+		emit(z, y, x)
+	}
+	for i, u := range pend {
+		// Asymmetry comes from x1 = x3: b(s,u) ∧ b(u,s) ⇒ b(s,s).
+		emit(s, u, s)
+		emit(u, s, u)
+		for _, v := range pend[i+1:] {
+			perms(s, u, v)
+		}
+		for _, v := range u.conc {
+			if v != s && !v.pending() && v.Serial < s.Serial && !slices.Contains(pend, v) {
+				perms(s, u, v)
+			}
+		}
+	}
 }
 
 type check struct {
@@ -97,6 +226,13 @@ func (p *axiom) planOrder() {
 			for _, f := range atoms {
 				score += levelOf(f, perm)
 			}
+			// Binding a variable through a match atom visits a few
+			// partners instead of the window: worth much more.
+			for l, v := range perm {
+				if matchSource(p.ante, v, func(u int) bool { return slices.Index(perm[:l], u) >= 0 }) != nil {
+					score -= 100
+				}
+			}
 			if bestScore < 0 || score < bestScore {
 				best, bestScore = append([]int(nil), perm...), score
 			}
@@ -110,6 +246,10 @@ func (p *axiom) planOrder() {
 	}
 	try(0)
 	p.order = best
+	p.gen = make([]*source, nf)
+	for l, v := range best {
+		p.gen[l] = matchSource(p.ante, v, func(u int) bool { return slices.Index(best[:l], u) >= 0 })
+	}
 	p.checks = make([][]check, nf)
 	for _, f := range p.ante {
 		l := max(levelOf(f, best), 0)
@@ -280,9 +420,28 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 			return
 		}
 		v := a.order[level]
-		for _, o := range win {
+		cands := win
+		if g := a.gen[level]; g != nil {
+			if g.asX {
+				cands = e.env[g.from].asX
+			} else {
+				cands = e.env[g.from].asY
+			}
+		}
+		if a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) && slices.Contains(a.order[:level], 1-v) {
+			cands = e.byArg[e.env[1-v].Label.Arg] // see the skip below
+		}
+		for _, o := range cands {
 			if closed && o.pending() {
 				continue
+			}
+			// FUNCTION for two partners with different values is implied,
+			// by unit propagation, by the MATCH axiom (match(x,y) ⇒
+			// ret(y) = arg(x)) and the at-most-one on ret(y): skip it.
+			if a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) {
+				if other := 1 - v; slices.Contains(a.order[:level], other) && e.env[other].Label.Arg != o.Label.Arg {
+					continue
+				}
 			}
 			isMust := o == must
 			if must != nil && !seenMust && !isMust && level == nf-1 {
@@ -362,7 +521,15 @@ func (e *Encoder) witnesses(a *axiom, win []*Op, j int, parts *[]*node) {
 		*parts = append(*parts, and(conj...))
 		return
 	}
-	for _, o := range win {
+	cands := win
+	if g := a.witGen; g != nil && j == len(a.Forall) && len(a.Exists) == 1 {
+		if g.asX {
+			cands = e.env[g.from].asX
+		} else {
+			cands = e.env[g.from].asY
+		}
+	}
+	for _, o := range cands {
 		e.env[j] = o
 		e.witnesses(a, win, j+1, parts)
 	}

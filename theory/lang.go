@@ -254,3 +254,16 @@ func (a *Axiom) mentionsExists(f *Formula) bool {
 	}
 	return false
 }
+
+// Equal reports whether f and g are the same formula, node for node.
+func Equal(f, g *Formula) bool {
+	if f.Kind != g.Kind || f.X != g.X || f.Y != g.Y || f.M != g.M || f.V != g.V || len(f.Args) != len(g.Args) {
+		return false
+	}
+	for i := range f.Args {
+		if !Equal(f.Args[i], g.Args[i]) {
+			return false
+		}
+	}
+	return true
+}
