@@ -144,10 +144,7 @@ func shapeOf(a *theory.Axiom) shape {
 // and an operation v that overlaps u. This replaces the generic O(n²)
 // enumeration per call by O(p·c), p pending operations, c overlaps.
 func (e *Encoder) transitivity(a *axiom, s *Op) {
-	var pend []*Op
-	for _, u := range s.conc {
-		pend = append(pend, u) // at s's call, s.conc is exactly the pending operations
-	}
+	pend := s.conc // at s's call, exactly the operations pending then
 	// The clause is built directly: its atoms are literals or constants.
 	emit := func(x1, x2, x3 *Op) {
 		l12, c12 := e.bLit(x1, x2)

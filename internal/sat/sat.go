@@ -51,7 +51,6 @@ func New(name string) (Solver, error) {
 type giniSolver struct {
 	g     *gini.Gini
 	guard z.Lit
-	empty bool
 	buf   []int
 }
 
