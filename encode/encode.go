@@ -700,3 +700,8 @@ func (e *Encoder) RetVars(serial int) map[h.Value]Lit {
 	}
 	return out
 }
+
+// Sizes reports the encoder's internal table sizes, for memory tests.
+func (e *Encoder) Sizes() (owned, epoch, vars, rets, byArg int) {
+	return len(e.owned), len(e.epoch), len(e.vars), len(e.rets), len(e.byArg)
+}

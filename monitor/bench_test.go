@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/satmon/satmon/internal/gen"
 	"github.com/satmon/satmon/internal/testutil"
+	h "github.com/satmon/satmon/monitor/history"
 	"github.com/satmon/satmon/monitor/logfmt"
 )
 
@@ -54,5 +56,27 @@ func BenchmarkSaturateRSyncStack(b *testing.B) {
 			steps += res.Steps
 		}
 		b.ReportMetric(float64(steps), "steps")
+	}
+}
+
+// BenchmarkSaturateRQueueStream streams a generated queue log (capacity
+// 16, concurrency 8) through SATURATE -r; `satmon scale` prints the table
+// for longer logs.
+func BenchmarkSaturateRQueueStream(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		m, err := New(h.Queue, "", Options{Algorithm: Saturate, RemoveObsolete: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		steps := 0
+		err = gen.Generate(gen.Config{Object: h.Queue, Ops: 10000, Concurrency: 8, Capacity: 16, Seed: 1}, func(a h.Action) error {
+			steps++
+			_, err := m.Step(a)
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps*(i+1)), "ns/step")
 	}
 }

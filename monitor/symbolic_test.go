@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -60,5 +61,31 @@ func TestSaturateTestdata(t *testing.T) {
 		if res.Verdict == OK && c.Expect == "violation" {
 			t.Logf("%s: saturate misses this violation", c.Path)
 		}
+	}
+}
+
+// The files marked "# saturate: miss" are violations that SATURATE does
+// not see (testdata/misses explains each). If SATURATE starts finding one,
+// this test fails so that the file's comment gets updated.
+func TestSaturateMisses(t *testing.T) {
+	n := 0
+	for _, c := range testutil.Cases(t) {
+		b, err := os.ReadFile(c.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), "# saturate: miss") {
+			continue
+		}
+		n++
+		if c.Expect != "violation" {
+			t.Errorf("%s: a miss must be a violation", c.Path)
+		}
+		if res := checkFile(t, c.Path, Options{Algorithm: Saturate}); res.Verdict != OK {
+			t.Errorf("%s: saturate now says %s: update the file", c.Path, res.Verdict)
+		}
+	}
+	if n < 3 {
+		t.Errorf("only %d saturate misses kept", n)
 	}
 }

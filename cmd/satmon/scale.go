@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/satmon/satmon/internal/gen"
+	"github.com/satmon/satmon/monitor"
+	"github.com/satmon/satmon/monitor/history"
+)
+
+func init() {
+	register(&command{name: "scale", summary: "measure ns/step, window and memory of a checker on long generated logs", run: runScale})
+}
+
+func runScale(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("scale", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	objects := fs.String("objects", "queue,stack", "comma-separated objects to generate")
+	steps := fs.String("steps", "10k,100k,1M", "comma-separated log lengths in steps (k and M suffixes)")
+	conc := fs.Int("concurrency", 8, "most operations open at once")
+	capacity := fs.Int("capacity", 16, "most elements a collection holds")
+	alg := fs.StringP("algorithm", "a", "saturate", "checker algorithm")
+	remove := fs.BoolP("remove-obsolete", "r", true, "forget obsolete operations (-r)")
+	seed := fs.Int64("seed", 1, "generator seed")
+	one := fs.String("one", "", "internal: run one measurement (object:steps) and print it")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `Usage: satmon scale [flags]
+
+Streams generated linearizable logs straight from the generator into a
+checker (nothing is held in memory but the checker's window) and prints,
+for each object and length: total time, ns per step, steps per second, the
+largest window, and the process's peak resident memory. Each measurement
+runs in its own process, so peak memory is that run's own.
+
+Examples:
+  satmon scale
+  satmon scale --steps 10k,100k,1M,10M --objects queue,stack
+  satmon scale --steps 100k -r=false
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "satmon scale: %v\nRun 'satmon scale --help' for usage.\n", err)
+		return exitUsage
+	}
+	a, err := monitor.ParseAlgorithm(*alg)
+	if err != nil {
+		fmt.Fprintf(stderr, "satmon scale: %v\n", err)
+		return exitUsage
+	}
+	opt := monitor.Options{Algorithm: a, RemoveObsolete: *remove}
+	if err := opt.Validate(); err != nil {
+		fmt.Fprintf(stderr, "satmon scale: %v\n", err)
+		return exitUsage
+	}
+	cfg := func(obj history.Object, n int) gen.Config {
+		return gen.Config{Object: obj, Ops: n / 2, Concurrency: *conc, Capacity: *capacity, Seed: *seed}
+	}
+	if *one != "" {
+		name, n, ok := strings.Cut(*one, ":")
+		obj, okObj := history.ParseObject(name)
+		steps, err := parseCount(n)
+		if !ok || !okObj || err != nil {
+			fmt.Fprintf(stderr, "satmon scale: bad --one %q\n", *one)
+			return exitUsage
+		}
+		return measure(cfg(obj, steps), opt, stdout, stderr)
+	}
+	var objs []history.Object
+	for _, name := range strings.Split(*objects, ",") {
+		obj, ok := history.ParseObject(name)
+		if !ok {
+			fmt.Fprintf(stderr, "satmon scale: unknown object %q\n", name)
+			return exitUsage
+		}
+		objs = append(objs, obj)
+	}
+	var counts []int
+	for _, s := range strings.Split(*steps, ",") {
+		n, err := parseCount(s)
+		if err != nil {
+			fmt.Fprintf(stderr, "satmon scale: %v\n", err)
+			return exitUsage
+		}
+		counts = append(counts, n)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "satmon scale: %v\n", err)
+		return exitUsage
+	}
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	fmt.Fprintf(w, "%s, concurrency %d, capacity %d, seed %d\n", opt.Name(), *conc, *capacity, *seed)
+	fmt.Fprintf(w, "%-22s %10s %10s %10s %12s %10s %12s\n", "object", "steps", "seconds", "ns/step", "steps/s", "window", "peak RSS MB")
+	w.Flush()
+	for _, obj := range objs {
+		for _, n := range counts {
+			var out bytes.Buffer
+			cmd := exec.Command(self, "scale", "--one", fmt.Sprintf("%s:%d", obj, n),
+				"--concurrency", strconv.Itoa(*conc), "--capacity", strconv.Itoa(*capacity),
+				"--algorithm", *alg, "--remove-obsolete="+strconv.FormatBool(*remove), "--seed", strconv.FormatInt(*seed, 10))
+			cmd.Stdout, cmd.Stderr = &out, stderr
+			if err := cmd.Run(); err != nil {
+				fmt.Fprintf(stderr, "satmon scale: %s, %d steps: %v\n", obj, n, err)
+				return exitViolation
+			}
+			fmt.Fprintf(w, "%-22s %s", obj, out.String())
+			w.Flush()
+		}
+	}
+	return exitOK
+}
+
+// measure runs one generated log through a checker and prints one row.
+func measure(cfg gen.Config, opt monitor.Options, stdout, stderr io.Writer) int {
+	m, err := monitor.New(cfg.Object, cfg.Param(), opt)
+	if err != nil {
+		fmt.Fprintf(stderr, "satmon scale: %v\n", err)
+		return exitUsage
+	}
+	start := time.Now()
+	steps := 0
+	err = gen.Generate(cfg, func(a history.Action) error {
+		steps++
+		v, err := m.Step(a)
+		if v {
+			return fmt.Errorf("violation reported at step %d on a linearizable generated log", steps)
+		}
+		return err
+	})
+	el := time.Since(start)
+	if err != nil {
+		fmt.Fprintf(stderr, "satmon scale: %v\n", err)
+		return exitViolation
+	}
+	res := m.Result()
+	fmt.Fprintf(stdout, "%10d %10.2f %10.0f %12.0f %10d %12.1f\n", steps, el.Seconds(),
+		float64(el.Nanoseconds())/float64(steps), float64(steps)/el.Seconds(), res.Stats.MaxWindow, peakRSSMB())
+	return exitOK
+}
+
+// peakRSSMB reads the process's peak resident set size (VmHWM) on Linux;
+// -1 where /proc is not available.
+func peakRSSMB() float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			f := strings.Fields(rest)
+			if kb, err := strconv.ParseFloat(f[0], 64); err == nil {
+				return kb / 1024
+			}
+		}
+	}
+	return -1
+}
+
+func parseCount(s string) (int, error) {
+	s = strings.TrimSpace(s)
+	mul := 1
+	switch {
+	case strings.HasSuffix(s, "k"):
+		mul, s = 1000, strings.TrimSuffix(s, "k")
+	case strings.HasSuffix(s, "M"):
+		mul, s = 1000000, strings.TrimSuffix(s, "M")
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("bad count %q", s)
+	}
+	return n * mul, nil
+}
