@@ -5,6 +5,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/satmon/satmon/internal/gen"
+	h "github.com/satmon/satmon/monitor/history"
 
 	"github.com/satmon/satmon/internal/testutil"
 )
@@ -87,5 +91,39 @@ func TestSaturateMisses(t *testing.T) {
 	}
 	if n < 3 {
 		t.Errorf("only %d saturate misses kept", n)
+	}
+}
+
+// SATURATE finds every violation of the paper's histories and reports
+// none on the linearizable ones.
+func TestSaturatePaperHistories(t *testing.T) {
+	dir := testutil.PaperHistories(t)
+	found := 0
+	for _, v := range testutil.PaperVerdicts(t, dir) {
+		for _, opt := range []Options{{Algorithm: Saturate}, {Algorithm: Saturate, RemoveObsolete: true}} {
+			res := checkFile(t, filepath.Join(dir, v.Path), opt)
+			if string(res.Verdict) != v.Verdict {
+				t.Errorf("%s: %s says %s, verdicts.tsv says %s", v.Path, opt.Name(), res.Verdict, v.Verdict)
+			}
+			if res.Verdict == Violation {
+				found++
+			}
+		}
+	}
+	t.Logf("%d detections (with and without -r)", found)
+}
+
+// On expiry of --timeout the verdict is timeout, with the steps done.
+func TestTimeout(t *testing.T) {
+	hist, err := gen.History(gen.Config{Object: h.Stack, Ops: 400, Concurrency: 12, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := CheckHistory(hist, Options{Algorithm: Enumerate, Completion: true, Timeout: 50 * time.Millisecond})
+	if res.Verdict != Timeout {
+		t.Fatalf("verdict %s after %d steps, want timeout", res.Verdict, res.Steps)
+	}
+	if res.Steps <= 0 || res.Steps >= 800 {
+		t.Errorf("steps %d: want the steps processed before the limit", res.Steps)
 	}
 }

@@ -165,3 +165,17 @@ func checkVars(t *testing.T, a *Axiom, f *Formula) {
 		checkVars(t, a, g)
 	}
 }
+
+// The set's ADDREM (ADDEREM in the figure) read literally admits a
+// successful remove of a value never added; ours requires the match.
+func TestSetAddRemRequiresMatch(t *testing.T) {
+	m := &seq{labels: []h.Label{lbl(h.Rem, "x", "true")}}
+	literal := &Axiom{Forall: []string{"a", "r"},
+		Body: Implies(And(Match(0, 1), Meth(1, h.Rem)), And(Meth(0, h.Add), B(0, 1)))}
+	if !Holds(literal, m) {
+		t.Fatal("the literal ADDEREM was expected to admit remove(x) ⇒ true alone")
+	}
+	if Holds(SetAddRem().Parts[0], m) {
+		t.Fatal("ADDREM(set) admits remove(x) ⇒ true with nothing added")
+	}
+}
