@@ -331,9 +331,8 @@ func (e *Encoder) matchPossible(x, y *Op) bool {
 }
 
 // possible evaluates a MATCH consequent for the pair (x,y), three-valued:
-// the return value of a pending operation is unknown. It allocates
-// nothing and creates no variable, because it runs for every pair of the
-// window.
+// the return value of a pending operation is unknown. It creates no
+// variable, because it runs for every pair of the window.
 func (e *Encoder) possible(f *theory.Formula, x, y *Op) tri {
 	op := func(i int) *Op {
 		if i == 0 {
@@ -347,69 +346,37 @@ func (e *Encoder) possible(f *theory.Formula, x, y *Op) tri {
 		}
 		return vFalse
 	}
-	switch f.Kind {
-	case theory.KTrue:
-		return vTrue
-	case theory.KFalse:
-		return vFalse
-	case theory.KMeth:
-		return of(op(f.X).Label.Method == f.M)
-	case theory.KRet:
-		o := op(f.X)
-		if !o.pending() {
-			return of(o.Label.Ret == f.V)
-		}
-		if f.V == theory.Bottom || e.retPossible(o, f.V) {
-			return vUnknown
-		}
-		return vFalse
-	case theory.KArgEq:
-		return of(op(f.X).Label.Arg == op(f.Y).Label.Arg)
-	case theory.KArgRet:
-		o := op(f.Y)
-		if !o.pending() {
-			return of(op(f.X).Label.Arg == o.Label.Ret)
-		}
-		if e.retPossible(o, op(f.X).Label.Arg) {
-			return vUnknown
-		}
-		return vFalse
-	case theory.KArgLess:
-		return of(op(f.X).Label.Prio < op(f.Y).Label.Prio)
-	case theory.KEq:
-		return of(x == y || f.X == f.Y)
-	case theory.KNot:
-		switch e.possible(f.Args[0], x, y) {
-		case vTrue:
+	return eval3(f, func(a *theory.Formula) tri {
+		switch a.Kind {
+		case theory.KMeth:
+			return of(op(a.X).Label.Method == a.M)
+		case theory.KRet:
+			o := op(a.X)
+			if !o.pending() {
+				return of(o.Label.Ret == a.V)
+			}
+			if a.V == theory.Bottom || e.retPossible(o, a.V) {
+				return vUnknown
+			}
 			return vFalse
-		case vFalse:
-			return vTrue
-		}
-		return vUnknown
-	case theory.KAnd:
-		r := vTrue
-		for _, g := range f.Args {
-			switch e.possible(g, x, y) {
-			case vFalse:
-				return vFalse
-			case vUnknown:
-				r = vUnknown
+		case theory.KArgEq:
+			return of(op(a.X).Label.Arg == op(a.Y).Label.Arg)
+		case theory.KArgRet:
+			o := op(a.Y)
+			if !o.pending() {
+				return of(op(a.X).Label.Arg == o.Label.Ret)
 			}
-		}
-		return r
-	case theory.KOr:
-		r := vFalse
-		for _, g := range f.Args {
-			switch e.possible(g, x, y) {
-			case vTrue:
-				return vTrue
-			case vUnknown:
-				r = vUnknown
+			if e.retPossible(o, op(a.X).Label.Arg) {
+				return vUnknown
 			}
+			return vFalse
+		case theory.KArgLess:
+			return of(op(a.X).Label.Prio < op(a.Y).Label.Prio)
+		case theory.KEq:
+			return of(x == y || a.X == a.Y)
 		}
-		return r
-	}
-	return vUnknown // b, match, used: not label facts
+		return vUnknown // b, match, used: not label facts
+	})
 }
 
 // fold grounds f under e.env. With noMatch, match atoms are true (used

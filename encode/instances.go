@@ -333,25 +333,16 @@ const (
 	vTrue
 )
 
-// futureValue evaluates f, three-valued, when variable fut is an operation
-// called after every universally bound one (variables < nf) returned:
-// b(x, fut) is true and b(fut, x) false for those; all else is unknown.
-func futureValue(f *theory.Formula, nf, fut int) tri {
+// eval3 evaluates f in Kleene's three-valued logic, atom giving the value
+// of each atom.
+func eval3(f *theory.Formula, atom func(*theory.Formula) tri) tri {
 	switch f.Kind {
 	case theory.KTrue:
 		return vTrue
 	case theory.KFalse:
 		return vFalse
-	case theory.KB:
-		if f.X < nf && f.Y == fut {
-			return vTrue
-		}
-		if f.X == fut && f.Y < nf {
-			return vFalse
-		}
-		return vUnknown
 	case theory.KNot:
-		switch futureValue(f.Args[0], nf, fut) {
+		switch eval3(f.Args[0], atom) {
 		case vTrue:
 			return vFalse
 		case vFalse:
@@ -361,7 +352,7 @@ func futureValue(f *theory.Formula, nf, fut int) tri {
 	case theory.KAnd:
 		r := vTrue
 		for _, g := range f.Args {
-			switch futureValue(g, nf, fut) {
+			switch eval3(g, atom) {
 			case vFalse:
 				return vFalse
 			case vUnknown:
@@ -372,7 +363,7 @@ func futureValue(f *theory.Formula, nf, fut int) tri {
 	case theory.KOr:
 		r := vFalse
 		for _, g := range f.Args {
-			switch futureValue(g, nf, fut) {
+			switch eval3(g, atom) {
 			case vTrue:
 				return vTrue
 			case vUnknown:
@@ -381,9 +372,28 @@ func futureValue(f *theory.Formula, nf, fut int) tri {
 		}
 		return r
 	case theory.KImplies:
-		return futureValue(theory.Or(theory.Not(f.Args[0]), f.Args[1]), nf, fut)
+		return eval3(theory.Or(theory.Not(f.Args[0]), f.Args[1]), atom)
+	case theory.KIff, theory.KXor:
+		return vUnknown
 	}
-	return vUnknown
+	return atom(f)
+}
+
+// futureValue evaluates f, three-valued, when variable fut is an operation
+// called after every universally bound one (variables < nf) returned:
+// b(x, fut) is true and b(fut, x) false for those; all else is unknown.
+func futureValue(f *theory.Formula, nf, fut int) tri {
+	return eval3(f, func(a *theory.Formula) tri {
+		if a.Kind == theory.KB {
+			if a.X < nf && a.Y == fut {
+				return vTrue
+			}
+			if a.X == fut && a.Y < nf {
+				return vFalse
+			}
+		}
+		return vUnknown
+	})
 }
 
 // instances grounds axiom a. With must set, only tuples binding must to

@@ -23,61 +23,14 @@ var errStopped = errors.New("stopped")
 // simple on purpose, exponential, for small histories. stop is polled and
 // may be nil; when it returns true Enumerate gives up with errStopped.
 func EnumerateMember(k *theory.Kernel, hist *h.History, stop func() bool) (bool, error) {
-	hist = k.Prepare(hist)
 	e := &enumerator{k: k, stop: stop, axioms: k.Axioms()}
-	var pending []int
-	for i := range hist.Ops {
-		if hist.Ops[i].Pending() {
-			pending = append(pending, i)
-		}
-	}
-	ops := make([]h.Op, len(hist.Ops))
-	copy(ops, hist.Ops)
-	// Completions: choice[j] = -1 drops pending op j, otherwise completes it
-	// with its choice[j]-th candidate.
-	cands := make([][]h.Value, len(pending))
-	for j, i := range pending {
-		cands[j] = k.Candidates(hist, &hist.Ops[i])
-	}
-	choice := make([]int, len(pending))
-	for j := range choice {
-		choice[j] = -1
-	}
-	var kept []h.Op
-	for {
-		kept = kept[:0]
-		pj := 0
-		for i := range ops {
-			o := ops[i]
-			if pj < len(pending) && pending[pj] == i {
-				c, cand := choice[pj], cands[pj]
-				pj++
-				if c < 0 {
-					continue
-				}
-				o.Label.Pending = false
-				o.Label.Ret = cand[c]
-				o.Return = 1 << 60 // returns after everything: the weakest order
-			}
-			kept = append(kept, o)
-		}
-		ok, err := e.completion(kept)
-		if err != nil || ok {
-			return ok, err
-		}
-		// Next completion, odometer style.
-		j := 0
-		for ; j < len(choice); j++ {
-			choice[j]++
-			if choice[j] < len(cands[j]) {
-				break
-			}
-			choice[j] = -1
-		}
-		if j == len(choice) {
-			return false, nil
-		}
-	}
+	member := false
+	err := forCompletions(k, hist, func(comp *h.History) (bool, error) {
+		ok, err := e.completion(k.Prepare(comp).Ops)
+		member = ok
+		return ok, err
+	})
+	return member, err
 }
 
 type enumerator struct {

@@ -184,23 +184,9 @@ func (c *symChecker) completionsLive(hist *h.History, serials []int) (bool, erro
 	c.enc.EmitOpen(act)
 	defer c.solver.AddClause([]int{-act})
 	c.vars, c.cls = c.enc.Stats()
-	var pending []int
-	for i := range hist.Ops {
-		if hist.Ops[i].Pending() {
-			pending = append(pending, i)
-		}
-	}
-	prepared := c.k.Prepare(hist)
-	cands := make([][]h.Value, len(pending))
-	for j, i := range pending {
-		off := len(prepared.Ops) - len(hist.Ops)
-		cands[j] = c.k.Candidates(prepared, &prepared.Ops[i+off])
-	}
-	choice := make([]int, len(pending))
-	for j := range choice {
-		choice[j] = -1
-	}
-	for {
+	pending, cands, sizes := pendingCandidates(c.k, hist)
+	member := false
+	err := odometer(sizes, func(choice []int) (bool, error) {
 		if c.stop() {
 			return false, errStopped
 		}
@@ -225,21 +211,10 @@ func (c *symChecker) completionsLive(hist *h.History, serials []int) (bool, erro
 		if r == sat.Unknown && c.stop() {
 			return false, errStopped
 		}
-		if r != sat.Unsat {
-			return true, nil
-		}
-		j := 0
-		for ; j < len(choice); j++ {
-			choice[j]++
-			if choice[j] < len(cands[j]) {
-				break
-			}
-			choice[j] = -1
-		}
-		if j == len(choice) {
-			return false, nil
-		}
-	}
+		member = r != sat.Unsat
+		return member, nil
+	})
+	return member, err
 }
 
 // remove, for SYMBOLIC -i -r, rebuilds the live solver from the window
@@ -291,27 +266,12 @@ func (c *symChecker) stats() Stats {
 // operation dropped or completed, after every other action, with each
 // candidate value. It stops when f returns true or an error.
 func forCompletions(k *theory.Kernel, hist *h.History, f func(*h.History) (bool, error)) error {
-	prepared := k.Prepare(hist)
-	off := len(prepared.Ops) - len(hist.Ops)
-	var pending []int
-	for i := range hist.Ops {
-		if hist.Ops[i].Pending() {
-			pending = append(pending, i)
-		}
-	}
-	cands := make([][]h.Value, len(pending))
-	for j, i := range pending {
-		cands[j] = k.Candidates(prepared, &prepared.Ops[i+off])
-	}
+	pending, cands, sizes := pendingCandidates(k, hist)
 	end := 0
 	for i := range hist.Ops {
 		end = max(end, hist.Ops[i].Call+1, hist.Ops[i].Return+1)
 	}
-	choice := make([]int, len(pending))
-	for j := range choice {
-		choice[j] = -1
-	}
-	for {
+	return odometer(sizes, func(choice []int) (bool, error) {
 		comp := &h.History{Object: hist.Object, Param: hist.Param}
 		pj := 0
 		next := end
@@ -329,14 +289,26 @@ func forCompletions(k *theory.Kernel, hist *h.History, f func(*h.History) (bool,
 			}
 			comp.Ops = append(comp.Ops, o)
 		}
-		stop, err := f(comp)
-		if err != nil || stop {
+		return f(comp)
+	})
+}
+
+// odometer calls f on every choice vector with choice[j] in
+// [-1, sizes[j]) (-1: the pending operation j is dropped; otherwise the
+// index of its return value), until f returns true or an error.
+func odometer(sizes []int, f func(choice []int) (bool, error)) error {
+	choice := make([]int, len(sizes))
+	for j := range choice {
+		choice[j] = -1
+	}
+	for {
+		if stop, err := f(choice); stop || err != nil {
 			return err
 		}
 		j := 0
 		for ; j < len(choice); j++ {
 			choice[j]++
-			if choice[j] < len(cands[j]) {
+			if choice[j] < sizes[j] {
 				break
 			}
 			choice[j] = -1
@@ -345,4 +317,20 @@ func forCompletions(k *theory.Kernel, hist *h.History, f func(*h.History) (bool,
 			return nil
 		}
 	}
+}
+
+// pendingCandidates lists hist's pending operations (by index) and the
+// values each could return if completed.
+func pendingCandidates(k *theory.Kernel, hist *h.History) (pending []int, cands [][]h.Value, sizes []int) {
+	prepared := k.Prepare(hist)
+	off := len(prepared.Ops) - len(hist.Ops)
+	for i := range hist.Ops {
+		if hist.Ops[i].Pending() {
+			pending = append(pending, i)
+			c := k.Candidates(prepared, &prepared.Ops[i+off])
+			cands = append(cands, c)
+			sizes = append(sizes, len(c))
+		}
+	}
+	return pending, cands, sizes
 }
