@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -122,4 +123,90 @@ func BenchmarkSaturateVsSymbolic(b *testing.B) {
 		b.Logf("total: saturate %d steps in %.2fs; symbolic %d and symbolic -i %d steps in the same time; saturate -r %d steps in %.2fs",
 			sSat, tSat, sSym, sSymI, sSatR, tSatR)
 	}
+}
+
+// BenchmarkTable1Shape prints, for each algorithm variant, the average
+// steps processed within a per-history limit (SATMON_LIMIT, default 5s)
+// and the violations found, on the ten sync-stack histories and on twenty
+// generated very-concurrent queue histories (50 operations, concurrency 8,
+// one injected fault each): the shape of the paper's Table 1. Run with -v.
+func BenchmarkTable1Shape(b *testing.B) {
+	limit := 5 * time.Second
+	if d, err := time.ParseDuration(os.Getenv("SATMON_LIMIT")); err == nil {
+		limit = d
+	}
+	type set struct {
+		name  string
+		hists []*h.History
+	}
+	var sets []set
+	{
+		if d := paperDirB(b); d != "" {
+			files, _ := filepath.Glob(filepath.Join(d, "sync-stack", "*.log"))
+			var hs []*h.History
+			for _, f := range files {
+				fh, err := os.Open(f)
+				if err != nil {
+					b.Fatal(err)
+				}
+				hist, err := logfmt.ReadHistory(fh, logfmt.Options{Name: f})
+				fh.Close()
+				if err != nil {
+					b.Fatal(err)
+				}
+				hs = append(hs, hist)
+			}
+			sets = append(sets, set{"sync-stack (10)", hs})
+		}
+	}
+	var qs []*h.History
+	for seed := int64(1); seed <= 20; seed++ {
+		hist, err := gen.History(gen.Config{Object: h.Queue, Ops: 50, Concurrency: 8, Seed: seed, Mutate: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		qs = append(qs, hist)
+	}
+	sets = append(sets, set{"generated queue (20)", qs})
+	variants := []Options{
+		{Algorithm: Enumerate}, {Algorithm: Enumerate, Completion: true},
+		{Algorithm: Symbolic}, {Algorithm: Symbolic, RemoveObsolete: true}, {Algorithm: Symbolic, Incremental: true},
+		{Algorithm: Symbolic, Completion: true}, {Algorithm: Symbolic, Completion: true, Incremental: true},
+		{Algorithm: Saturate}, {Algorithm: Saturate, RemoveObsolete: true},
+	}
+	for i := 0; i < b.N; i++ {
+		for _, s := range sets {
+			b.Logf("%s, limit %v per history", s.name, limit)
+			b.Logf("%-16s %10s %12s %14s", "variant", "avg steps", "violations", "avg time/viol")
+			for _, opt := range variants {
+				opt.Timeout = limit
+				steps, viol := 0, 0
+				var tv float64
+				for _, hist := range s.hists {
+					res := CheckHistory(hist, opt)
+					steps += res.Steps
+					if res.Verdict == Violation {
+						viol++
+						tv += res.Seconds
+					}
+				}
+				avgT := "-"
+				if viol > 0 {
+					avgT = fmt.Sprintf("%.3fs", tv/float64(viol))
+				}
+				b.Logf("%-16s %10.1f %12d %14s", opt.Name(), float64(steps)/float64(len(s.hists)), viol, avgT)
+			}
+		}
+	}
+}
+
+// paperDirB is the paper histories' directory, or "" when absent (the
+// benchmark then runs on generated histories only).
+func paperDirB(b *testing.B) string {
+	d := filepath.Join(testutil.Root(b), "..", "shared", "data", "paper-histories")
+	if _, err := os.Stat(filepath.Join(d, "verdicts.tsv")); err != nil {
+		b.Logf("paper histories absent (%s): generated histories only", d)
+		return ""
+	}
+	return d
 }
