@@ -85,9 +85,16 @@ func (s *Solver) dropVar(v Var) {
 	s.live[v] = false
 	s.value[p], s.value[n] = Unknown, Unknown
 	s.reasonOf[v] = isFact
-	s.watching[p] = s.watching[p][:0]
-	s.watching[n] = s.watching[n][:0]
-	s.occurs[v] = s.occurs[v][:0]
+	// Keep small lists for reuse; drop big ones, or every recycled index
+	// would keep the largest list it ever had and memory would creep up
+	// with the length of the log.
+	s.watching[p] = shrink(s.watching[p])
+	s.watching[n] = shrink(s.watching[n])
+	if cap(s.occurs[v]) > keepCap {
+		s.occurs[v] = nil
+	} else {
+		s.occurs[v] = s.occurs[v][:0]
+	}
 	s.freeVars = append(s.freeVars, v)
 	s.stats.Vars--
 }
@@ -131,4 +138,14 @@ func (s *Solver) sweep() {
 		s.freeSlots = append(s.freeSlots, slot)
 	}
 	s.removed = s.removed[:0]
+}
+
+// keepCap is the largest list capacity a recycled variable keeps.
+const keepCap = 16
+
+func shrink(ws []watcher) []watcher {
+	if cap(ws) > keepCap {
+		return nil
+	}
+	return ws[:0]
 }
