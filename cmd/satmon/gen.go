@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/satmon/satmon/internal/gen"
+	"github.com/satmon/satmon/internal/impls"
 	"github.com/satmon/satmon/monitor/history"
 	"github.com/satmon/satmon/monitor/logfmt"
 )
@@ -30,6 +32,9 @@ type genFlags struct {
 	mutate      int
 	values      int
 	output      string
+	impl        string
+	threads     int
+	yield       float64
 }
 
 func (f *genFlags) define(fs *pflag.FlagSet) {
@@ -42,6 +47,36 @@ func (f *genFlags) define(fs *pflag.FlagSet) {
 	fs.IntVar(&f.mutate, "mutate", 0, "faults to inject (wrong or swapped return values, lost elements, ...); 0 keeps the log linearizable")
 	fs.IntVar(&f.values, "values", 0, "register/set: draw values from a pool of this size so they repeat (0: unique register values, 4 set elements)")
 	fs.StringVarP(&f.output, "output", "o", "", "write the log to this file instead of stdout")
+	fs.StringVar(&f.impl, "impl", "", "record a real run of a concurrent implementation instead (see the list below)")
+	fs.IntVar(&f.threads, "threads", 4, "with --impl: goroutines calling the implementation")
+	fs.Float64Var(&f.yield, "yield", 0, "with --impl: probability of a yield or short spin at each interference point (0: barely concurrent, 1: very concurrent)")
+}
+
+// runImpl records a real run of implementation f.impl to out.
+func (f *genFlags) runImpl(fs *pflag.FlagSet, out io.Writer) error {
+	for _, synthetic := range []string{"object", "concurrency", "pending", "mutate", "values"} {
+		if fs.Changed(synthetic) {
+			return fmt.Errorf("--%s is for synthetic logs; it does not go with --impl", synthetic)
+		}
+	}
+	if _, _, ok := impls.Info(f.impl); !ok {
+		return fmt.Errorf("unknown implementation %q (want one of: %s)", f.impl, strings.Join(impls.Names(), ", "))
+	}
+	return impls.Run(f.impl, impls.Options{Threads: f.threads, Ops: f.ops, Seed: f.seed, Yield: f.yield, Capacity: f.capacity}, out)
+}
+
+// implList describes the implementations for --help.
+func implList() string {
+	var b strings.Builder
+	for _, n := range impls.Names() {
+		obj, faulty, _ := impls.Info(n)
+		kind := "meant to be linearizable"
+		if faulty {
+			kind = "faulty or relaxed"
+		}
+		fmt.Fprintf(&b, "  %-16s %-22s %s\n", n, obj, kind)
+	}
+	return b.String()
 }
 
 // source returns the log's object, its parameter, and the function that
@@ -77,6 +112,7 @@ func runGen(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f.define(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: satmon gen --object NAME [flags]
+       satmon gen --impl NAME [--threads N] [--ops N] [--seed S] [--yield P]
 
 Writes a synthetic call/return log. A legal sequential run of the atomic
 object is drawn at random and each operation is stretched into an interval
@@ -90,6 +126,13 @@ Examples:
   satmon gen --object queue --ops 20 --concurrency 3 --seed 7
   satmon gen --object stack --ops 100000 --capacity 16 --mutate 1 | satmon check -
 
+With --impl, the log is recorded from a real run of a Go implementation
+(internal/impls) by goroutines under monitor/record; the seed fixes the
+operation mix, not the schedule, so real runs are not reproducible.
+  satmon gen --impl treiber-aba --threads 3 --ops 48 --yield 1 | satmon check -
+
+Implementations:
+`+implList()+`
 Exit status: 0 log written, 2 usage or output error.
 
 Flags:
@@ -108,10 +151,17 @@ Flags:
 		fmt.Fprintf(stderr, "satmon gen: unexpected argument %q (gen reads no files; see --help)\n", fs.Arg(0))
 		return exitUsage
 	}
-	obj, param, stream, err := f.source()
-	if err != nil {
-		fmt.Fprintf(stderr, "satmon gen: %v\n", err)
-		return exitUsage
+	var (
+		obj    history.Object
+		param  string
+		stream func(func(history.Action) error) error
+		err    error
+	)
+	if f.impl == "" {
+		if obj, param, stream, err = f.source(); err != nil {
+			fmt.Fprintf(stderr, "satmon gen: %v\n", err)
+			return exitUsage
+		}
 	}
 	out := stdout
 	if f.output != "" && f.output != "-" {
@@ -122,6 +172,13 @@ Flags:
 		}
 		defer fh.Close()
 		out = fh
+	}
+	if f.impl != "" {
+		if err := f.runImpl(fs, out); err != nil {
+			fmt.Fprintf(stderr, "satmon gen: %v\n", err)
+			return exitUsage
+		}
+		return exitOK
 	}
 	w, err := logfmt.NewWriter(out, obj, param)
 	if err == nil {

@@ -95,3 +95,35 @@ func TestGenUsage(t *testing.T) {
 		}
 	}
 }
+
+// gen --impl records a real run that satmon reads back; a correct
+// implementation's log is accepted.
+func TestGenImpl(t *testing.T) {
+	for _, name := range []string{"msqueue", "treiber", "mutex", "lockset"} {
+		code, out, errs := runCmd("gen", "--impl", name, "--threads", "3", "--ops", "40", "--seed", "2", "--yield", "0.5")
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", name, code, errs)
+		}
+		hist, err := logfmt.ReadHistory(strings.NewReader(out), logfmt.Options{Name: name})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(hist.Ops) < 40 {
+			t.Errorf("%s: %d operations", name, len(hist.Ops))
+		}
+		dir := t.TempDir()
+		p := filepath.Join(dir, name+".log")
+		if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, out, _ := runCmd("check", "-r", p); code != exitOK {
+			t.Errorf("%s: a correct implementation's log was reported: %s", name, out)
+		}
+	}
+	if code, _, _ := runCmd("gen", "--impl", "nosuch"); code != exitUsage {
+		t.Errorf("unknown implementation: exit %d", code)
+	}
+	if code, _, _ := runCmd("gen", "--impl", "msqueue", "--object", "queue"); code != exitUsage {
+		t.Errorf("--impl with --object: exit %d", code)
+	}
+}
