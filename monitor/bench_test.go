@@ -16,31 +16,15 @@ import (
 // BenchmarkSaturateSyncStack checks the ten sync-stack histories (about
 // 500 very concurrent operations each) with SATURATE to the end.
 func BenchmarkSaturateSyncStack(b *testing.B) {
-	dir := testutil.PaperHistories(b)
-	files, _ := filepath.Glob(filepath.Join(dir, "sync-stack", "*.log"))
-	if n := os.Getenv("SATMON_BENCH_FILES"); n != "" {
-		files = files[:1]
-	}
-	for i := 0; i < b.N; i++ {
-		steps := 0
-		for _, f := range files {
-			fh, err := os.Open(f)
-			if err != nil {
-				b.Fatal(err)
-			}
-			res, err := CheckLogFunc(fh, logfmt.Options{Name: f}, Options{Algorithm: Saturate}, nil)
-			fh.Close()
-			if err != nil {
-				b.Fatal(err)
-			}
-			steps += res.Steps
-		}
-		b.ReportMetric(float64(steps), "steps")
-	}
+	benchSyncStack(b, Options{Algorithm: Saturate})
 }
 
 // BenchmarkSaturateRSyncStack is the same with -r.
 func BenchmarkSaturateRSyncStack(b *testing.B) {
+	benchSyncStack(b, Options{Algorithm: Saturate, RemoveObsolete: true})
+}
+
+func benchSyncStack(b *testing.B, opt Options) {
 	dir := testutil.PaperHistories(b)
 	files, _ := filepath.Glob(filepath.Join(dir, "sync-stack", "*.log"))
 	for i := 0; i < b.N; i++ {
@@ -50,7 +34,7 @@ func BenchmarkSaturateRSyncStack(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			res, err := CheckLogFunc(fh, logfmt.Options{Name: f}, Options{Algorithm: Saturate, RemoveObsolete: true}, nil)
+			res, err := CheckLogFunc(fh, logfmt.Options{Name: f}, opt, nil)
 			fh.Close()
 			if err != nil {
 				b.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/satmon/satmon/encode"
 	"github.com/satmon/satmon/internal/sat"
 
 	h "github.com/satmon/satmon/monitor/history"
@@ -76,35 +75,44 @@ func (e *enumerator) completion(ops []h.Op) (bool, error) {
 		}
 		return e.matchings(0)
 	}
-	// Linearizations: depth-first over total orders extending real time.
+	return linearizations(n, func(a, b int) bool { return h.Before(&ops[a], &ops[b]) }, func(pos []int) (bool, error) {
+		copy(e.pos, pos)
+		return e.matchings(0)
+	})
+}
+
+// linearizations calls f with every total order of n operations that
+// extends before (pos[i] is operation i's place), depth first, until f
+// returns true or an error.
+func linearizations(n int, before func(a, b int) bool, f func(pos []int) (bool, error)) (bool, error) {
 	preds := make([]int, n)
-	for i := range ops {
-		for j := range ops {
-			if h.Before(&ops[j], &ops[i]) {
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			if before(j, i) {
 				preds[i]++
 			}
 		}
 	}
+	pos := make([]int, n)
 	placed := make([]bool, n)
 	var dfs func(depth int) (bool, error)
 	dfs = func(depth int) (bool, error) {
 		if depth == n {
-			return e.matchings(0)
+			return f(pos)
 		}
 		for i := 0; i < n; i++ {
 			if placed[i] || preds[i] > 0 {
 				continue
 			}
-			placed[i] = true
-			e.pos[i] = depth
-			for j := range ops {
-				if h.Before(&ops[i], &ops[j]) {
+			placed[i], pos[i] = true, depth
+			for j := 0; j < n; j++ {
+				if before(i, j) {
 					preds[j]--
 				}
 			}
 			ok, err := dfs(depth + 1)
-			for j := range ops {
-				if h.Before(&ops[i], &ops[j]) {
+			for j := 0; j < n; j++ {
+				if before(i, j) {
 					preds[j]++
 				}
 			}
@@ -253,48 +261,12 @@ func EnumerateLinearizations(k *theory.Kernel, hist *h.History, solver string, l
 	if !k.Sequential {
 		return try(pos)
 	}
-	before := func(a, b *encode.Op) bool { return a.Return >= 0 && a.Return < b.Call }
-	preds := make([]int, n)
-	for i := range ops {
-		for j := range ops {
-			if before(ops[j], ops[i]) {
-				preds[i]++
-			}
-		}
-	}
-	placed := make([]bool, n)
 	polls := 0
-	var dfs func(depth int) (bool, error)
-	dfs = func(depth int) (bool, error) {
-		if depth == n {
-			polls++
-			if stop != nil && polls%16 == 0 && stop() {
-				return false, errStopped
-			}
-			return try(pos)
+	return linearizations(n, func(a, b int) bool { return ops[a].Return >= 0 && ops[a].Return < ops[b].Call }, func(pos []int) (bool, error) {
+		polls++
+		if stop != nil && polls%16 == 0 && stop() {
+			return false, errStopped
 		}
-		for i := 0; i < n; i++ {
-			if placed[i] || preds[i] > 0 {
-				continue
-			}
-			placed[i], pos[i] = true, depth
-			for j := range ops {
-				if before(ops[i], ops[j]) {
-					preds[j]--
-				}
-			}
-			ok, err := dfs(depth + 1)
-			for j := range ops {
-				if before(ops[i], ops[j]) {
-					preds[j]++
-				}
-			}
-			placed[i] = false
-			if ok || err != nil {
-				return ok, err
-			}
-		}
-		return false, nil
-	}
-	return dfs(0)
+		return try(pos)
+	})
 }
