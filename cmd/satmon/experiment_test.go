@@ -30,6 +30,10 @@ func TestExperimentQuick(t *testing.T) {
 			t.Errorf("%s not written: %v", f, err)
 		}
 	}
+	code, out, errs = runCmd("experiment", "correct", "--histories", "2")
+	if code != exitOK || !strings.Contains(out, "msqueue") {
+		t.Errorf("correct: exit %d: %s%s", code, out, errs)
+	}
 	if code, _, _ := runCmd("experiment", "table9"); code != exitUsage {
 		t.Errorf("unknown experiment: exit %d", code)
 	}
