@@ -45,9 +45,15 @@ Algorithms (the paper's §6):
   saturate        unit propagation only; never branches; the default
   symbolic        full SAT search (-c, -i, -r variations)
   enumerate -c    explicit completions and linearizations: exact, exponential
+  enumerate       linearizations enumerated, completions left to the solver
+
+A history is checked at every return action; its check stops at the first
+violation. With -r, operations that can no longer matter are forgotten
+(docs/removal.md), so a monitor on an endless pipe keeps bounded memory.
 
 Examples:
-  satmon check testdata/stack/figure11.log
+  satmon check testdata/stack/figure11-h2.log
+  satmon check -r -v testdata/*/*.log
   satmon check -a enumerate -c --format json testdata/queue/*.log
   my-program | satmon check --object queue -
 

@@ -25,7 +25,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "experiment", summary: "reproduce the paper's §6: fig12, table1, table2", run: runExperiment})
+	register(&command{name: "experiment", summary: "reproduce the paper's §6: fig12, table1, table2; and correct", run: runExperiment})
 }
 
 // paperVariants are the algorithm variants of the paper's Table 1.
