@@ -3,6 +3,7 @@ package logfmt
 import (
 	"errors"
 	"fmt"
+	"github.com/satmon/satmon/internal/testutil"
 	"io"
 	"os"
 	"path/filepath"
@@ -537,25 +538,6 @@ func TestPipe(t *testing.T) {
 	}
 }
 
-// repoRoot walks up from the test's directory to the directory of go.mod.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the test directory")
-		}
-		dir = parent
-	}
-}
-
 func readTree(t *testing.T, root string, want func(path string, h *history.History)) int {
 	t.Helper()
 	n := 0
@@ -584,7 +566,7 @@ func readTree(t *testing.T, root string, want func(path string, h *history.Histo
 }
 
 func TestPaperHistories(t *testing.T) {
-	root := filepath.Join(repoRoot(t), "..", "shared", "data", "paper-histories")
+	root := filepath.Join(testutil.Root(t), "..", "shared", "data", "paper-histories")
 	if _, err := os.Stat(root); err != nil {
 		t.Skipf("paper histories not found at %s (shared data is absent): %v", root, err)
 	}
@@ -602,7 +584,7 @@ func TestPaperHistories(t *testing.T) {
 }
 
 func TestRepoTestdata(t *testing.T) {
-	root := filepath.Join(repoRoot(t), "testdata")
+	root := filepath.Join(testutil.Root(t), "testdata")
 	if _, err := os.Stat(root); err != nil {
 		t.Skipf("no testdata at %s", root)
 	}
