@@ -35,6 +35,12 @@ type Op struct {
 	// conc lists the operations that overlap this one in real time: only
 	// those pairs get a b variable.
 	conc []*Op
+
+	usedVar int // its used variable, once created
+	// retTail is the last variable of the ladder that keeps at most one
+	// ret(o) = v variable true (see variable).
+	retTail int
+	mark    uint32 // scratch for the lazy transitivity
 }
 
 func (o *Op) pending() bool { return o.Return < 0 }
@@ -76,6 +82,18 @@ type Encoder struct {
 	base  int
 	epoch []uint32 // indexed by variable
 	cur   []int    // serials of the instance being emitted
+
+	// meaning[v] says what variable v stands for, for the lazy
+	// transitivity, which learns of assignments by variable.
+	meaning []varPair
+	lazy    Values // non-nil: transitivity is generated on demand
+	stamp   uint32
+}
+
+// Values reads a solver's current assignment.
+type Values interface {
+	// Value is +1 if l is true, -1 if false, 0 if unassigned.
+	Value(l Lit) int8
 }
 
 type ownedList []ownedVar
@@ -94,6 +112,7 @@ const (
 	vMatch
 	vRet
 	vAux
+	vNone // in meaning: forgotten
 )
 
 type varKey struct {
@@ -142,7 +161,9 @@ func (e *Encoder) newVar(name func() string) int {
 	v := e.sink.NewVar()
 	for v >= len(e.epoch) {
 		e.epoch = append(e.epoch, 0)
+		e.meaning = append(e.meaning, varPair{kind: vNone})
 	}
+	e.meaning[v] = varPair{kind: vAux}
 	e.nvars++
 	if e.Names {
 		if e.names == nil {
@@ -178,8 +199,12 @@ func (e *Encoder) variable(k varKey) Lit {
 		return v
 	}
 	v := e.newVar(func() string { return e.keyName(k) })
+	e.meaning[v] = k.pair()
 	if k.kind != vRet {
 		e.vars[k.pair()] = v
+	}
+	if k.kind == vUsed {
+		e.ops[k.x].usedVar = v
 	}
 	e.own(k.x, v, k)
 	if (k.kind == vB || k.kind == vMatch) && k.y != k.x {
@@ -187,14 +212,27 @@ func (e *Encoder) variable(k varKey) Lit {
 	}
 	if k.kind == vRet {
 		// A pending operation returns at most one value, and returning one
-		// puts it in the stronger history (USED).
+		// puts it in the stronger history (USED). At most one is a ladder
+		// (Sinz's sequential counter): t_i means "one of the first i
+		// variables is true". It is linear where pairwise exclusion is
+		// quadratic in the values seen while the operation is pending, and
+		// unit propagation derives from it exactly what it derives from
+		// the pairwise clauses.
 		rs := e.rets[k.x]
 		if rs == nil {
 			rs = map[h.Value]int{}
 			e.rets[k.x] = rs
 		}
-		for _, w := range rs {
-			e.emit([]Lit{-v, -w})
+		o := e.ops[k.x]
+		if o.retTail == 0 {
+			o.retTail = v
+		} else {
+			t := e.newVar(func() string { return e.keyName(k) + " ladder" })
+			e.own(k.x, t, varKey{kind: vAux})
+			e.emit([]Lit{-v, t})
+			e.emit([]Lit{-o.retTail, t})
+			e.emit([]Lit{-o.retTail, -v})
+			o.retTail = t
 		}
 		rs[k.v] = v
 		e.emit([]Lit{-v, e.used(e.ops[k.x])})
@@ -490,6 +528,8 @@ func (e *Encoder) Call(o Op) {
 		case len(a.Exists) > 0:
 		case a.shape == shapeTotal && e.k.Sequential:
 			// b(y,x) is ¬b(x,y): every instance is true.
+		case a.shape == shapeTransitive && e.lazy != nil:
+			// Generated on demand by Assigned.
 		case a.shape == shapeTransitive:
 			e.transitivity(a, &op)
 		default:
@@ -596,6 +636,7 @@ func (e *Encoder) Remove(serials []int) []int {
 					continue // already forgotten, maybe recycled since
 				}
 				e.epoch[ov.v]++
+				e.meaning[ov.v] = varPair{kind: vNone}
 				forget = append(forget, ov.v)
 				if ov.key.kind != vAux && ov.key.kind != vRet {
 					delete(e.vars, ov.key.pair())

@@ -26,6 +26,24 @@ func (k *satSink) AddClause(lits []encode.Lit) {
 	k.s.AddClause(k.buf...)
 }
 
+// Value reads the saturator's assignment for the encoder's lazy
+// transitivity.
+func (k *satSink) Value(l encode.Lit) int8 {
+	var v saturate.Value
+	if l > 0 {
+		v = k.s.Value(saturate.Pos(saturate.Var(l)))
+	} else {
+		v = k.s.Value(saturate.Neg(saturate.Var(-l)))
+	}
+	switch v {
+	case saturate.True:
+		return 1
+	case saturate.False:
+		return -1
+	}
+	return 0
+}
+
 // satChecker is SATURATE: the grounded clauses of each action go to the
 // saturator, and a conflict found by unit propagation alone is a
 // violation. Only closed instances are emitted, so nothing is assumed about
@@ -34,11 +52,16 @@ type satChecker struct {
 	sink   *satSink
 	enc    *encode.Encoder
 	checks int
+	lits   []encode.Lit
 }
 
 func newSatChecker(k *theory.Kernel) *satChecker {
 	sink := &satSink{s: saturate.New()}
-	return &satChecker{sink: sink, enc: startEncoder(k, sink)}
+	sink.s.Observe()
+	enc := encode.New(k, sink)
+	enc.LazyTransitivity(sink)
+	addInitialWrite(k, enc)
+	return &satChecker{sink: sink, enc: enc}
 }
 
 func (c *satChecker) call(w *window, s int) error {
@@ -50,7 +73,24 @@ func (c *satChecker) ret(w *window, s int) (bool, error) {
 	o := w.op(s)
 	c.enc.Return(s, o.Label.Ret, o.Return+2)
 	c.checks++
-	return c.sink.s.Propagate(), nil
+	// Transitivity is generated as it becomes unit: alternate until no
+	// new fact appears.
+	for c.sink.s.Propagate() {
+		lits := c.sink.s.TakeAssigned()
+		if len(lits) == 0 {
+			return true, nil
+		}
+		c.lits = c.lits[:0]
+		for _, l := range lits {
+			if l.IsNeg() {
+				c.lits = append(c.lits, -encode.Lit(l.Var()))
+			} else {
+				c.lits = append(c.lits, encode.Lit(l.Var()))
+			}
+		}
+		c.enc.Assigned(c.lits)
+	}
+	return false, nil
 }
 
 func (c *satChecker) remove(_ *window, serials []int) error {

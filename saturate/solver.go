@@ -74,6 +74,12 @@ type Solver struct {
 	stats    Stats
 	scratch  []Lit
 	sweepMin int
+
+	// observed collects every literal assigned since the last
+	// TakeAssigned, when observing is on.
+	observing bool
+	observed  []Lit
+	taken     []Lit // returned by the last TakeAssigned
 }
 
 // Stats are counters describing a Solver.
@@ -265,4 +271,28 @@ func (s *Solver) assign(l Lit, reason int32) {
 	s.value[l.Not()] = False
 	s.reasonOf[l.Var()] = reason
 	s.queue = append(s.queue, l)
+	if s.observing {
+		s.observed = append(s.observed, l)
+	}
+}
+
+// Observe turns on the record of assignments that TakeAssigned returns.
+// A caller that generates clauses lazily (a theory propagator) needs to
+// see each new fact once, whether it came from a unit clause or from
+// propagation.
+func (s *Solver) Observe() { s.observing = true }
+
+// TakeAssigned returns the literals assigned since the last call, in
+// assignment order, skipping those whose variable has been forgotten
+// since, and starts a new record. The slice is reused by the next call.
+func (s *Solver) TakeAssigned() []Lit {
+	out := s.taken[:0]
+	for _, l := range s.observed {
+		if s.value[l] == True {
+			out = append(out, l)
+		}
+	}
+	s.observed = s.observed[:0]
+	s.taken = out
+	return out
 }

@@ -1,0 +1,173 @@
+package encode
+
+// Lazy transitivity, for SATURATE.
+//
+// In a sequential kernel b(y,x) is ¬b(x,y), so the six instances of
+// transitivity over three operations collapse into two clauses, one per
+// direction of the triangle: "no cycle a→b→c→a", that is
+//
+//	¬b(a,b) ∨ ¬b(b,c) ∨ ¬b(c,a) ∨ ¬used(o) for each pending o of a, b, c.
+//
+// Emitting both for every triangle with two overlapping pairs costs
+// O(concurrency²) clauses per call, most of which never propagate. Unit
+// propagation only ever uses a clause once all its literals but one are
+// false, and a literal only becomes false when a variable is assigned. So
+// the clauses can instead be generated when they become unit: the solver
+// reports each assignment, and for a new order fact p→q (or a new
+// used(p)) Assigned looks at the triangles through it and emits exactly
+// those clauses that are now unit or false. The fixpoint reached is the
+// one unit propagation reaches on the full set (TestLazyTransitivityExact
+// checks it against the eager grounding); SYMBOLIC, which branches,
+// keeps the full set.
+//
+// A triangle whose clause can be unit has at least two overlapping pairs:
+// with two real-time-ordered pairs the third is ordered by real time too,
+// and real time has no cycles. So the triangles through the pair (p,q)
+// have their third operation among p.conc and q.conc, and those through
+// an operation p are p, x ∈ p.conc, and y ∈ p.conc ∪ x.conc.
+
+// LazyTransitivity makes the encoder generate transitivity instances on
+// demand (see Assigned) instead of at each call. It has effect only for
+// sequential kernels; vals reads the solver's assignment. Call it before
+// the first operation.
+func (e *Encoder) LazyTransitivity(vals Values) {
+	if e.k.Sequential {
+		e.lazy = vals
+	}
+}
+
+// Assigned is told of literals that became true in the solver since the
+// last call. With LazyTransitivity on, it emits the transitivity clauses
+// that they made unit or false; the caller propagates again and repeats
+// until no literal is new. Otherwise it does nothing.
+func (e *Encoder) Assigned(lits []Lit) {
+	if e.lazy == nil {
+		return
+	}
+	for _, l := range lits {
+		v := l
+		if v < 0 {
+			v = -v
+		}
+		if v >= len(e.meaning) {
+			continue
+		}
+		m := e.meaning[v]
+		switch m.kind {
+		case vB:
+			x, y := e.ops[int(m.x)], e.ops[int(m.y)]
+			if l < 0 {
+				x, y = y, x
+			}
+			e.edgeAssigned(x, y)
+		case vUsed:
+			if l > 0 {
+				e.usedAssigned(e.ops[int(m.x)])
+			}
+		}
+	}
+}
+
+// edgeAssigned visits the clauses in which the new fact p→q is false:
+// the cycles p→q→z→p.
+func (e *Encoder) edgeAssigned(p, q *Op) {
+	for _, z := range p.conc {
+		if z != q {
+			e.checkCycle(p, q, z)
+		}
+	}
+	for _, z := range q.conc {
+		if z != p {
+			e.checkCycle(p, q, z)
+		}
+	}
+}
+
+// usedAssigned visits the clauses in which ¬used(p) is now false: every
+// cycle through p with two overlapping pairs.
+func (e *Encoder) usedAssigned(p *Op) {
+	e.stamp++
+	for _, x := range p.conc {
+		x.mark = e.stamp
+	}
+	for _, x := range p.conc {
+		for _, y := range p.conc {
+			if y != x {
+				e.checkCycle(p, x, y) // p→y→x→p comes with the pair (y,x)
+			}
+		}
+		for _, y := range x.conc {
+			if y != p && y.mark != e.stamp {
+				e.checkCycle(p, x, y)
+				e.checkCycle(p, y, x)
+			}
+		}
+	}
+}
+
+// checkCycle emits "no cycle a→b→c→a" if it is now unit or false.
+func (e *Encoder) checkCycle(a, b, c *Op) {
+	var lits [6]Lit
+	n := 0
+	var openEdge [2]*Op // an edge that still needs its variable
+	open := 0
+	for _, ed := range [3][2]*Op{{a, b}, {b, c}, {c, a}} {
+		u, w := ed[0], ed[1]
+		switch {
+		case before(u, w):
+			continue // ¬b(u,w) is false
+		case before(w, u):
+			return // ¬b(u,w) is true: satisfied
+		}
+		l, ok := e.bExisting(u, w)
+		if !ok {
+			// No variable yet: unknown, created below if needed.
+			if open++; open > 1 {
+				return
+			}
+			openEdge = ed
+			continue
+		}
+		switch e.lazy.Value(-l) {
+		case 1:
+			return
+		case 0:
+			if open++; open > 1 {
+				return
+			}
+		}
+		lits[n] = -l
+		n++
+	}
+	for i, o := range [3]*Op{a, b, c} {
+		if !o.pending() || (i > 0 && o == a) || (i > 1 && o == b) {
+			continue
+		}
+		g := -e.used(o)
+		switch e.lazy.Value(g) {
+		case 1:
+			return
+		case 0:
+			if open++; open > 1 {
+				return
+			}
+		}
+		lits[n] = g
+		n++
+	}
+	if openEdge[0] != nil {
+		lits[n] = -e.bNode(openEdge[0], openEdge[1]).lit
+		n++
+	}
+	e.emit(lits[:n])
+}
+
+// bExisting is b(x,y) for an overlapping pair, if its variable exists.
+func (e *Encoder) bExisting(x, y *Op) (Lit, bool) {
+	if x.Serial < y.Serial {
+		v, ok := e.vars[varPair{vB, int32(x.Serial), int32(y.Serial)}]
+		return v, ok
+	}
+	v, ok := e.vars[varPair{vB, int32(y.Serial), int32(x.Serial)}]
+	return -v, ok
+}
