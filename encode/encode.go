@@ -88,6 +88,9 @@ type Encoder struct {
 	meaning []varPair
 	lazy    Values // non-nil: transitivity is generated on demand
 	stamp   uint32
+	// newMatches are match variables created since the last
+	// flushMatches, whose sanity instances are still to be emitted.
+	newMatches [][2]*Op
 }
 
 // Values reads a solver's current assignment.
@@ -247,6 +250,7 @@ func (e *Encoder) variable(k varKey) Lit {
 				e.emit([]Lit{-v, e.used(o)})
 			}
 		}
+		e.newMatches = append(e.newMatches, [2]*Op{e.ops[k.x], e.ops[k.y]})
 	}
 	return v
 }
@@ -355,6 +359,11 @@ func (e *Encoder) retPossible(o *Op, v h.Value) bool {
 func (e *Encoder) matchNode(x, y *Op) *node {
 	if x == y && e.k.Object != h.Exchanger {
 		return falseNode
+	}
+	// A match variable is known only while its pair is possible (see
+	// ruleOut), so an existing one needs no new check.
+	if v, ok := e.vars[varPair{vMatch, int32(x.Serial), int32(y.Serial)}]; ok {
+		return litNode(v)
 	}
 	if !e.matchPossible(x, y) {
 		return falseNode
@@ -528,6 +537,8 @@ func (e *Encoder) Call(o Op) {
 		case len(a.Exists) > 0:
 		case a.shape == shapeTotal && e.k.Sequential:
 			// b(y,x) is ¬b(x,y): every instance is true.
+		case a.matchAtoms != nil:
+			// Emitted when their match variables exist (lazymatch.go).
 		case a.shape == shapeTransitive && e.lazy != nil:
 			// Generated on demand by Assigned.
 		case a.shape == shapeTransitive:
@@ -536,6 +547,7 @@ func (e *Encoder) Call(o Op) {
 			e.instances(a, &op, false, nil)
 		}
 	}
+	e.flushMatches()
 }
 
 // Return records that the operation serial returned ret at action seq and
@@ -562,6 +574,7 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 			keep = append(keep, x)
 		} else {
 			x.asX = slices.DeleteFunc(x.asX, func(y *Op) bool { return y == op })
+			e.ruleOut(x, op)
 		}
 	}
 	clear(op.asY[len(keep):])
@@ -572,6 +585,7 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 			keep = append(keep, y)
 		} else {
 			y.asY = slices.DeleteFunc(y.asY, func(x *Op) bool { return x == op })
+			e.ruleOut(op, y)
 		}
 	}
 	clear(op.asX[len(keep):])
@@ -581,6 +595,16 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 			e.instances(a, op, true, nil)
 		}
 	}
+	e.flushMatches()
+}
+
+// ruleOut forgets the match variable of a pair that a return has made
+// impossible: later groundings fold match(x,y) to false, as they would
+// have had the return come first. The variable itself stays in the
+// solver, where its MATCH clause makes it false by propagation, until one
+// of its operations is removed.
+func (e *Encoder) ruleOut(x, y *Op) {
+	delete(e.vars, varPair{vMatch, int32(x.Serial), int32(y.Serial)})
 }
 
 // EmitOpen emits every ∀∃ instance not yet emitted for good — those with a
@@ -596,6 +620,7 @@ func (e *Encoder) EmitOpen(act Lit) {
 			e.instances(a, nil, false, extra)
 		}
 	}
+	e.flushMatches()
 }
 
 func dropGone(ops []*Op, gone map[int]bool) []*Op {

@@ -31,6 +31,9 @@ type axiom struct {
 	// no later operation can be a witness (it would have to be ordered
 	// before one of them), so the instance can be emitted for good.
 	closable bool
+	// matchAtoms, for an axiom whose instances wait for their match
+	// variables (see lazymatch.go), lists the antecedent's match atoms.
+	matchAtoms []*theory.Formula
 }
 
 func prepare(a *theory.Axiom) *axiom {
@@ -75,6 +78,7 @@ func prepare(a *theory.Axiom) *axiom {
 	if len(a.Exists) == 1 && p.wit != nil && p.wit.Kind != theory.KOr {
 		p.witGen = matchSource(conjuncts(p.wit), nf, func(u int) bool { return u < nf })
 	}
+	p.matchAtoms = lazyMatchAtoms(p)
 	if len(a.Exists) > 0 {
 		p.closable = true
 		for j := range a.Exists {
@@ -417,20 +421,26 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 	}
 	e.env = e.env[:a.Vars()]
 	var ante, rest []*node
-	var rec func(level int, seenMust bool)
-	rec = func(level int, seenMust bool) {
+	// With must, each tuple containing it is visited once: must is put at
+	// variable fixed, and kept out of the variables before fixed (those
+	// tuples are visited with must at an earlier variable). Enumerating
+	// the rest of the window for every variable and filtering at the end
+	// would cost a factor of the window's size.
+	fixed := -1
+	one := []*Op{must}
+	var rec func(level int)
+	rec = func(level int) {
 		if level == nf {
-			if must != nil && !seenMust {
-				return
-			}
-			allDone := true
-			for _, o := range e.env[:nf] {
-				if o.pending() {
-					allDone = false
+			if must == nil && a.closable {
+				allDone := true
+				for _, o := range e.env[:nf] {
+					if o.pending() {
+						allDone = false
+					}
 				}
-			}
-			if must == nil && allDone && a.closable {
-				return // emitted for good when its last operation returned
+				if allDone {
+					return // emitted for good when its last operation returned
+				}
 			}
 			e.leaf(a, win, ante, rest, extra)
 			return
@@ -447,8 +457,14 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 		if a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) && slices.Contains(a.order[:level], 1-v) {
 			cands = e.byArg[e.env[1-v].Label.Arg] // see the skip below
 		}
+		if v == fixed {
+			cands = one
+		}
 		for _, o := range cands {
 			if closed && o.pending() {
+				continue
+			}
+			if o == must && v < fixed {
 				continue
 			}
 			// FUNCTION for two partners with different values is implied,
@@ -458,10 +474,6 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 				if other := 1 - v; slices.Contains(a.order[:level], other) && e.env[other].Label.Arg != o.Label.Arg {
 					continue
 				}
-			}
-			isMust := o == must
-			if must != nil && !seenMust && !isMust && level == nf-1 {
-				continue
 			}
 			e.env[v] = o
 			na, nr := len(ante), len(rest)
@@ -483,12 +495,18 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 				}
 			}
 			if ok {
-				rec(level+1, seenMust || isMust)
+				rec(level + 1)
 			}
 			ante, rest = ante[:na], rest[:nr]
 		}
 	}
-	rec(0, false)
+	if must == nil {
+		rec(0)
+		return
+	}
+	for fixed = 0; fixed < nf; fixed++ {
+		rec(0)
+	}
 }
 
 func (e *Encoder) leaf(a *axiom, win []*Op, ante, rest []*node, extra []Lit) {

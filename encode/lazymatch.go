@@ -1,0 +1,162 @@
+package encode
+
+import "github.com/satmon/satmon/theory"
+
+// Sanity instances wait for their match variables.
+//
+// The matching axioms — MATCH1/2/3, INJECTIVE, FUNCTION, MATCHOVERLAP,
+// the set's ADDREM — are universal, and their match atoms occur only in
+// the antecedent, that is negatively in the clauses. Grounded eagerly,
+// they give every pair of possible partners a match variable the moment
+// the second one is called: O(window) variables and clauses per call,
+// for a pending remove and every value it might return.
+//
+// A variable that occurs only negatively can always be false. While no
+// clause mentions match(x,y) positively — the witnesses of ∀∃ axioms and
+// READFROM's ¬match are the only such places — nothing can make it true,
+// and its negative clauses can make nothing else true: unit propagation
+// over the other variables, and satisfiability, are the same with or
+// without them. So an instance is emitted only once all the match atoms
+// of its antecedent have variables, at the end of the call that created
+// the last of them (flushMatches). The instances that never get emitted
+// are exactly those that could never fire.
+
+// lazyMatchAtoms returns the antecedent's match atoms if the axiom can
+// wait for them: universal only, match atoms only as antecedent
+// conjuncts, and every universal variable bound by one of them (so that
+// the instances of a new match variable are found among partners).
+func lazyMatchAtoms(p *axiom) []*theory.Formula {
+	if len(p.Exists) > 0 || p.shape != shapeGeneric && p.shape != shapeFunction {
+		return nil
+	}
+	var atoms []*theory.Formula
+	covered := make([]bool, len(p.Forall))
+	for _, c := range p.ante {
+		if c.Kind == theory.KMatch {
+			atoms = append(atoms, c)
+			covered[c.X], covered[c.Y] = true, true
+		} else if mentionsMatch(c) {
+			return nil
+		}
+	}
+	for _, c := range p.rest {
+		if mentionsMatch(c) {
+			return nil
+		}
+	}
+	for _, ok := range covered {
+		if !ok {
+			return nil
+		}
+	}
+	return atoms
+}
+
+func mentionsMatch(f *theory.Formula) bool {
+	if f.Kind == theory.KMatch {
+		return true
+	}
+	for _, g := range f.Args {
+		if mentionsMatch(g) {
+			return true
+		}
+	}
+	return false
+}
+
+// flushMatches emits, for each match variable created since the last
+// flush, the waiting instances whose match atoms all have variables now.
+// It runs at the end of the encoder's entry points, never inside a
+// grounding, because it uses the shared assignment e.env.
+func (e *Encoder) flushMatches() {
+	for len(e.newMatches) > 0 {
+		n := len(e.newMatches) - 1
+		m := e.newMatches[n]
+		e.newMatches = e.newMatches[:n]
+		if e.ops[m[0].Serial] != m[0] || e.ops[m[1].Serial] != m[1] {
+			continue
+		}
+		for _, a := range e.ax {
+			for _, at := range a.matchAtoms {
+				e.groundFromMatch(a, at, m[0], m[1])
+			}
+		}
+	}
+}
+
+// groundFromMatch emits the instances of a that bind the match atom at to
+// (x,y).
+func (e *Encoder) groundFromMatch(a *axiom, at *theory.Formula, x, y *Op) {
+	if at.X == at.Y && x != y {
+		return
+	}
+	nf := len(a.Forall)
+	if cap(e.env) < a.Vars() {
+		e.env = make([]*Op, a.Vars())
+	}
+	e.env = e.env[:a.Vars()]
+	clear(e.env)
+	e.env[at.X], e.env[at.Y] = x, y
+	var bind func()
+	bind = func() {
+		// The next unbound variable, reached through a match atom from a
+		// bound one: its candidates are that operation's partners.
+		for _, c := range a.matchAtoms {
+			var cands []*Op
+			var v int
+			switch {
+			case e.env[c.X] != nil && e.env[c.Y] == nil:
+				v, cands = c.Y, e.env[c.X].asX
+			case e.env[c.Y] != nil && e.env[c.X] == nil:
+				v, cands = c.X, e.env[c.Y].asY
+			default:
+				continue
+			}
+			for _, o := range cands {
+				e.env[v] = o
+				bind()
+			}
+			e.env[v] = nil
+			return
+		}
+		for _, o := range e.env[:nf] {
+			if o == nil {
+				return // not connected through match atoms: cannot happen for our kernels
+			}
+		}
+		e.groundMatched(a)
+	}
+	bind()
+}
+
+// groundMatched emits the instance of a under e.env if each of its match
+// atoms has a variable.
+func (e *Encoder) groundMatched(a *axiom) {
+	for _, c := range a.matchAtoms {
+		x, y := e.env[c.X], e.env[c.Y]
+		if _, ok := e.vars[varPair{vMatch, int32(x.Serial), int32(y.Serial)}]; !ok {
+			return
+		}
+	}
+	// As in instances: FUNCTION for partners of different values follows
+	// from MATCH and the at-most-one on return values.
+	if a.shape == shapeFunction && e.valueTied && e.env[0].Label.Arg != e.env[1].Label.Arg {
+		return
+	}
+	var ante, rest []*node
+	for _, c := range a.ante {
+		n := e.fold(c, false)
+		if n.kind == nFalse {
+			return
+		}
+		ante = append(ante, n)
+	}
+	for _, c := range a.rest {
+		n := e.fold(c, false)
+		if n.kind == nTrue {
+			return
+		}
+		rest = append(rest, n)
+	}
+	e.leaf(a, e.win, ante, rest, nil)
+}
