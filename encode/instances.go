@@ -72,7 +72,13 @@ func prepare(a *theory.Axiom) *axiom {
 			}
 		}
 	}
-	if len(wit) > 0 {
+	switch len(wit) {
+	case 0:
+	case 1:
+		// Not wrapped in a one-disjunct Or: witGen below looks for the
+		// match atom that names the witness's candidates.
+		p.wit = wit[0]
+	default:
 		p.wit = theory.Or(wit...)
 	}
 	if len(a.Exists) == 1 && p.wit != nil && p.wit.Kind != theory.KOr {
