@@ -88,6 +88,7 @@ type Encoder struct {
 	meaning []varPair
 	lazy    Values // non-nil: transitivity is generated on demand
 	stamp   uint32
+	nodes nodes // arena for the formulas being grounded
 	// newMatches are match variables created since the last
 	// flushMatches, whose sanity instances are still to be emitted.
 	newMatches [][2]*Op
@@ -285,7 +286,7 @@ func (e *Encoder) usedNode(o *Op) *node {
 	if !o.pending() {
 		return trueNode
 	}
-	return litNode(e.used(o))
+	return e.litNode(e.used(o))
 }
 
 // bLit is b(x,y) as a literal, or 0 and its constant value.
@@ -316,11 +317,11 @@ func (e *Encoder) bNode(x, y *Op) *node {
 		// totality implicit. Unused operations are outside the model, so
 		// their order is irrelevant.
 		if x.Serial < y.Serial {
-			return litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial}))
+			return e.litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial}))
 		}
-		return litNode(-e.variable(varKey{kind: vB, x: y.Serial, y: x.Serial}))
+		return e.litNode(-e.variable(varKey{kind: vB, x: y.Serial, y: x.Serial}))
 	}
-	return litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial}))
+	return e.litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial}))
 }
 
 // retNode is ret(o) = v. A pending operation's ⊥ stands for "not used"; a
@@ -331,12 +332,12 @@ func (e *Encoder) retNode(o *Op, v h.Value) *node {
 		return constNode(o.Label.Ret == v)
 	}
 	if v == theory.Bottom {
-		return litNode(-e.used(o))
+		return e.litNode(-e.used(o))
 	}
 	if !e.retPossible(o, v) {
 		return falseNode
 	}
-	return litNode(e.variable(varKey{kind: vRet, x: o.Serial, v: v}))
+	return e.litNode(e.variable(varKey{kind: vRet, x: o.Serial, v: v}))
 }
 
 // retPossible rules out return values of the wrong kind for the method.
@@ -363,12 +364,12 @@ func (e *Encoder) matchNode(x, y *Op) *node {
 	// A match variable is known only while its pair is possible (see
 	// ruleOut), so an existing one needs no new check.
 	if v, ok := e.vars[varPair{vMatch, int32(x.Serial), int32(y.Serial)}]; ok {
-		return litNode(v)
+		return e.litNode(v)
 	}
 	if !e.matchPossible(x, y) {
 		return falseNode
 	}
-	return litNode(e.variable(varKey{kind: vMatch, x: x.Serial, y: y.Serial}))
+	return e.litNode(e.variable(varKey{kind: vMatch, x: x.Serial, y: y.Serial}))
 }
 
 // matchPossible folds the kernel's MATCH axiom for the pair: false when
@@ -457,9 +458,9 @@ func (e *Encoder) fold(f *theory.Formula, noMatch bool) *node {
 	case theory.KUsed:
 		return e.usedNode(env[f.X])
 	case theory.KNot:
-		return not(e.fold(f.Args[0], noMatch))
+		return e.not(e.fold(f.Args[0], noMatch))
 	case theory.KAnd:
-		out := make([]*node, 0, len(f.Args))
+		out := e.nodes.list(len(f.Args))
 		for _, g := range f.Args {
 			n := e.fold(g, noMatch)
 			if n.kind == nFalse {
@@ -467,9 +468,9 @@ func (e *Encoder) fold(f *theory.Formula, noMatch bool) *node {
 			}
 			out = append(out, n)
 		}
-		return and(out...)
+		return e.and(out...)
 	case theory.KOr:
-		out := make([]*node, 0, len(f.Args))
+		out := e.nodes.list(len(f.Args))
 		for _, g := range f.Args {
 			n := e.fold(g, noMatch)
 			if n.kind == nTrue {
@@ -477,19 +478,19 @@ func (e *Encoder) fold(f *theory.Formula, noMatch bool) *node {
 			}
 			out = append(out, n)
 		}
-		return or(out...)
+		return e.or(out...)
 	case theory.KImplies:
 		a := e.fold(f.Args[0], noMatch)
 		if a.kind == nFalse {
 			return trueNode
 		}
-		return or(not(a), e.fold(f.Args[1], noMatch))
+		return e.or(e.not(a), e.fold(f.Args[1], noMatch))
 	case theory.KIff:
 		a, b := e.fold(f.Args[0], noMatch), e.fold(f.Args[1], noMatch)
-		return and(or(not(a), b), or(a, not(b)))
+		return e.and(e.or(e.not(a), b), e.or(a, e.not(b)))
 	case theory.KXor:
 		a, b := e.fold(f.Args[0], noMatch), e.fold(f.Args[1], noMatch)
-		return and(or(a, b), or(not(a), not(b)))
+		return e.and(e.or(a, b), e.or(e.not(a), e.not(b)))
 	}
 	panic("encode: unknown formula kind")
 }
@@ -499,6 +500,7 @@ func (e *Encoder) fold(f *theory.Formula, noMatch bool) *node {
 // Call adds a new operation to the window and emits the universal
 // instances it completes.
 func (e *Encoder) Call(o Op) {
+	e.nodes.reset()
 	op := o
 	op.Return = -1
 	op.Label.Pending = true
@@ -553,6 +555,7 @@ func (e *Encoder) Call(o Op) {
 // Return records that the operation serial returned ret at action seq and
 // emits the ∀∃ instances that became closed.
 func (e *Encoder) Return(serial int, ret h.Value, seq int) {
+	e.nodes.reset()
 	op := e.ops[serial]
 	// Settle the pending-era variables first: used, and the return value.
 	e.emit([]Lit{e.used(op)})
@@ -611,6 +614,7 @@ func (e *Encoder) ruleOut(x, y *Op) {
 // pending universally bound operation, or of axioms that never close — each
 // clause extended with ¬act (act = 0: unconditionally).
 func (e *Encoder) EmitOpen(act Lit) {
+	e.nodes.reset()
 	var extra []Lit
 	if act != 0 {
 		extra = []Lit{-act}
@@ -718,6 +722,7 @@ func (e *Encoder) UsedLit(serial int) Lit {
 
 // BLit is b(x,y) as a literal, or 0 with the constant in val.
 func (e *Encoder) BLit(x, y int) (lit Lit, val bool) {
+	e.nodes.reset()
 	n := e.bNode(e.ops[x], e.ops[y])
 	if n.kind == nLit {
 		return n.lit, false

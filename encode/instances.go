@@ -533,17 +533,17 @@ func (e *Encoder) leaf(a *axiom, win []*Op, ante, rest []*node, extra []Lit) {
 			}
 		}
 		if !dup {
-			parts = append(parts, not(e.usedNode(o)))
+			parts = append(parts, e.not(e.usedNode(o)))
 		}
 	}
 	for _, n := range ante {
-		parts = append(parts, not(n))
+		parts = append(parts, e.not(n))
 	}
 	parts = append(parts, rest...)
 	if a.wit != nil {
 		e.witnesses(a, win, nf, &parts)
 	}
-	n := or(parts...)
+	n := e.or(parts...)
 	if n.kind == nTrue {
 		return
 	}
@@ -558,7 +558,7 @@ func (e *Encoder) witnesses(a *axiom, win []*Op, j int, parts *[]*node) {
 			conj = append(conj, e.usedNode(o))
 		}
 		conj = append(conj, e.fold(a.wit, false))
-		*parts = append(*parts, and(conj...))
+		*parts = append(*parts, e.and(conj...))
 		return
 	}
 	cands := win

@@ -44,6 +44,7 @@ func (e *Encoder) Assigned(lits []Lit) {
 	if e.lazy == nil {
 		return
 	}
+	e.nodes.reset()
 	for _, l := range lits {
 		v := l
 		if v < 0 {
@@ -84,22 +85,37 @@ func (e *Encoder) edgeAssigned(p, q *Op) {
 }
 
 // usedAssigned visits the clauses in which ¬used(p) is now false: every
-// cycle through p with two overlapping pairs.
+// cycle through p with two overlapping pairs. A cycle p→x→…→p in which
+// p→x is already false is satisfied, so for each x only the direction(s)
+// that p→x leaves open are checked.
 func (e *Encoder) usedAssigned(p *Op) {
 	e.stamp++
 	for _, x := range p.conc {
 		x.mark = e.stamp
 	}
 	for _, x := range p.conc {
+		out, in := true, true // p→x…→p, and p→…→x→p, may be unit
+		if l, ok := e.bExisting(p, x); ok {
+			switch e.lazy.Value(l) {
+			case 1:
+				in = false
+			case -1:
+				out = false
+			}
+		}
 		for _, y := range p.conc {
-			if y != x {
+			if y != x && out {
 				e.checkCycle(p, x, y) // p→y→x→p comes with the pair (y,x)
 			}
 		}
 		for _, y := range x.conc {
 			if y != p && y.mark != e.stamp {
-				e.checkCycle(p, x, y)
-				e.checkCycle(p, y, x)
+				if out {
+					e.checkCycle(p, x, y)
+				}
+				if in {
+					e.checkCycle(p, y, x)
+				}
 			}
 		}
 	}

@@ -55,6 +55,10 @@ type Options struct {
 	RemoveObsolete bool          // -r: forget obsolete matches (§5)
 	Solver         string        // SAT backend for SYMBOLIC: "gini" (default) or "gophersat"
 	Timeout        time.Duration // per history; 0 means none
+
+	// eager, for tests: SATURATE grounds every transitivity and matching
+	// instance up front, as SYMBOLIC does, instead of when it can matter.
+	eager bool
 }
 
 // Name is the variant's name in the paper's notation, e.g. "symbolic -c -i".
@@ -182,7 +186,7 @@ func New(obj h.Object, param string, opt Options) (*Monitor, error) {
 	case Enumerate:
 		m.chk = &enumChecker{k: k, opt: opt, limit: m.remaining, stop: m.expired}
 	case Saturate:
-		m.chk = newSatChecker(k)
+		m.chk = newSatChecker(k, opt.eager)
 	case Symbolic:
 		if m.chk, err = newSymChecker(k, opt, m.remaining, m.expired); err != nil {
 			return nil, err

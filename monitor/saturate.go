@@ -55,11 +55,15 @@ type satChecker struct {
 	lits   []encode.Lit
 }
 
-func newSatChecker(k *theory.Kernel) *satChecker {
+func newSatChecker(k *theory.Kernel, eager bool) *satChecker {
 	sink := &satSink{s: saturate.New()}
-	sink.s.Observe()
 	enc := encode.New(k, sink)
-	enc.LazyTransitivity(sink)
+	if eager {
+		enc.EagerMatching()
+	} else {
+		sink.s.Observe()
+		enc.LazyTransitivity(sink)
+	}
 	addInitialWrite(k, enc)
 	return &satChecker{sink: sink, enc: enc}
 }
