@@ -60,7 +60,7 @@ type Encoder struct {
 
 	ops    map[int]*Op
 	win    []*Op                   // live operations in call order
-	vars   map[varPair]int         // b, used and match variables
+	vars   map[uint64]int          // b, used and match variables, by varPair.key
 	rets   map[int]map[h.Value]int // pending op → its return-value variables
 	names  map[int]string          // filled when Names is on
 	Names  bool
@@ -88,7 +88,7 @@ type Encoder struct {
 	meaning []varPair
 	lazy    Values // non-nil: transitivity is generated on demand
 	stamp   uint32
-	nodes nodes // arena for the formulas being grounded
+	nodes   nodes // arena for the formulas being grounded
 	// newMatches are match variables created since the last
 	// flushMatches, whose sanity instances are still to be emitted.
 	newMatches [][2]*Op
@@ -134,9 +134,16 @@ type varPair struct {
 
 func (k varKey) pair() varPair { return varPair{k.kind, int32(k.x), int32(k.y)} }
 
+// key packs a b, used or match pair into a map key: a uint64 key hashes
+// several times faster than the struct, and the lookups are SATURATE's
+// hottest path. Serials are below 2³¹.
+func (p varPair) key() uint64 {
+	return uint64(p.kind)<<62 | uint64(uint32(p.x))<<31 | uint64(uint32(p.y))
+}
+
 // New starts an empty window for kernel k emitting into sink.
 func New(k *theory.Kernel, sink Sink) *Encoder {
-	e := &Encoder{k: k, sink: sink, ops: map[int]*Op{}, vars: map[varPair]int{}, rets: map[int]map[h.Value]int{}, byArg: map[h.Value][]*Op{}}
+	e := &Encoder{k: k, sink: sink, ops: map[int]*Op{}, vars: map[uint64]int{}, rets: map[int]map[h.Value]int{}, byArg: map[h.Value][]*Op{}}
 	for _, a := range k.Axioms() {
 		e.ax = append(e.ax, prepare(a))
 	}
@@ -199,13 +206,13 @@ func (e *Encoder) variable(k varKey) Lit {
 		if v, ok := e.rets[k.x][k.v]; ok {
 			return v
 		}
-	} else if v, ok := e.vars[k.pair()]; ok {
+	} else if v, ok := e.vars[k.pair().key()]; ok {
 		return v
 	}
 	v := e.newVar(func() string { return e.keyName(k) })
 	e.meaning[v] = k.pair()
 	if k.kind != vRet {
-		e.vars[k.pair()] = v
+		e.vars[k.pair().key()] = v
 	}
 	if k.kind == vUsed {
 		e.ops[k.x].usedVar = v
@@ -363,7 +370,7 @@ func (e *Encoder) matchNode(x, y *Op) *node {
 	}
 	// A match variable is known only while its pair is possible (see
 	// ruleOut), so an existing one needs no new check.
-	if v, ok := e.vars[varPair{vMatch, int32(x.Serial), int32(y.Serial)}]; ok {
+	if v, ok := e.vars[varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()]; ok {
 		return e.litNode(v)
 	}
 	if !e.matchPossible(x, y) {
@@ -607,7 +614,7 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 // solver, where its MATCH clause makes it false by propagation, until one
 // of its operations is removed.
 func (e *Encoder) ruleOut(x, y *Op) {
-	delete(e.vars, varPair{vMatch, int32(x.Serial), int32(y.Serial)})
+	delete(e.vars, varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
 }
 
 // EmitOpen emits every ∀∃ instance not yet emitted for good — those with a
@@ -668,7 +675,7 @@ func (e *Encoder) Remove(serials []int) []int {
 				e.meaning[ov.v] = varPair{kind: vNone}
 				forget = append(forget, ov.v)
 				if ov.key.kind != vAux && ov.key.kind != vRet {
-					delete(e.vars, ov.key.pair())
+					delete(e.vars, ov.key.pair().key())
 				}
 			}
 			e.owned[i] = nil

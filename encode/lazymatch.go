@@ -143,7 +143,7 @@ func (e *Encoder) groundFromMatch(a *axiom, at *theory.Formula, x, y *Op) {
 func (e *Encoder) groundMatched(a *axiom) {
 	for _, c := range a.matchAtoms {
 		x, y := e.env[c.X], e.env[c.Y]
-		if _, ok := e.vars[varPair{vMatch, int32(x.Serial), int32(y.Serial)}]; !ok {
+		if _, ok := e.vars[varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()]; !ok {
 			return
 		}
 	}
