@@ -14,17 +14,11 @@ type axiom struct {
 	ante []*theory.Formula // conjuncts of the antecedent
 	rest []*theory.Formula // disjuncts of the consequent without ∃ variables
 	wit  *theory.Formula
-	// order is the order in which universal variables are bound, chosen so
-	// that atoms can be folded early; at level i, checks[i] lists the ante
-	// conjuncts (an instance is pruned when one folds to false) and the rest
-	// disjuncts (pruned when one folds to true) whose variables are bound.
-	order   []int
-	checks  [][]check
-	guarded []bool // universal variables whose used() follows from a match atom of the antecedent
-	// gen[l] says where the candidates for the variable bound at level l
-	// come from: a match atom of the antecedent with an earlier variable
-	// (visit that operation's partners), or nil (visit the whole window).
-	gen    []*source
+	// plan binds the universal variables when enumerating every instance;
+	// fixedPlans[f] when variable f is bound first, to a given operation.
+	plan       plan
+	fixedPlans []plan
+	guarded    []bool // universal variables whose used() follows from a match atom of the antecedent
 	witGen *source // likewise for the (single) existential variable
 	shape  shape
 	// closable: once the universally bound operations have all returned,
@@ -60,7 +54,10 @@ func prepare(a *theory.Axiom) *axiom {
 		}
 	}
 	p.shape = shapeOf(a)
-	p.planOrder()
+	p.plan = p.planOrder(-1)
+	for f := range a.Forall {
+		p.fixedPlans = append(p.fixedPlans, p.planOrder(f))
+	}
 	p.guarded = make([]bool, nf)
 	for _, c := range p.ante {
 		if c.Kind == theory.KMatch {
@@ -219,6 +216,19 @@ func (e *Encoder) transitivity(a *axiom, s *Op) {
 	}
 }
 
+// plan is an order in which to bind universal variables, chosen so that
+// atoms can be folded early; at level i, checks[i] lists the ante
+// conjuncts (an instance is pruned when one folds to false) and the rest
+// disjuncts (pruned when one folds to true) whose variables are bound.
+// gen[l] says where the candidates for the variable bound at level l come
+// from: a match atom of the antecedent with an earlier variable (visit
+// that operation's partners), or nil (visit the whole window).
+type plan struct {
+	order  []int
+	checks [][]check
+	gen    []*source
+}
+
 type check struct {
 	f    *theory.Formula
 	ante bool // an antecedent conjunct (else a rest disjunct)
@@ -226,8 +236,9 @@ type check struct {
 
 // planOrder picks the binding order that makes atoms checkable earliest:
 // it minimises the sum, over ante conjuncts and rest disjuncts, of the
-// level at which their last variable gets bound.
-func (p *axiom) planOrder() {
+// level at which their last variable gets bound. With first ≥ 0, that
+// variable is bound first.
+func (p *axiom) planOrder(first int) plan {
 	nf := len(p.Forall)
 	atoms := append(append([]*theory.Formula{}, p.ante...), p.rest...)
 	best, bestScore := []int(nil), -1
@@ -238,6 +249,9 @@ func (p *axiom) planOrder() {
 	var try func(k int)
 	try = func(k int) {
 		if k == nf {
+			if first >= 0 && perm[0] != first {
+				return
+			}
 			score := 0
 			for _, f := range atoms {
 				score += levelOf(f, perm)
@@ -261,20 +275,19 @@ func (p *axiom) planOrder() {
 		}
 	}
 	try(0)
-	p.order = best
-	p.gen = make([]*source, nf)
+	pl := plan{order: best, gen: make([]*source, nf), checks: make([][]check, nf)}
 	for l, v := range best {
-		p.gen[l] = matchSource(p.ante, v, func(u int) bool { return slices.Index(best[:l], u) >= 0 })
+		pl.gen[l] = matchSource(p.ante, v, func(u int) bool { return slices.Index(best[:l], u) >= 0 })
 	}
-	p.checks = make([][]check, nf)
 	for _, f := range p.ante {
 		l := max(levelOf(f, best), 0)
-		p.checks[l] = append(p.checks[l], check{f: f, ante: true})
+		pl.checks[l] = append(pl.checks[l], check{f: f, ante: true})
 	}
 	for _, f := range p.rest {
 		l := max(levelOf(f, best), 0)
-		p.checks[l] = append(p.checks[l], check{f: f})
+		pl.checks[l] = append(pl.checks[l], check{f: f})
 	}
+	return pl
 }
 
 // levelOf is the level at which the last variable of f is bound when the
@@ -434,6 +447,7 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 	// would cost a factor of the window's size.
 	fixed := -1
 	one := []*Op{must}
+	pl := &a.plan
 	var rec func(level int)
 	rec = func(level int) {
 		if level == nf {
@@ -451,16 +465,16 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 			e.leaf(a, win, ante, rest, extra)
 			return
 		}
-		v := a.order[level]
+		v := pl.order[level]
 		cands := win
-		if g := a.gen[level]; g != nil {
+		if g := pl.gen[level]; g != nil {
 			if g.asX {
 				cands = e.env[g.from].asX
 			} else {
 				cands = e.env[g.from].asY
 			}
 		}
-		if a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) && slices.Contains(a.order[:level], 1-v) {
+		if a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) && slices.Contains(pl.order[:level], 1-v) {
 			cands = e.byArg[e.env[1-v].Label.Arg] // see the skip below
 		}
 		if v == fixed {
@@ -477,14 +491,14 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 			// by unit propagation, by the MATCH axiom (match(x,y) ⇒
 			// ret(y) = arg(x)) and the at-most-one on ret(y): skip it.
 			if a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) {
-				if other := 1 - v; slices.Contains(a.order[:level], other) && e.env[other].Label.Arg != o.Label.Arg {
+				if other := 1 - v; slices.Contains(pl.order[:level], other) && e.env[other].Label.Arg != o.Label.Arg {
 					continue
 				}
 			}
 			e.env[v] = o
 			na, nr := len(ante), len(rest)
 			ok := true
-			for _, c := range a.checks[level] {
+			for _, c := range pl.checks[level] {
 				n := e.fold(c.f, false)
 				if c.ante {
 					if n.kind == nFalse {
@@ -511,6 +525,7 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 		return
 	}
 	for fixed = 0; fixed < nf; fixed++ {
+		pl = &a.fixedPlans[fixed]
 		rec(0)
 	}
 }

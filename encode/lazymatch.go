@@ -121,6 +121,10 @@ func (e *Encoder) groundFromMatch(a *axiom, at *theory.Formula, x, y *Op) {
 			default:
 				continue
 			}
+			if a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) {
+				// Only partners of the same value: see groundMatched.
+				cands = e.byArg[e.env[1-v].Label.Arg]
+			}
 			for _, o := range cands {
 				e.env[v] = o
 				bind()
