@@ -18,9 +18,9 @@ type axiom struct {
 	// fixedPlans[f] when variable f is bound first, to a given operation.
 	plan       plan
 	fixedPlans []plan
-	guarded    []bool // universal variables whose used() follows from a match atom of the antecedent
-	witGen *source // likewise for the (single) existential variable
-	shape  shape
+	guarded    []bool  // universal variables whose used() follows from a match atom of the antecedent
+	witGen     *source // likewise for the (single) existential variable
+	shape      shape
 	// closable: once the universally bound operations have all returned,
 	// no later operation can be a witness (it would have to be ordered
 	// before one of them), so the instance can be emitted for good.
