@@ -296,3 +296,33 @@ func TestLongClause(t *testing.T) {
 	}
 	mustCheck(t, s, true)
 }
+
+// TakeAssigned reports each assignment once, in order, whether it came
+// from a unit clause or from propagation, and drops forgotten variables.
+func TestTakeAssigned(t *testing.T) {
+	s := New()
+	s.Observe()
+	a, b, c := s.NewVar(), s.NewVar(), s.NewVar()
+	s.AddClause(Neg(a), Pos(b)) // a → b
+	s.AddClause(Neg(b), Neg(c)) // b → ¬c
+	s.AddClause(Pos(a))
+	if !s.Propagate() {
+		t.Fatal("unexpected conflict")
+	}
+	got := s.TakeAssigned()
+	want := []Lit{Pos(a), Pos(b), Neg(c)}
+	if !slices.Equal(got, want) {
+		t.Fatalf("TakeAssigned = %v, want %v", got, want)
+	}
+	if got := s.TakeAssigned(); len(got) != 0 {
+		t.Fatalf("second TakeAssigned = %v, want nothing new", got)
+	}
+	d := s.NewVar()
+	s.AddClause(Pos(d))
+	if err := s.ForgetVars([]Var{d}); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.TakeAssigned(); len(got) != 0 {
+		t.Fatalf("TakeAssigned = %v after forgetting the only new variable, want nothing", got)
+	}
+}
