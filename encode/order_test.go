@@ -61,12 +61,10 @@ func (k satSink) saturate(t *testing.T, e *Encoder) {
 	}
 }
 
-// A triangle clause can become unit when its last guard does: x→y is
-// known, y returned before p was called, and p, overlapping x, was
-// pending. Only when p returns does transitivity give x→p; the lazy
-// grounding must see it from the new used(p) alone.
-func TestLazyTransitivityUsedEvent(t *testing.T) {
-	k, err := theory.KernelOf(h.Stack, "")
+// lazyEncoder is SATURATE's set-up: an encoder with lazy transitivity over
+// an observed saturator.
+func lazyEncoder(t *testing.T, obj h.Object) (*Encoder, satSink) {
+	k, err := theory.KernelOf(obj, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,6 +72,15 @@ func TestLazyTransitivityUsedEvent(t *testing.T) {
 	sink.s.Observe()
 	e := New(k, sink)
 	e.LazyTransitivity(sink)
+	return e, sink
+}
+
+// A triangle clause can become unit when its last guard does: x→y is
+// known, y returned before p was called, and p, overlapping x, was
+// pending. Only when p returns does transitivity give x→p; the lazy
+// grounding must see it from the new used(p) alone.
+func TestLazyTransitivityUsedEvent(t *testing.T) {
+	e, sink := lazyEncoder(t, h.Stack)
 	add := func(v string) h.Label { return h.Label{Method: h.Add, Arg: h.Value(v)} }
 	e.Call(Op{Serial: 1, Label: add("1"), Call: 0}) // x
 	e.Call(Op{Serial: 2, Label: add("2"), Call: 1}) // y
@@ -103,14 +110,7 @@ func TestLazyTransitivityUsedEvent(t *testing.T) {
 // The plain case: three overlapping operations, all returned; once x→y
 // and y→z are facts, so is x→z, and z→x is a conflict.
 func TestLazyTransitivityEdgeEvent(t *testing.T) {
-	k, err := theory.KernelOf(h.Queue, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sink := satSink{saturate.New()}
-	sink.s.Observe()
-	e := New(k, sink)
-	e.LazyTransitivity(sink)
+	e, sink := lazyEncoder(t, h.Queue)
 	for i := 1; i <= 3; i++ {
 		e.Call(Op{Serial: i, Label: h.Label{Method: h.Add, Arg: h.Value(rune('0' + i))}, Call: i})
 	}
