@@ -36,7 +36,6 @@ type Op struct {
 	// those pairs get a b variable.
 	conc []*Op
 
-	usedVar int // its used variable, once created
 	// retTail is the last variable of the ladder that keeps at most one
 	// ret(o) = v variable true (see variable).
 	retTail int
@@ -213,9 +212,6 @@ func (e *Encoder) variable(k varKey) Lit {
 	e.meaning[v] = k.pair()
 	if k.kind != vRet {
 		e.vars[k.pair().key()] = v
-	}
-	if k.kind == vUsed {
-		e.ops[k.x].usedVar = v
 	}
 	e.own(k.x, v, k)
 	if (k.kind == vB || k.kind == vMatch) && k.y != k.x {
