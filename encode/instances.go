@@ -501,13 +501,13 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 			for _, c := range pl.checks[level] {
 				n := e.fold(c.f, false)
 				if c.ante {
-					if n.kind == nFalse {
+					if n.kind == nFalse || e.isFalse(n) {
 						ok = false
 						break
 					}
 					ante = append(ante, n)
 				} else {
-					if n.kind == nTrue {
+					if n.kind == nTrue || e.isTrue(n) {
 						ok = false
 						break
 					}

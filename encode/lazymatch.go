@@ -159,14 +159,14 @@ func (e *Encoder) groundMatched(a *axiom) {
 	var ante, rest []*node
 	for _, c := range a.ante {
 		n := e.fold(c, false)
-		if n.kind == nFalse {
+		if n.kind == nFalse || e.isFalse(n) {
 			return
 		}
 		ante = append(ante, n)
 	}
 	for _, c := range a.rest {
 		n := e.fold(c, false)
-		if n.kind == nTrue {
+		if n.kind == nTrue || e.isTrue(n) {
 			return
 		}
 		rest = append(rest, n)
