@@ -59,6 +59,9 @@ type Options struct {
 	// eager, for tests: SATURATE grounds every transitivity and matching
 	// instance up front, as SYMBOLIC does, instead of when it can matter.
 	eager bool
+	// maxWait, for tests: overrides defaultMaxWait (see remover) when
+	// positive; negative means a cap of 0 (forget at once).
+	maxWait int
 }
 
 // Name is the variant's name in the paper's notation, e.g. "symbolic -c -i".
@@ -116,6 +119,9 @@ type Stats struct {
 	MeanWindow   float64 `json:"mean_window"`             // mean operations held, over steps
 	Removed      int     `json:"removed,omitempty"`       // operations forgotten by -r
 	RepeatedTags int     `json:"repeated_tags,omitempty"` // tags seen twice: their operations are never removed
+	// ForcedRemovals counts operations forgotten, although a pending
+	// operation overlapped them, because too many were waiting (docs/removal.md).
+	ForcedRemovals int `json:"forced_removals,omitempty"`
 }
 
 // Result reports the check of one history.
@@ -194,6 +200,9 @@ func New(obj h.Object, param string, opt Options) (*Monitor, error) {
 	}
 	if opt.RemoveObsolete {
 		m.rem = newRemover(obj)
+		if opt.maxWait != 0 {
+			m.rem.maxWait = max(opt.maxWait, 0)
+		}
 	}
 	m.res = Result{Object: obj.String(), Algorithm: opt.Name(), Verdict: OK}
 	return m, nil
@@ -286,6 +295,7 @@ func (m *Monitor) Result() Result {
 	st.Removed = m.removed
 	if m.rem != nil {
 		st.RepeatedTags = m.rem.repeats
+		st.ForcedRemovals = m.rem.forced
 	}
 	if m.steps > 0 {
 		st.MeanWindow = float64(m.winSum) / float64(m.steps)

@@ -1,11 +1,14 @@
 package monitor
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/satmon/satmon/internal/testutil"
+	h "github.com/satmon/satmon/monitor/history"
 )
 
 // Every violation SATURATE finds without -r it also finds with -r, on the
@@ -56,4 +59,72 @@ func paperDir(t *testing.T) string {
 		return ""
 	}
 	return dir
+}
+
+// The cap on operations waiting for quiescence (remover.maxWait) forgets
+// matches while a pending operation still overlaps them. Pushed to its
+// extreme (no waiting operation, or one), it must still never report a
+// violation that ENUMERATE -c does not confirm at the same step or
+// earlier, on random histories with pending operations, injected faults
+// and repeated tags; and it must actually act.
+func TestForcedRemovalSound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	n := scale(1500)
+	forced, viol := 0, 0
+	for i := 0; i < n; i++ {
+		obj := h.Objects[i%len(h.Objects)]
+		hist := randomHistory(rng, obj, 9)
+		var want *Result
+		for _, opt := range []Options{
+			{Algorithm: Saturate, RemoveObsolete: true, maxWait: -1},
+			{Algorithm: Saturate, RemoveObsolete: true, maxWait: 1},
+			{Algorithm: Symbolic, RemoveObsolete: true, maxWait: -1},
+		} {
+			got := CheckHistory(hist, opt)
+			forced += got.Stats.ForcedRemovals
+			if got.Verdict != Violation {
+				continue
+			}
+			viol++
+			if want == nil {
+				w := CheckHistory(hist, enumC)
+				want = &w
+			}
+			if want.Verdict != Violation || *got.ViolationStep < *want.ViolationStep {
+				t.Fatalf("FALSE VIOLATION: history %d: %s (wait cap %d) says violation at %d, enumerate -c says %s at %v\n%v",
+					i, opt.Name(), opt.maxWait, *got.ViolationStep, want.Verdict, deref(want.ViolationStep), hist)
+			}
+		}
+	}
+	if forced == 0 || viol == 0 {
+		t.Fatalf("forced removals %d, violations %d: the test tests nothing", forced, viol)
+	}
+	t.Logf("%d histories, %d forced removals, %d violations confirmed", n, forced, viol)
+}
+
+// One stalled enqueue overlapping a thousand completed enqueue/dequeue
+// pairs: without the cap every pair stays in the window; with it the
+// window stays near the cap, and the log is still found linearizable.
+func TestStalledOperationWindow(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# @object atomic-queue\n[s] call enqueue(s)\n")
+	for i := 0; i < 1000; i++ {
+		fmt.Fprintf(&b, "[a%d] call enqueue(%d)\n[a%d] return\n[r%d] call dequeue\n[r%d] return %d\n", i, i, i, i, i, i)
+	}
+	b.WriteString("[s] return\n[z] call dequeue\n[z] return s\n")
+	for _, c := range []struct {
+		cap      int
+		min, max int // bounds on the largest window
+	}{{1 << 30, 2000, 3000}, {0, 0, 2*defaultMaxWait + 8}} {
+		r, err := CheckLog(strings.NewReader(b.String()), "stall", 0, "", Options{Algorithm: Saturate, RemoveObsolete: true, maxWait: c.cap})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict != OK {
+			t.Errorf("cap %d: verdict %s, want ok", c.cap, r.Verdict)
+		}
+		if w := r.Stats.MaxWindow; w < c.min || w > c.max {
+			t.Errorf("cap %d: largest window %d, want within [%d,%d]", c.cap, w, c.min, c.max)
+		}
+	}
 }

@@ -25,6 +25,17 @@ import (
 //     sequential witness leaves a legal run, so the library is closed under
 //     their removal just as under match removal.
 //
+// Waiting for quiescence is capped for the injective objects: when more
+// than maxWait returned operations wait because some pending operation
+// overlaps them, the oldest are forgotten anyway. The paper calls them
+// obsolete already (Corollary 3), so this is sound; it only gives up
+// the derivations that the stalled operation's return would have made
+// through them. Without the cap, one stalled operation (a preempted
+// thread in a recorded log) keeps every operation called after it, and
+// the window grows with the log. Register and set keep the strict rule:
+// there, a pending read or lookup may still need the forgotten write or
+// insertion.
+//
 // Matching must be unique (§5.1): when a tag repeats (two adds of one value,
 // two removes returning it, two writes of one value, an untagged unlock),
 // the operations carrying it are never removed, and the count is reported.
@@ -33,6 +44,8 @@ type remover struct {
 	byKey   map[h.Value]*tagged
 	quiet   []int // serials waiting for no pending operation to overlap them
 	repeats int   // tags seen repeated (matching not unique)
+	maxWait int   // most operations waiting for quiescence (injective objects)
+	forced  int   // operations forgotten because the cap was reached
 	// observers holds, for the set, the returned operations that observed
 	// a value present (contains ⇒ true, add ⇒ false): they are matched to
 	// an insertion and must go with it.
@@ -45,8 +58,14 @@ type tagged struct {
 	repeated   bool
 }
 
+// defaultMaxWait is the cap on operations waiting for quiescence; each
+// waiting match holds two operations in the window. A window of generated
+// logs with 8 operations open at a time holds about 50 operations, so the
+// cap only acts when an operation stalls.
+const defaultMaxWait = 64
+
 func newRemover(obj h.Object) *remover {
-	return &remover{obj: obj, byKey: map[h.Value]*tagged{}, observers: map[h.Value][]int{}}
+	return &remover{obj: obj, byKey: map[h.Value]*tagged{}, observers: map[h.Value][]int{}, maxWait: defaultMaxWait}
 }
 
 func (r *remover) tag(v h.Value) *tagged {
@@ -158,7 +177,7 @@ func (r *remover) settle(w *window) []int {
 		if o == nil {
 			continue
 		}
-		if min >= 0 && min < o.Return {
+		if min >= 0 && min < o.Return && !r.overCap(n) {
 			break
 		}
 		key, adding, matches := r.sides(o)
@@ -186,6 +205,17 @@ func (r *remover) settle(w *window) []int {
 		out = append(out, r.overwritten(w, writes[len(writes)-1])...)
 	}
 	return out
+}
+
+// overCap reports whether the waiting operation at r.quiet[i] must be
+// released although a pending operation overlaps it: the cap applies to
+// injective objects only, and counts the operations waiting from i on.
+func (r *remover) overCap(i int) bool {
+	if r.obj == h.Register || r.obj == h.Set || len(r.quiet)-i <= r.maxWait {
+		return false
+	}
+	r.forced++
+	return true
 }
 
 // takeObservers removes the set's presence observers of value v that may
