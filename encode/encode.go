@@ -16,6 +16,7 @@ type Lit = int
 // Sink receives the encoding: it hands out variables and takes clauses.
 type Sink interface {
 	NewVar() int
+	// AddClause must not keep lits: the encoder reuses the slice.
 	AddClause(lits []Lit)
 }
 
@@ -78,6 +79,15 @@ type Encoder struct {
 	// it is universally bound in), tagged with the variable's epoch so that
 	// a recycled variable is never forgotten on behalf of its old owner.
 	owned []ownedList // indexed by serial - base
+	// freeOwned holds emptied lists of forgotten operations for reuse:
+	// growing a fresh list for every operation was a third of the bytes
+	// SATURATE allocated.
+	freeOwned []ownedList
+	// stack holds the clauses being built by assert (nested: a Tseitin
+	// helper's clauses are built above its parent's); emitted clauses
+	// are copied by the sink.
+	stack []Lit
+	cycle [6]Lit // checkCycle's clause
 	base  int
 	epoch []uint32 // indexed by variable
 	cur   []int    // serials of the instance being emitted
@@ -102,9 +112,10 @@ type Values interface {
 type ownedList []ownedVar
 
 type ownedVar struct {
-	v     int
+	v     int32
 	epoch uint32
-	key   varKey
+	key   uint64 // varPair.key of a b, used or match variable
+	pair  bool   // key is set: the variable is in vars
 }
 
 type varKind uint8
@@ -197,7 +208,17 @@ func (e *Encoder) own(serial, v int, k varKey) {
 	for i >= len(e.owned) {
 		e.owned = append(e.owned, nil)
 	}
-	e.owned[i] = append(e.owned[i], ownedVar{v: v, epoch: e.epoch[v], key: k})
+	if e.owned[i] == nil {
+		if n := len(e.freeOwned); n > 0 {
+			e.owned[i] = e.freeOwned[n-1]
+			e.freeOwned = e.freeOwned[:n-1]
+		}
+	}
+	ov := ownedVar{v: int32(v), epoch: e.epoch[v]}
+	if k.kind != vAux && k.kind != vRet {
+		ov.key, ov.pair = k.pair().key(), true
+	}
+	e.owned[i] = append(e.owned[i], ov)
 }
 
 func (e *Encoder) variable(k varKey) Lit {
@@ -669,10 +690,13 @@ func (e *Encoder) Remove(serials []int) []int {
 				}
 				e.epoch[ov.v]++
 				e.meaning[ov.v] = varPair{kind: vNone}
-				forget = append(forget, ov.v)
-				if ov.key.kind != vAux && ov.key.kind != vRet {
-					delete(e.vars, ov.key.pair().key())
+				forget = append(forget, int(ov.v))
+				if ov.pair {
+					delete(e.vars, ov.key)
 				}
+			}
+			if l := e.owned[i]; l != nil && cap(l) <= maxKeptOwned {
+				e.freeOwned = append(e.freeOwned, l[:0])
 			}
 			e.owned[i] = nil
 		}
@@ -709,6 +733,10 @@ func (e *Encoder) Remove(serials []int) []int {
 	}
 	return forget
 }
+
+// maxKeptOwned is the largest owner list kept for reuse; bigger ones
+// (an operation that was pending for long) are left to the collector.
+const maxKeptOwned = 256
 
 // Op returns the live operation with the given serial.
 func (e *Encoder) Op(serial int) *Op { return e.ops[serial] }

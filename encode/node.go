@@ -165,12 +165,15 @@ func (e *Encoder) assert(n *node, extra []Lit) {
 	case nTrue:
 		return
 	case nFalse:
-		e.emit(append([]Lit(nil), extra...))
+		e.emit(extra)
 	case nLit:
 		if e.isTrue(n) {
 			return
 		}
-		e.emit(append(append([]Lit(nil), extra...), n.lit))
+		start := len(e.stack)
+		e.stack = append(append(e.stack, extra...), n.lit)
+		e.emit(e.stack[start:])
+		e.stack = e.stack[:start]
 	case nAnd:
 		for _, a := range n.args {
 			e.assert(a, extra)
@@ -181,11 +184,16 @@ func (e *Encoder) assert(n *node, extra []Lit) {
 				return // see isTrue
 			}
 		}
-		cl := append([]Lit(nil), extra...)
+		// The clause grows on the stack; litFor builds the helpers'
+		// clauses above it and leaves the stack as it found it.
+		start := len(e.stack)
+		e.stack = append(e.stack, extra...)
 		for _, a := range n.args {
-			cl = append(cl, e.litFor(a))
+			l := e.litFor(a)
+			e.stack = append(e.stack, l)
 		}
-		e.emit(cl)
+		e.emit(e.stack[start:])
+		e.stack = e.stack[:start]
 	}
 }
 
@@ -195,7 +203,10 @@ func (e *Encoder) litFor(n *node) Lit {
 		return n.lit
 	}
 	t := e.aux()
-	e.assert(n, []Lit{-t})
+	start := len(e.stack)
+	e.stack = append(e.stack, -t)
+	e.assert(n, e.stack[start:start+1:start+1])
+	e.stack = e.stack[:start]
 	return t
 }
 

@@ -123,7 +123,9 @@ func (e *Encoder) usedAssigned(p *Op) {
 
 // checkCycle emits "no cycle a→b→c→a" if it is now unit or false.
 func (e *Encoder) checkCycle(a, b, c *Op) {
-	var lits [6]Lit
+	// Not a local array: passed to the sink it would escape, and be
+	// allocated on every call, emitted or not.
+	lits := e.cycle[:]
 	n := 0
 	var openEdge [2]*Op // an edge that still needs its variable
 	open := 0
