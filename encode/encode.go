@@ -40,6 +40,7 @@ type Op struct {
 	// retTail is the last variable of the ladder that keeps at most one
 	// ret(o) = v variable true (see variable).
 	retTail int
+	usedVar Lit    // used(o), once created
 	mark    uint32 // scratch for the lazy transitivity
 }
 
@@ -86,11 +87,12 @@ type Encoder struct {
 	// stack holds the clauses being built by assert (nested: a Tseitin
 	// helper's clauses are built above its parent's); emitted clauses
 	// are copied by the sink.
-	stack []Lit
-	cycle [6]Lit // checkCycle's clause
-	base  int
-	epoch []uint32 // indexed by variable
-	cur   []int    // serials of the instance being emitted
+	stack     []Lit
+	cycle     [6]Lit      // checkCycle's clause
+	edgeState []edgeState // usedAssigned's scratch
+	base      int
+	epoch     []uint32 // indexed by variable
+	cur       []int    // serials of the instance being emitted
 
 	// meaning[v] says what variable v stands for, for the lazy
 	// transitivity, which learns of assignments by variable.
@@ -303,7 +305,11 @@ func (e *Encoder) keyName(k varKey) string {
 // Literals of the ground atoms; constants where labels and real time decide.
 
 func (e *Encoder) used(o *Op) Lit {
-	return e.variable(varKey{kind: vUsed, x: o.Serial})
+	// Cached: the variable lives exactly as long as the operation.
+	if o.usedVar == 0 {
+		o.usedVar = e.variable(varKey{kind: vUsed, x: o.Serial})
+	}
+	return o.usedVar
 }
 
 func (e *Encoder) usedNode(o *Op) *node {

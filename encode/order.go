@@ -85,40 +85,73 @@ func (e *Encoder) edgeAssigned(p, q *Op) {
 }
 
 // usedAssigned visits the clauses in which ¬used(p) is now false: every
-// cycle through p with two overlapping pairs. A cycle p→x→…→p in which
-// p→x is already false is satisfied, so for each x only the direction(s)
-// that p→x leaves open are checked.
+// cycle through p with two overlapping pairs. The clause of a cycle
+// p→x→y→p is satisfied when p→x or y→p is false, and has two unknown
+// literals when both are unknown; such cycles are skipped without a look
+// at (x,y). So the state of p's edge to each x is read once, not once per
+// cycle: that was most of SATURATE's map lookups.
+//
+// An operation y that overlaps x but not p returned before p was called
+// (p is returning, or pending, so everything called since p's call
+// overlaps it): y→p is true and p→y false, so of the cycles through p,
+// x and y only p→x→y→p can be unit.
 func (e *Encoder) usedAssigned(p *Op) {
 	e.stamp++
+	st := e.edgeState[:0]
 	for _, x := range p.conc {
 		x.mark = e.stamp
+		st = append(st, e.edge(p, x))
 	}
-	for _, x := range p.conc {
-		out, in := true, true // p→x…→p, and p→…→x→p, may be unit
-		if l, ok := e.bExisting(p, x); ok {
-			switch e.lazy.Value(l) {
-			case 1:
-				in = false
-			case -1:
-				out = false
+	e.edgeState = st
+	for i, x := range p.conc {
+		for j, y := range p.conc {
+			// p→x→y→p: p→x must not be false, y→p (that is, p→y) not
+			// true, and not both unknown.
+			if j == i || st[i] == edgeFalse || st[j] == edgeTrue || st[i] == edgeUnknown && st[j] == edgeUnknown {
+				continue
 			}
-		}
-		for _, y := range p.conc {
-			if y != x && out {
-				e.checkCycle(p, x, y) // p→y→x→p comes with the pair (y,x)
-			}
+			e.checkCycle(p, x, y)
 		}
 		for _, y := range x.conc {
 			if y != p && y.mark != e.stamp {
-				if out {
+				if st[i] != edgeFalse {
 					e.checkCycle(p, x, y)
 				}
-				if in {
-					e.checkCycle(p, y, x)
+				if !before(y, p) {
+					e.checkCycle(p, y, x) // not expected (see above); kept exact
 				}
 			}
 		}
 	}
+}
+
+type edgeState uint8
+
+const (
+	edgeUnknown edgeState = iota
+	edgeTrue
+	edgeFalse
+)
+
+// edge is the current value of b(x,y).
+func (e *Encoder) edge(x, y *Op) edgeState {
+	switch {
+	case before(x, y):
+		return edgeTrue
+	case before(y, x):
+		return edgeFalse
+	}
+	l, ok := e.bExisting(x, y)
+	if !ok {
+		return edgeUnknown
+	}
+	switch e.lazy.Value(l) {
+	case 1:
+		return edgeTrue
+	case -1:
+		return edgeFalse
+	}
+	return edgeUnknown
 }
 
 // checkCycle emits "no cycle a→b→c→a" if it is now unit or false.
