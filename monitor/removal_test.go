@@ -128,3 +128,46 @@ func TestStalledOperationWindow(t *testing.T) {
 		}
 	}
 }
+
+// The history on which TestForcedRemovalSound found a false violation:
+// the pair acquire(2)@0-1, release ⇒ 2@7-11 was forgotten while the
+// acquire(2)@9-13 that makes tag 2 repeated was still pending.
+func TestForcedRemovalPendingSameTag(t *testing.T) {
+	const log = `# @object atomic-semaphore 2
+[5] call acquire(2)
+[5] return
+[9] call release
+[9] return
+[4] call release
+[1] call release
+[8] call acquire(0)
+[2] call release
+[1] return
+[3] call acquire(2)
+[6] call acquire(2)
+[2] return 2
+[8] return
+[3] return
+[4] return
+[6] return
+[7] call release
+[7] return
+`
+	want, err := CheckLog(strings.NewReader(log), "sem", 0, "", enumC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, opt := range []Options{
+		{Algorithm: Saturate, RemoveObsolete: true, maxWait: -1},
+		{Algorithm: Symbolic, RemoveObsolete: true, maxWait: -1},
+	} {
+		got, err := CheckLog(strings.NewReader(log), "sem", 0, "", opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Verdict == Violation && (want.Verdict != Violation || *got.ViolationStep < *want.ViolationStep) {
+			t.Errorf("%s with a wait cap of 0: violation at step %d; enumerate -c: %s at %v",
+				opt.Name(), *got.ViolationStep, want.Verdict, deref(want.ViolationStep))
+		}
+	}
+}

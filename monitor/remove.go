@@ -1,6 +1,8 @@
 package monitor
 
 import (
+	"strings"
+
 	h "github.com/satmon/satmon/monitor/history"
 )
 
@@ -177,7 +179,7 @@ func (r *remover) settle(w *window) []int {
 		if o == nil {
 			continue
 		}
-		if min >= 0 && min < o.Return && !r.overCap(n) {
+		if min >= 0 && min < o.Return && !r.overCap(w, n) {
 			break
 		}
 		key, adding, matches := r.sides(o)
@@ -210,12 +212,43 @@ func (r *remover) settle(w *window) []int {
 // overCap reports whether the waiting operation at r.quiet[i] must be
 // released although a pending operation overlaps it: the cap applies to
 // injective objects only, and counts the operations waiting from i on.
-func (r *remover) overCap(i int) bool {
+//
+// A pending operation that may carry the same tag on the adding side
+// (another add of the value, another acquire of the token) still holds
+// it back: the tag may turn out repeated, and then the pair need not be
+// a match at all (TestForcedRemovalSound found a false violation that
+// way). A pending remove that later returns the tag of a forgotten pair
+// is harmless: with the adding side unique, that is a violation anyway.
+func (r *remover) overCap(w *window, i int) bool {
 	if r.obj == h.Register || r.obj == h.Set || len(r.quiet)-i <= r.maxWait {
+		return false
+	}
+	if key, _, ok := r.sides(w.op(r.quiet[i])); ok && r.pendingMayCarry(w, key) {
 		return false
 	}
 	r.forced++
 	return true
+}
+
+// pendingMayCarry reports whether a pending operation may be on the
+// adding side of tag key. Adding-side tags are arguments, known at the
+// call; an exchange carries its own value.
+func (r *remover) pendingMayCarry(w *window, key h.Value) bool {
+	for _, s := range w.open {
+		l := &w.op(s).Label
+		switch r.obj {
+		case h.Exchanger:
+			a, b, _ := strings.Cut(string(key), "\x00")
+			if string(l.Arg) == a || string(l.Arg) == b {
+				return true
+			}
+		default:
+			if (l.Method == h.Add || l.Method == h.LockM || l.Method == h.Acquire) && l.Arg == key {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // takeObservers removes the set's presence observers of value v that may
