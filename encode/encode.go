@@ -102,7 +102,7 @@ type Encoder struct {
 	nodes   nodes // arena for the formulas being grounded
 	// newMatches are match variables created since the last
 	// flushMatches, whose sanity instances are still to be emitted.
-	newMatches [][2]*Op
+	newMatches []newMatch
 }
 
 // Values reads a solver's current assignment.
@@ -277,7 +277,7 @@ func (e *Encoder) variable(k varKey) Lit {
 				e.emit([]Lit{-v, e.used(o)})
 			}
 		}
-		e.newMatches = append(e.newMatches, [2]*Op{e.ops[k.x], e.ops[k.y]})
+		e.newMatches = append(e.newMatches, newMatch{e.ops[k.x], e.ops[k.y], v})
 	}
 	return v
 }

@@ -125,6 +125,7 @@ const (
 	shapeTransitive       // b(x1,x2) ∧ b(x2,x3) ⇒ b(x1,x3)
 	shapeTotal            // x1 ≠ x2 ⇒ b(x1,x2) ⊕ b(x2,x1)
 	shapeFunction         // match(x1,y) ∧ match(x2,y) ⇒ x1 = x2
+	shapeInjective        // match(x,y1) ∧ match(x,y2) ⇒ y1 = y2
 )
 
 func shapeOf(a *theory.Axiom) shape {
@@ -139,6 +140,9 @@ func shapeOf(a *theory.Axiom) shape {
 	case len(a.Forall) == 3 && len(a.Exists) == 0 &&
 		same(a.Body, theory.Implies(theory.And(theory.Match(0, 2), theory.Match(1, 2)), theory.Eq(0, 1))):
 		return shapeFunction
+	case len(a.Forall) == 3 && len(a.Exists) == 0 &&
+		same(a.Body, theory.Implies(theory.And(theory.Match(0, 1), theory.Match(0, 2)), theory.Eq(1, 2))):
+		return shapeInjective
 	}
 	return shapeGeneric
 }

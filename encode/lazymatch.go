@@ -35,7 +35,7 @@ func (e *Encoder) EagerMatching() {
 // conjuncts, and every universal variable bound by one of them (so that
 // the instances of a new match variable are found among partners).
 func lazyMatchAtoms(p *axiom) []*theory.Formula {
-	if len(p.Exists) > 0 || p.shape != shapeGeneric && p.shape != shapeFunction {
+	if len(p.Exists) > 0 || p.shape != shapeGeneric && p.shape != shapeFunction && p.shape != shapeInjective {
 		return nil
 	}
 	var atoms []*theory.Formula
@@ -82,15 +82,72 @@ func (e *Encoder) flushMatches() {
 		n := len(e.newMatches) - 1
 		m := e.newMatches[n]
 		e.newMatches = e.newMatches[:n]
-		if e.ops[m[0].Serial] != m[0] || e.ops[m[1].Serial] != m[1] {
+		if e.ops[m.x.Serial] != m.x || e.ops[m.y.Serial] != m.y {
 			continue
 		}
 		for _, a := range e.ax {
-			for _, at := range a.matchAtoms {
-				e.groundFromMatch(a, at, m[0], m[1])
+			switch {
+			case a.matchAtoms == nil:
+			case a.shape == shapeInjective:
+				e.atMostOne(m, m.x.asX, func(y *Op) *Op { return m.x }, func(y *Op) *Op { return y })
+			case a.shape == shapeFunction:
+				cands := m.y.asY
+				if e.valueTied {
+					cands = e.byArg[m.x.Label.Arg]
+				}
+				e.atMostOne(m, cands, func(x *Op) *Op { return x }, func(*Op) *Op { return m.y })
+			default:
+				for _, at := range a.matchAtoms {
+					e.groundFromMatch(a, at, m.x, m.y)
+				}
 			}
 		}
 	}
+}
+
+// newMatch is a match variable v = match(x,y) waiting for flushMatches.
+type newMatch struct {
+	x, y *Op
+	v    Lit
+}
+
+// atMostOne grounds INJECTIVE (partners o, the pairs (x,o)) or FUNCTION
+// (the pairs (o,y)) for the new variable m directly: the instance for m
+// and the pair's variable n is the clause ¬m ∨ ¬n, since the operations
+// differ and their match atoms imply their used guards. The generic
+// grounding built each clause twice, once per atom position, through
+// the formula interpreter; here each pair of variables gets it once,
+// from whichever of the two is flushed last, and not when one of them is
+// already false (see isTrue).
+func (e *Encoder) atMostOne(m newMatch, cands []*Op, xOf, yOf func(*Op) *Op) {
+	if v, ok := e.vars[varPair{vMatch, int32(m.x.Serial), int32(m.y.Serial)}.key()]; !ok || v != m.v {
+		return // ruled out since (see ruleOut)
+	}
+	if e.lazy != nil && e.lazy.Value(m.v) == -1 {
+		return
+	}
+	for _, o := range cands {
+		x, y := xOf(o), yOf(o)
+		if x == m.x && y == m.y {
+			continue
+		}
+		n, ok := e.vars[varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()]
+		if !ok || e.waiting(n) || e.lazy != nil && e.lazy.Value(n) == -1 {
+			continue
+		}
+		e.clauseBuf = append(e.clauseBuf[:0], -m.v, -n)
+		e.emit(e.clauseBuf)
+	}
+}
+
+// waiting reports whether match variable v is still to be flushed.
+func (e *Encoder) waiting(v Lit) bool {
+	for _, m := range e.newMatches {
+		if m.v == v {
+			return true
+		}
+	}
+	return false
 }
 
 // groundFromMatch emits the instances of a that bind the match atom at to
