@@ -88,6 +88,7 @@ type Encoder struct {
 	// helper's clauses are built above its parent's); emitted clauses
 	// are copied by the sink.
 	stack     []Lit
+	forget    []int       // Remove's result, reused from call to call
 	cycle     [6]Lit      // checkCycle's clause
 	edgeState []edgeState // usedAssigned's scratch
 	base      int
@@ -657,10 +658,10 @@ func (e *Encoder) EmitOpen(act Lit) {
 	e.flushMatches()
 }
 
-func dropGone(ops []*Op, gone map[int]bool) []*Op {
+func dropGone(ops []*Op, gone uint32) []*Op {
 	out := ops[:0]
 	for _, o := range ops {
-		if !gone[o.Serial] {
+		if o.mark != gone {
 			out = append(out, o)
 		}
 	}
@@ -675,18 +676,22 @@ func dropGone(ops []*Op, gone map[int]bool) []*Op {
 func (e *Encoder) Ops() []*Op { return e.win }
 
 // Remove forgets returned operations and returns the variables that only
-// made sense with them: their b, used, match and ret variables and the
-// helpers of the instances they were universally bound in. The caller
+// made sense with them (in a slice that the next call reuses): their b,
+// used, match and ret variables and the helpers of the instances they
+// were universally bound in. The caller
 // forgets those variables in its solver, which drops every clause that
 // mentions them. What was derived about the remaining variables stays.
 func (e *Encoder) Remove(serials []int) []int {
-	var forget []int
-	gone := map[int]bool{}
+	forget := e.forget[:0]
+	// The operations to forget are marked with a fresh stamp.
+	e.stamp++
+	gone := e.stamp
 	for _, s := range serials {
-		if _, ok := e.ops[s]; !ok {
+		o, ok := e.ops[s]
+		if !ok {
 			continue
 		}
-		gone[s] = true
+		o.mark = gone
 		delete(e.ops, s)
 		delete(e.rets, s)
 		if i := s - e.base; i >= 0 && i < len(e.owned) {
@@ -709,14 +714,14 @@ func (e *Encoder) Remove(serials []int) []int {
 	}
 	live := e.win[:0]
 	for _, o := range e.win {
-		if gone[o.Serial] {
+		if o.mark == gone {
 			if l := dropGone(e.byArg[o.Label.Arg], gone); len(l) > 0 {
 				e.byArg[o.Label.Arg] = l
 			} else {
 				delete(e.byArg, o.Label.Arg)
 			}
 		}
-		if !gone[o.Serial] {
+		if o.mark != gone {
 			live = append(live, o)
 			o.asX = dropGone(o.asX, gone)
 			o.asY = dropGone(o.asY, gone)
@@ -737,6 +742,7 @@ func (e *Encoder) Remove(serials []int) []int {
 		e.owned = append(e.owned[:0], e.owned[trim:]...)
 		e.base += trim
 	}
+	e.forget = forget
 	return forget
 }
 

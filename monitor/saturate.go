@@ -53,6 +53,7 @@ type satChecker struct {
 	enc    *encode.Encoder
 	checks int
 	lits   []encode.Lit
+	forget []saturate.Var
 }
 
 func newSatChecker(k *theory.Kernel, eager bool) *satChecker {
@@ -99,11 +100,11 @@ func (c *satChecker) ret(w *window, s int) (bool, error) {
 
 func (c *satChecker) remove(_ *window, serials []int) error {
 	vars := c.enc.Remove(serials)
-	vs := make([]saturate.Var, len(vars))
-	for i, v := range vars {
-		vs[i] = saturate.Var(v)
+	c.forget = c.forget[:0]
+	for _, v := range vars {
+		c.forget = append(c.forget, saturate.Var(v))
 	}
-	return c.sink.s.ForgetVars(vs)
+	return c.sink.s.ForgetVars(c.forget)
 }
 
 func (c *satChecker) stats() Stats {
