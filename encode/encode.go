@@ -90,6 +90,7 @@ type Encoder struct {
 	stack     []Lit
 	forget    []int       // Remove's result, reused from call to call
 	cycle     [6]Lit      // checkCycle's clause
+	methPair  [256]tri    // methodsMayMatch's memo, by method pair
 	edgeState []edgeState // usedAssigned's scratch
 	base      int
 	epoch     []uint32 // indexed by variable
@@ -406,7 +407,42 @@ func (e *Encoder) matchNode(x, y *Op) *node {
 // matchPossible folds the kernel's MATCH axiom for the pair: false when
 // the labels alone forbid match(x,y).
 func (e *Encoder) matchPossible(x, y *Op) bool {
+	if !e.methodsMayMatch(x.Label.Method, y.Label.Method) {
+		return false
+	}
 	return e.possible(e.k.Pair.Body.Args[1], x, y) != vFalse
+}
+
+// methodsMayMatch is MATCH folded on the methods alone, memoized: most
+// pairs of a window (two adds, two removes) fail on their methods, and
+// Call tries every operation of the window both ways.
+func (e *Encoder) methodsMayMatch(mx, my h.Method) bool {
+	if mx >= 16 || my >= 16 {
+		return true // not memoized; the full fold decides
+	}
+	i := int(mx)<<4 | int(my)
+	if t := e.methPair[i]; t != vUnknown {
+		return t == vTrue
+	}
+	r := eval3(e.k.Pair.Body.Args[1], func(a *theory.Formula) tri {
+		if a.Kind != theory.KMeth {
+			return vUnknown
+		}
+		m := mx
+		if a.X == 1 {
+			m = my
+		}
+		if m == a.M {
+			return vTrue
+		}
+		return vFalse
+	})
+	t := vTrue
+	if r == vFalse {
+		t = vFalse
+	}
+	e.methPair[i] = t
+	return t == vTrue
 }
 
 // possible evaluates a MATCH consequent for the pair (x,y), three-valued:
