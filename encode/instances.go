@@ -3,6 +3,7 @@ package encode
 import (
 	"slices"
 
+	h "github.com/satmon/satmon/monitor/history"
 	"github.com/satmon/satmon/theory"
 )
 
@@ -560,6 +561,9 @@ func (e *Encoder) leaf(a *axiom, win []*Op, ante, rest []*node, extra []Lit) {
 	}
 	parts = append(parts, rest...)
 	if a.wit != nil {
+		if e.witnessHolds(a, win, nf) {
+			return
+		}
 		e.witnesses(a, win, nf, &parts)
 	}
 	n := e.or(parts...)
@@ -567,6 +571,112 @@ func (e *Encoder) leaf(a *axiom, win []*Op, ante, rest []*node, extra []Lit) {
 		return
 	}
 	e.assert(n, extra)
+}
+
+// witnessHolds reports, for SATURATE, whether some witness of a
+// single-∃ instance is already true under the saturator's assignment and
+// real time, looking only at variables that exist. Such an instance
+// would be emitted with its witness's helper t in the clause: t's
+// definition is satisfied, so t can never become false, and the clause
+// can never propagate. Skipping it before the witnesses are grounded also
+// spares the match variables of the other candidates (a pending remove
+// for every add of the window), which are created for nothing else.
+func (e *Encoder) witnessHolds(a *axiom, win []*Op, nf int) bool {
+	if e.lazy == nil || len(a.Exists) != 1 {
+		return false
+	}
+	cands := win
+	if g := a.witGen; g != nil {
+		if g.asX {
+			cands = e.env[g.from].asX
+		} else {
+			cands = e.env[g.from].asY
+		}
+	}
+	for _, o := range cands {
+		if o.pending() && (o.usedVar == 0 || e.lazy.Value(o.usedVar) != 1) {
+			continue
+		}
+		e.env[nf] = o
+		if eval3(a.wit, e.known) == vTrue {
+			return true
+		}
+	}
+	return false
+}
+
+// known is the value of an atom under e.env if constants or existing
+// variables decide it; it creates no variable.
+func (e *Encoder) known(f *theory.Formula) tri {
+	env := e.env
+	of := func(b bool) tri {
+		if b {
+			return vTrue
+		}
+		return vFalse
+	}
+	val := func(l Lit, ok bool) tri {
+		if !ok {
+			return vUnknown
+		}
+		switch e.lazy.Value(l) {
+		case 1:
+			return vTrue
+		case -1:
+			return vFalse
+		}
+		return vUnknown
+	}
+	ret := func(o *Op, v h.Value) tri {
+		if !o.pending() {
+			return of(o.Label.Ret == v)
+		}
+		l, ok := e.rets[o.Serial][v]
+		return val(l, ok)
+	}
+	switch f.Kind {
+	case theory.KMeth:
+		return of(env[f.X].Label.Method == f.M)
+	case theory.KRet:
+		if f.V == theory.Bottom {
+			return vUnknown
+		}
+		return ret(env[f.X], f.V)
+	case theory.KArgEq:
+		return of(env[f.X].Label.Arg == env[f.Y].Label.Arg)
+	case theory.KArgRet:
+		return ret(env[f.Y], env[f.X].Label.Arg)
+	case theory.KArgLess:
+		return of(env[f.X].Label.Prio < env[f.Y].Label.Prio)
+	case theory.KEq:
+		return of(env[f.X] == env[f.Y])
+	case theory.KB:
+		x, y := env[f.X], env[f.Y]
+		switch {
+		case x == y:
+			return vFalse
+		case before(x, y):
+			return vTrue
+		case before(y, x):
+			return vFalse
+		}
+		if !e.k.Sequential {
+			l, ok := e.vars[varPair{vB, int32(x.Serial), int32(y.Serial)}.key()]
+			return val(l, ok)
+		}
+		return val(e.bExisting(x, y))
+	case theory.KMatch:
+		x, y := env[f.X], env[f.Y]
+		l, ok := e.vars[varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()]
+		return val(l, ok)
+	case theory.KUsed:
+		o := env[f.X]
+		if !o.pending() {
+			return vTrue
+		}
+		return val(o.usedVar, o.usedVar != 0)
+	}
+	return vUnknown
 }
 
 // witnesses appends ∨ȳ used(ȳ) ∧ wit(x̄,ȳ) over the window.
