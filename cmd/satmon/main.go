@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"sort"
 )
 
@@ -31,15 +30,6 @@ var commands = map[string]*command{}
 func register(c *command) { commands[c.name] = c }
 
 func main() {
-	if os.Getenv("GOGC") == "" {
-		// The monitor's live heap is its window, a few megabytes, but it
-		// allocates and drops small objects at every step: with the
-		// default GOGC=100 the collector ran so often that its write
-		// barriers alone took a sixth of SATURATE's time. Collecting at
-		// 5× the live heap costs little memory for that. GOGC set in the
-		// environment still wins.
-		debug.SetGCPercent(400)
-	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
