@@ -31,7 +31,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	param := fs.String("param", "", "object parameter with --object: semaphore capacity or register initial value")
 	solver := fs.String("solver", "gini", "SAT backend for SYMBOLIC: gini or gophersat")
 	timeout := fs.Duration("timeout", 0, "time limit per history, e.g. 5s (0: none); on expiry the verdict is 'timeout'")
-	verbose := fs.BoolP("verbose", "v", false, "print per-history statistics (clauses, variables, propagations, window size)")
+	verbose := fs.BoolP("verbose", "v", false, "print per-history statistics (clauses, variables, propagations, window size, removals)")
 	format := fs.String("format", "text", "output format: text, or json (one JSON object per history and line)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: satmon check [flags] [FILE...]
@@ -50,6 +50,11 @@ Algorithms (the paper's §6):
 A history is checked at every return action; its check stops at the first
 violation. With -r, operations that can no longer matter are forgotten
 (docs/removal.md), so a monitor on an endless pipe keeps bounded memory.
+A match of a queue, stack, priority queue, lock, semaphore or exchanger
+waits to be forgotten while a pending operation overlaps it, but at most
+64 wait: one stalled operation does not hold the whole log. -v says how
+many were forgotten that way, and how many tags repeated (their
+operations are never forgotten).
 
 Examples:
   satmon check testdata/stack/figure11-h2.log

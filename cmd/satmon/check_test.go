@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -177,5 +178,30 @@ func TestTheoryCommand(t *testing.T) {
 	}
 	if code, _, _ := runCmd("theory", "deque"); code != exitUsage {
 		t.Errorf("unknown object: exit %d", code)
+	}
+}
+
+// -v tells when matching is not unique, and when a stalled operation made
+// the wait cap forget operations it overlapped.
+func TestCheckVerboseRemovalLines(t *testing.T) {
+	r := root(t)
+	code, out, _ := runCmd("check", "-r", "-v", filepath.Join(r, "testdata/lock/untagged.log"))
+	if code != exitOK || !strings.Contains(out, "matching not unique: 3 repeated tags") {
+		t.Errorf("untagged.log: exit %d, output %q", code, out)
+	}
+	var b strings.Builder
+	b.WriteString("# @object atomic-queue\n[s] call enqueue(s)\n")
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&b, "[a%d] call enqueue(%d)\n[a%d] return\n[r%d] call dequeue\n[r%d] return %d\n", i, i, i, i, i, i)
+	}
+	b.WriteString("[s] return\n")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "stall.log")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = runCmd("check", "-r", "-v", path)
+	if code != exitOK || !strings.Contains(out, "operations removed while a stalled pending operation overlapped them") {
+		t.Errorf("stall.log: exit %d, output %q", code, out)
 	}
 }
