@@ -87,14 +87,18 @@ type Encoder struct {
 	// stack holds the clauses being built by assert (nested: a Tseitin
 	// helper's clauses are built above its parent's); emitted clauses
 	// are copied by the sink.
-	stack     []Lit
-	forget    []int       // Remove's result, reused from call to call
-	cycle     [6]Lit      // checkCycle's clause
-	methPair  [256]tri    // methodsMayMatch's memo, by method pair
-	edgeState []edgeState // usedAssigned's scratch
-	base      int
-	epoch     []uint32 // indexed by variable
-	cur       []int    // serials of the instance being emitted
+	stack    []Lit
+	forget   []int    // Remove's result, reused from call to call
+	cycle    [6]Lit   // checkCycle's clause
+	methPair [256]tri // methodsMayMatch's memo, by method pair
+	// owners[v] lists the serials that own variable v, when trackOwners
+	// is on (TrackOwners).
+	owners      [][]int32
+	trackOwners bool
+	edgeState   []edgeState // usedAssigned's scratch
+	base        int
+	epoch       []uint32 // indexed by variable
+	cur         []int    // serials of the instance being emitted
 
 	// meaning[v] says what variable v stands for, for the lazy
 	// transitivity, which learns of assignments by variable.
@@ -217,6 +221,12 @@ func (e *Encoder) own(serial, v int, k varKey) {
 			e.owned[i] = e.freeOwned[n-1]
 			e.freeOwned = e.freeOwned[:n-1]
 		}
+	}
+	if e.trackOwners {
+		for v >= len(e.owners) {
+			e.owners = append(e.owners, nil)
+		}
+		e.owners[v] = append(e.owners[v], int32(serial))
 	}
 	ov := ownedVar{v: int32(v), epoch: e.epoch[v]}
 	if k.kind != vAux && k.kind != vRet {
@@ -785,6 +795,22 @@ func (e *Encoder) Remove(serials []int) []int {
 // maxKeptOwned is the largest owner list kept for reuse; bigger ones
 // (an operation that was pending for long) are left to the collector.
 const maxKeptOwned = 256
+
+// TrackOwners makes the encoder remember which operations own each
+// variable (see VarOwners). Call it before the first operation.
+func (e *Encoder) TrackOwners() { e.trackOwners = true }
+
+// VarOwners lists the serials of the operations that own variable v: the
+// operations of a b, used, match or ret variable, the universally bound
+// operations of the instance a Tseitin helper belongs to. Removing any of
+// them makes v meaningless. Valid with TrackOwners, for variables that
+// are never recycled (SYMBOLIC's solvers never recycle).
+func (e *Encoder) VarOwners(v int) []int32 {
+	if v < len(e.owners) {
+		return e.owners[v]
+	}
+	return nil
+}
 
 // Op returns the live operation with the given serial.
 func (e *Encoder) Op(serial int) *Op { return e.ops[serial] }

@@ -59,6 +59,10 @@ type Options struct {
 	// eager, for tests: SATURATE grounds every transitivity and matching
 	// instance up front, as SYMBOLIC does, instead of when it can matter.
 	eager bool
+	// activation, for tests and benchmarks: SYMBOLIC -i -r retires the
+	// clauses of forgotten operations with activation literals instead of
+	// rebuilding its solver.
+	activation bool
 	// maxWait, for tests: overrides defaultMaxWait (see remover) when
 	// positive; negative means a cap of 0 (forget at once).
 	maxWait int

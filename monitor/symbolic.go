@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"slices"
 	"sort"
 	"time"
 
@@ -86,6 +87,7 @@ type symChecker struct {
 	stop   func() bool
 	solver sat.Solver      // live solver (-i)
 	enc    *encode.Encoder // live encoder (-i)
+	guard  *actSink        // -i -r with activation literals instead of rebuilds (tests, benchmarks)
 	checks int
 	vars   int
 	cls    int
@@ -99,9 +101,74 @@ func newSymChecker(k *theory.Kernel, opt Options, limit func() time.Duration, st
 			return nil, err
 		}
 		c.solver = s
-		c.enc = startEncoder(k, s)
+		if opt.activation && opt.RemoveObsolete && !opt.Completion {
+			c.guard = &actSink{s: s, act: map[int32]int{}}
+			c.enc = encode.New(k, c.guard)
+			c.enc.TrackOwners()
+			c.guard.enc = c.enc
+			addInitialWrite(k, c.enc)
+		} else {
+			c.enc = startEncoder(k, s)
+		}
 	}
 	return c, nil
+}
+
+// actSink is the other way SYMBOLIC -i -r could forget (the issue asks
+// which is faster): every clause carries ¬act(o) for each operation o
+// owning one of its variables, the solver is asked under act(o) for the
+// live operations, and forgetting o adds the unit ¬act(o). No rebuild,
+// but every clause stays in the solver for ever. docs/removal.md has the
+// measurement; rebuilding won.
+type actSink struct {
+	s    sat.Solver
+	enc  *encode.Encoder
+	act  map[int32]int // live operation → its activation variable
+	buf  []int
+	seen []int32
+}
+
+func (a *actSink) NewVar() int { return a.s.NewVar() }
+
+func (a *actSink) AddClause(lits []int) {
+	buf, seen := append(a.buf[:0], lits...), a.seen[:0]
+	for _, l := range lits {
+		for _, o := range a.enc.VarOwners(max(l, -l)) {
+			if !slices.Contains(seen, o) {
+				seen = append(seen, o)
+				buf = append(buf, -a.actOf(o))
+			}
+		}
+	}
+	a.buf, a.seen = buf, seen
+	a.s.AddClause(buf)
+}
+
+func (a *actSink) actOf(o int32) int {
+	v, ok := a.act[o]
+	if !ok {
+		v = a.s.NewVar()
+		a.act[o] = v
+	}
+	return v
+}
+
+// assumptions are act(o) for the live operations, and extra.
+func (a *actSink) assumptions(extra ...int) []int {
+	out := append([]int(nil), extra...)
+	for _, v := range a.act {
+		out = append(out, v)
+	}
+	return out
+}
+
+func (a *actSink) forget(serials []int) {
+	for _, s := range serials {
+		if v, ok := a.act[int32(s)]; ok {
+			a.s.AddClause([]int{-v})
+			delete(a.act, int32(s))
+		}
+	}
 }
 
 func (c *symChecker) call(w *window, s int) error {
@@ -126,7 +193,11 @@ func (c *symChecker) ret(w *window, s int) (bool, error) {
 	case c.enc != nil:
 		act := c.solver.NewVar()
 		c.enc.EmitOpen(act)
-		r := c.solver.Solve(c.limit(), act)
+		assume := []int{act}
+		if c.guard != nil {
+			assume = c.guard.assumptions(act)
+		}
+		r := c.solver.Solve(c.limit(), assume...)
 		c.solver.AddClause([]int{-act}) // retire this step's open instances
 		c.vars, c.cls = c.enc.Stats()
 		return c.answer(r)
@@ -222,6 +293,11 @@ func (c *symChecker) completionsLive(hist *h.History, serials []int) (bool, erro
 // (Without -i every check encodes the window afresh anyway.)
 func (c *symChecker) remove(w *window, serials []int) error {
 	if c.enc == nil {
+		return nil
+	}
+	if c.guard != nil {
+		c.enc.Remove(serials)
+		c.guard.forget(serials)
 		return nil
 	}
 	live := map[int]bool{}
