@@ -193,3 +193,23 @@ func TestSymbolicForgettingVariantsSound(t *testing.T) {
 	}
 	t.Logf("%d histories, %d violations confirmed, %d histories decided differently", n, viol, differ)
 }
+
+// A pair held back by a pending operation of the same tag keeps waiting,
+// but does not hold back the pairs behind it: with a stalled enqueue(x)
+// and a completed enqueue(x)/dequeue ⇒ x first in line, the window still
+// stays near the cap.
+func TestStalledSameTagHoldsOnlyItsPair(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# @object atomic-queue\n[s] call enqueue(x)\n[a] call enqueue(x)\n[a] return\n[r] call dequeue\n[r] return x\n")
+	for i := 0; i < 1000; i++ {
+		fmt.Fprintf(&b, "[a%d] call enqueue(%d)\n[a%d] return\n[r%d] call dequeue\n[r%d] return %d\n", i, i, i, i, i, i)
+	}
+	b.WriteString("[s] return\n[z] call dequeue\n[z] return x\n")
+	r, err := CheckLog(strings.NewReader(b.String()), "stall", 0, "", Options{Algorithm: Saturate, RemoveObsolete: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != OK || r.Stats.MaxWindow > 2*defaultMaxWait+8 {
+		t.Errorf("verdict %s (want ok), largest window %d (want at most %d)", r.Verdict, r.Stats.MaxWindow, 2*defaultMaxWait+8)
+	}
+}

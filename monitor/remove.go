@@ -168,10 +168,12 @@ func (r *remover) returned(w *window, s int) []int {
 }
 
 // settle releases the waiting operations that no pending operation
-// overlaps any more. r.quiet is in return order, so they form a prefix.
+// overlaps any more. r.quiet is in return order, so they form a prefix;
+// past the cap, the oldest go too, except those held by a pending
+// operation of the same tag, which keep waiting.
 func (r *remover) settle(w *window) []int {
 	min := w.pendingMinCall()
-	var out, writes []int
+	var out, writes, held []int
 	n := 0
 	for ; n < len(r.quiet); n++ {
 		s := r.quiet[n]
@@ -179,8 +181,15 @@ func (r *remover) settle(w *window) []int {
 		if o == nil {
 			continue
 		}
-		if min >= 0 && min < o.Return && !r.overCap(w, n) {
-			break
+		if min >= 0 && min < o.Return {
+			if !r.overCap(len(held) + len(r.quiet) - n) {
+				break
+			}
+			if key, _, ok := r.sides(o); ok && r.pendingMayCarry(w, key) {
+				held = append(held, s)
+				continue
+			}
+			r.forced++
 		}
 		key, adding, matches := r.sides(o)
 		switch {
@@ -202,32 +211,26 @@ func (r *remover) settle(w *window) []int {
 			out = append(out, s)
 		}
 	}
-	r.quiet = append(r.quiet[:0], r.quiet[n:]...)
+	r.quiet = append(held, r.quiet[n:]...)
 	if len(writes) > 0 {
 		out = append(out, r.overwritten(w, writes[len(writes)-1])...)
 	}
 	return out
 }
 
-// overCap reports whether the waiting operation at r.quiet[i] must be
-// released although a pending operation overlaps it: the cap applies to
-// injective objects only, and counts the operations waiting from i on.
+// overCap reports whether waiting operations must be released although
+// a pending operation overlaps them, waiting being the number that wait:
+// the cap applies to injective objects only.
 //
 // A pending operation that may carry the same tag on the adding side
 // (another add of the value, another acquire of the token) still holds
-// it back: the tag may turn out repeated, and then the pair need not be
-// a match at all (TestForcedRemovalSound found a false violation that
-// way). A pending remove that later returns the tag of a forgotten pair
-// is harmless: with the adding side unique, that is a violation anyway.
-func (r *remover) overCap(w *window, i int) bool {
-	if r.obj == h.Register || r.obj == h.Set || len(r.quiet)-i <= r.maxWait {
-		return false
-	}
-	if key, _, ok := r.sides(w.op(r.quiet[i])); ok && r.pendingMayCarry(w, key) {
-		return false
-	}
-	r.forced++
-	return true
+// its pair back (settle): the tag may turn out repeated, and then the pair
+// need not be a match at all (TestForcedRemovalSound found a false
+// violation that way). A pending remove that later returns the tag of a
+// forgotten pair is harmless: with the adding side unique, that is a
+// violation anyway.
+func (r *remover) overCap(waiting int) bool {
+	return r.obj != h.Register && r.obj != h.Set && waiting > r.maxWait
 }
 
 // pendingMayCarry reports whether a pending operation may be on the
