@@ -61,7 +61,7 @@ type Encoder struct {
 
 	ops    map[int]*Op
 	win    []*Op                   // live operations in call order
-	vars   map[uint64]int          // b, used and match variables, by varPair.key
+	vars   varTable                // b, used and match variables, by varPair.key
 	rets   map[int]map[h.Value]int // pending op → its return-value variables
 	names  map[int]string          // filled when Names is on
 	Names  bool
@@ -161,7 +161,7 @@ func (p varPair) key() uint64 {
 
 // New starts an empty window for kernel k emitting into sink.
 func New(k *theory.Kernel, sink Sink) *Encoder {
-	e := &Encoder{k: k, sink: sink, ops: map[int]*Op{}, vars: map[uint64]int{}, rets: map[int]map[h.Value]int{}, byArg: map[h.Value][]*Op{}}
+	e := &Encoder{k: k, sink: sink, ops: map[int]*Op{}, rets: map[int]map[h.Value]int{}, byArg: map[h.Value][]*Op{}}
 	for _, a := range k.Axioms() {
 		e.ax = append(e.ax, prepare(a))
 	}
@@ -240,13 +240,13 @@ func (e *Encoder) variable(k varKey) Lit {
 		if v, ok := e.rets[k.x][k.v]; ok {
 			return v
 		}
-	} else if v, ok := e.vars[k.pair().key()]; ok {
+	} else if v, ok := e.vars.get(k.pair().key()); ok {
 		return v
 	}
 	v := e.newVar(func() string { return e.keyName(k) })
 	e.meaning[v] = k.pair()
 	if k.kind != vRet {
-		e.vars[k.pair().key()] = v
+		e.vars.put(k.pair().key(), v)
 	}
 	e.own(k.x, v, k)
 	if (k.kind == vB || k.kind == vMatch) && k.y != k.x {
@@ -405,7 +405,7 @@ func (e *Encoder) matchNode(x, y *Op) *node {
 	}
 	// A match variable is known only while its pair is possible (see
 	// ruleOut), so an existing one needs no new check.
-	if v, ok := e.vars[varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()]; ok {
+	if v, ok := e.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); ok {
 		return e.litNode(v)
 	}
 	if !e.matchPossible(x, y) {
@@ -684,7 +684,7 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 // solver, where its MATCH clause makes it false by propagation, until one
 // of its operations is removed.
 func (e *Encoder) ruleOut(x, y *Op) {
-	delete(e.vars, varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
+	e.vars.del(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
 }
 
 // EmitOpen emits every ∀∃ instance not yet emitted for good — those with a
@@ -749,7 +749,7 @@ func (e *Encoder) Remove(serials []int) []int {
 				e.meaning[ov.v] = varPair{kind: vNone}
 				forget = append(forget, int(ov.v))
 				if ov.pair {
-					delete(e.vars, ov.key)
+					e.vars.del(ov.key)
 				}
 			}
 			if l := e.owned[i]; l != nil && cap(l) <= maxKeptOwned {
@@ -846,5 +846,5 @@ func (e *Encoder) RetVars(serial int) map[h.Value]Lit {
 
 // Sizes reports the encoder's internal table sizes, for memory tests.
 func (e *Encoder) Sizes() (owned, epoch, vars, rets, byArg int) {
-	return len(e.owned), len(e.epoch), len(e.vars), len(e.rets), len(e.byArg)
+	return len(e.owned), len(e.epoch), e.vars.len(), len(e.rets), len(e.byArg)
 }

@@ -661,13 +661,13 @@ func (e *Encoder) known(f *theory.Formula) tri {
 			return vFalse
 		}
 		if !e.k.Sequential {
-			l, ok := e.vars[varPair{vB, int32(x.Serial), int32(y.Serial)}.key()]
+			l, ok := e.vars.get(varPair{vB, int32(x.Serial), int32(y.Serial)}.key())
 			return val(l, ok)
 		}
 		return val(e.bExisting(x, y))
 	case theory.KMatch:
 		x, y := env[f.X], env[f.Y]
-		l, ok := e.vars[varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()]
+		l, ok := e.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
 		return val(l, ok)
 	case theory.KUsed:
 		o := env[f.X]

@@ -120,7 +120,7 @@ type newMatch struct {
 // from whichever of the two is flushed last, and not when one of them is
 // already false (see isTrue).
 func (e *Encoder) atMostOne(m newMatch, cands []*Op, xOf, yOf func(*Op) *Op) {
-	if v, ok := e.vars[varPair{vMatch, int32(m.x.Serial), int32(m.y.Serial)}.key()]; !ok || v != m.v {
+	if v, ok := e.vars.get(varPair{vMatch, int32(m.x.Serial), int32(m.y.Serial)}.key()); !ok || v != m.v {
 		return // ruled out since (see ruleOut)
 	}
 	if e.lazy != nil && e.lazy.Value(m.v) == -1 {
@@ -131,7 +131,7 @@ func (e *Encoder) atMostOne(m newMatch, cands []*Op, xOf, yOf func(*Op) *Op) {
 		if x == m.x && y == m.y {
 			continue
 		}
-		n, ok := e.vars[varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()]
+		n, ok := e.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
 		if !ok || e.waiting(n) || e.lazy != nil && e.lazy.Value(n) == -1 {
 			continue
 		}
@@ -204,7 +204,7 @@ func (e *Encoder) groundFromMatch(a *axiom, at *theory.Formula, x, y *Op) {
 func (e *Encoder) groundMatched(a *axiom) {
 	for _, c := range a.matchAtoms {
 		x, y := e.env[c.X], e.env[c.Y]
-		if _, ok := e.vars[varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()]; !ok {
+		if _, ok := e.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); !ok {
 			return
 		}
 	}

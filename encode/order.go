@@ -216,9 +216,9 @@ func (e *Encoder) checkCycle(a, b, c *Op) {
 // bExisting is b(x,y) for an overlapping pair, if its variable exists.
 func (e *Encoder) bExisting(x, y *Op) (Lit, bool) {
 	if x.Serial < y.Serial {
-		v, ok := e.vars[varPair{vB, int32(x.Serial), int32(y.Serial)}.key()]
+		v, ok := e.vars.get(varPair{vB, int32(x.Serial), int32(y.Serial)}.key())
 		return v, ok
 	}
-	v, ok := e.vars[varPair{vB, int32(y.Serial), int32(x.Serial)}.key()]
+	v, ok := e.vars.get(varPair{vB, int32(y.Serial), int32(x.Serial)}.key())
 	return -v, ok
 }

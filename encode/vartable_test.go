@@ -1,0 +1,43 @@
+package encode
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// varTable against Go's map under random puts, gets and deletes, with
+// keys drawn from a small range so that clusters, updates and backward
+// shifts all happen.
+func TestVarTableMatchesMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var tab varTable
+	ref := map[uint64]int{}
+	for step := 0; step < 200000; step++ {
+		k := rng.Uint64N(3000)
+		if step%7 == 0 {
+			k = k<<62 | rng.Uint64N(1<<40) // large keys too
+		}
+		switch rng.IntN(3) {
+		case 0:
+			v := rng.IntN(1 << 30)
+			tab.put(k, v)
+			ref[k] = v
+		case 1:
+			tab.del(k)
+			delete(ref, k)
+		}
+		got, ok := tab.get(k)
+		want, wok := ref[k]
+		if ok != wok || got != want {
+			t.Fatalf("step %d: get(%d) = %d,%v, want %d,%v", step, k, got, ok, want, wok)
+		}
+		if tab.len() != len(ref) {
+			t.Fatalf("step %d: len %d, want %d", step, tab.len(), len(ref))
+		}
+	}
+	for k, v := range ref {
+		if got, ok := tab.get(k); !ok || got != v {
+			t.Fatalf("final: get(%d) = %d,%v, want %d", k, got, ok, v)
+		}
+	}
+}
