@@ -12,25 +12,18 @@ import (
 // SATURATE does, for the tests of the lazy transitivity.
 type satSink struct{ s *saturate.Solver }
 
-func toSat(l Lit) saturate.Lit {
-	if l > 0 {
-		return saturate.Pos(saturate.Var(l))
-	}
-	return saturate.Neg(saturate.Var(-l))
-}
-
 func (k satSink) NewVar() int { return int(k.s.NewVar()) }
 
 func (k satSink) AddClause(lits []Lit) {
 	var cl []saturate.Lit
 	for _, l := range lits {
-		cl = append(cl, toSat(l))
+		cl = append(cl, saturate.FromDimacs(l))
 	}
 	k.s.AddClause(cl...)
 }
 
 func (k satSink) Value(l Lit) int8 {
-	switch k.s.Value(toSat(l)) {
+	switch k.s.Value(saturate.FromDimacs(l)) {
 	case saturate.True:
 		return 1
 	case saturate.False:
@@ -51,11 +44,7 @@ func (k satSink) saturate(t *testing.T, e *Encoder) {
 		}
 		var out []Lit
 		for _, l := range lits {
-			if l.IsNeg() {
-				out = append(out, -Lit(l.Var()))
-			} else {
-				out = append(out, Lit(l.Var()))
-			}
+			out = append(out, l.Dimacs())
 		}
 		e.Assigned(out)
 	}

@@ -17,11 +17,7 @@ func (k *satSink) NewVar() int { return int(k.s.NewVar()) }
 func (k *satSink) AddClause(lits []encode.Lit) {
 	k.buf = k.buf[:0]
 	for _, l := range lits {
-		if l > 0 {
-			k.buf = append(k.buf, saturate.Pos(saturate.Var(l)))
-		} else {
-			k.buf = append(k.buf, saturate.Neg(saturate.Var(-l)))
-		}
+		k.buf = append(k.buf, saturate.FromDimacs(l))
 	}
 	k.s.AddClause(k.buf...)
 }
@@ -29,13 +25,7 @@ func (k *satSink) AddClause(lits []encode.Lit) {
 // Value reads the saturator's assignment for the encoder's lazy
 // transitivity.
 func (k *satSink) Value(l encode.Lit) int8 {
-	var v saturate.Value
-	if l > 0 {
-		v = k.s.Value(saturate.Pos(saturate.Var(l)))
-	} else {
-		v = k.s.Value(saturate.Neg(saturate.Var(-l)))
-	}
-	switch v {
+	switch k.s.Value(saturate.FromDimacs(l)) {
 	case saturate.True:
 		return 1
 	case saturate.False:
@@ -87,11 +77,7 @@ func (c *satChecker) ret(w *window, s int) (bool, error) {
 		}
 		c.lits = c.lits[:0]
 		for _, l := range lits {
-			if l.IsNeg() {
-				c.lits = append(c.lits, -encode.Lit(l.Var()))
-			} else {
-				c.lits = append(c.lits, encode.Lit(l.Var()))
-			}
+			c.lits = append(c.lits, l.Dimacs())
 		}
 		c.enc.Assigned(c.lits)
 	}

@@ -43,6 +43,23 @@ func (l Lit) String() string {
 	return strconv.Itoa(int(l.Var()))
 }
 
+// FromDimacs returns the literal a DIMACS-style integer names: d > 0 is
+// Pos(d), d < 0 is Neg(-d). Encoders speak DIMACS; this is the bridge.
+func FromDimacs(d int) Lit {
+	if d < 0 {
+		return Neg(Var(-d))
+	}
+	return Pos(Var(d))
+}
+
+// Dimacs returns l as a DIMACS-style integer (FromDimacs's inverse).
+func (l Lit) Dimacs() int {
+	if l.IsNeg() {
+		return -int(l.Var())
+	}
+	return int(l.Var())
+}
+
 // Value is the truth value of a literal.
 type Value int8
 

@@ -38,6 +38,9 @@ func TestLit(t *testing.T) {
 	if MkLit(v, true) != p || MkLit(v, false) != n {
 		t.Fatalf("MkLit wrong")
 	}
+	if FromDimacs(7) != p || FromDimacs(-7) != n || p.Dimacs() != 7 || n.Dimacs() != -7 {
+		t.Fatalf("DIMACS conversion wrong: %v %v %d %d", FromDimacs(7), FromDimacs(-7), p.Dimacs(), n.Dimacs())
+	}
 	if True.String() != "true" || False.String() != "false" || Unknown.String() != "unknown" {
 		t.Fatalf("Value strings wrong")
 	}
