@@ -95,7 +95,7 @@ type Encoder struct {
 	// is on (TrackOwners).
 	owners      [][]int32
 	trackOwners bool
-	edgeState   []edgeState // usedAssigned's scratch
+	edges       []tri // usedAssigned's scratch
 	base        int
 	epoch       []uint32 // indexed by variable
 	cur         []int    // serials of the instance being emitted
@@ -465,40 +465,34 @@ func (e *Encoder) possible(f *theory.Formula, x, y *Op) tri {
 		}
 		return y
 	}
-	of := func(b bool) tri {
-		if b {
-			return vTrue
-		}
-		return vFalse
-	}
 	return eval3(f, func(a *theory.Formula) tri {
 		switch a.Kind {
 		case theory.KMeth:
-			return of(op(a.X).Label.Method == a.M)
+			return triOf(op(a.X).Label.Method == a.M)
 		case theory.KRet:
 			o := op(a.X)
 			if !o.pending() {
-				return of(o.Label.Ret == a.V)
+				return triOf(o.Label.Ret == a.V)
 			}
 			if a.V == theory.Bottom || e.retPossible(o, a.V) {
 				return vUnknown
 			}
 			return vFalse
 		case theory.KArgEq:
-			return of(op(a.X).Label.Arg == op(a.Y).Label.Arg)
+			return triOf(op(a.X).Label.Arg == op(a.Y).Label.Arg)
 		case theory.KArgRet:
 			o := op(a.Y)
 			if !o.pending() {
-				return of(op(a.X).Label.Arg == o.Label.Ret)
+				return triOf(op(a.X).Label.Arg == o.Label.Ret)
 			}
 			if e.retPossible(o, op(a.X).Label.Arg) {
 				return vUnknown
 			}
 			return vFalse
 		case theory.KArgLess:
-			return of(op(a.X).Label.Prio < op(a.Y).Label.Prio)
+			return triOf(op(a.X).Label.Prio < op(a.Y).Label.Prio)
 		case theory.KEq:
-			return of(x == y || a.X == a.Y)
+			return triOf(x == y || a.X == a.Y)
 		}
 		return vUnknown // b, match, used: not label facts
 	})

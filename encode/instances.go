@@ -101,6 +101,14 @@ type source struct {
 	asX  bool
 }
 
+// partners are the candidates g names under env.
+func (g *source) partners(env []*Op) []*Op {
+	if g.asX {
+		return env[g.from].asX
+	}
+	return env[g.from].asY
+}
+
 // matchSource finds, among conjuncts fs, a match atom between v and a
 // variable satisfying bound.
 func matchSource(fs []*theory.Formula, v int, bound func(int) bool) *source {
@@ -370,6 +378,24 @@ const (
 	vTrue
 )
 
+func triOf(b bool) tri {
+	if b {
+		return vTrue
+	}
+	return vFalse
+}
+
+// litTri is the saturator's current value of l (SATURATE only).
+func (e *Encoder) litTri(l Lit) tri {
+	switch e.lazy.Value(l) {
+	case 1:
+		return vTrue
+	case -1:
+		return vFalse
+	}
+	return vUnknown
+}
+
 // eval3 evaluates f in Kleene's three-valued logic, atom giving the value
 // of each atom.
 func eval3(f *theory.Formula, atom func(*theory.Formula) tri) tri {
@@ -473,11 +499,7 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 		v := pl.order[level]
 		cands := win
 		if g := pl.gen[level]; g != nil {
-			if g.asX {
-				cands = e.env[g.from].asX
-			} else {
-				cands = e.env[g.from].asY
-			}
+			cands = g.partners(e.env)
 		}
 		if a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) && slices.Contains(pl.order[:level], 1-v) {
 			cands = e.byArg[e.env[1-v].Label.Arg] // see the skip below
@@ -587,11 +609,7 @@ func (e *Encoder) witnessHolds(a *axiom, win []*Op, nf int) bool {
 	}
 	cands := win
 	if g := a.witGen; g != nil {
-		if g.asX {
-			cands = e.env[g.from].asX
-		} else {
-			cands = e.env[g.from].asY
-		}
+		cands = g.partners(e.env)
 	}
 	for _, o := range cands {
 		if o.pending() && (o.usedVar == 0 || e.lazy.Value(o.usedVar) != 1) {
@@ -609,47 +627,35 @@ func (e *Encoder) witnessHolds(a *axiom, win []*Op, nf int) bool {
 // variables decide it; it creates no variable.
 func (e *Encoder) known(f *theory.Formula) tri {
 	env := e.env
-	of := func(b bool) tri {
-		if b {
-			return vTrue
-		}
-		return vFalse
-	}
 	val := func(l Lit, ok bool) tri {
 		if !ok {
 			return vUnknown
 		}
-		switch e.lazy.Value(l) {
-		case 1:
-			return vTrue
-		case -1:
-			return vFalse
-		}
-		return vUnknown
+		return e.litTri(l)
 	}
 	ret := func(o *Op, v h.Value) tri {
 		if !o.pending() {
-			return of(o.Label.Ret == v)
+			return triOf(o.Label.Ret == v)
 		}
 		l, ok := e.rets[o.Serial][v]
 		return val(l, ok)
 	}
 	switch f.Kind {
 	case theory.KMeth:
-		return of(env[f.X].Label.Method == f.M)
+		return triOf(env[f.X].Label.Method == f.M)
 	case theory.KRet:
 		if f.V == theory.Bottom {
 			return vUnknown
 		}
 		return ret(env[f.X], f.V)
 	case theory.KArgEq:
-		return of(env[f.X].Label.Arg == env[f.Y].Label.Arg)
+		return triOf(env[f.X].Label.Arg == env[f.Y].Label.Arg)
 	case theory.KArgRet:
 		return ret(env[f.Y], env[f.X].Label.Arg)
 	case theory.KArgLess:
-		return of(env[f.X].Label.Prio < env[f.Y].Label.Prio)
+		return triOf(env[f.X].Label.Prio < env[f.Y].Label.Prio)
 	case theory.KEq:
-		return of(env[f.X] == env[f.Y])
+		return triOf(env[f.X] == env[f.Y])
 	case theory.KB:
 		x, y := env[f.X], env[f.Y]
 		switch {
@@ -692,11 +698,7 @@ func (e *Encoder) witnesses(a *axiom, win []*Op, j int, parts *[]*node) {
 	}
 	cands := win
 	if g := a.witGen; g != nil && j == len(a.Forall) && len(a.Exists) == 1 {
-		if g.asX {
-			cands = e.env[g.from].asX
-		} else {
-			cands = e.env[g.from].asY
-		}
+		cands = g.partners(e.env)
 	}
 	for _, o := range cands {
 		e.env[j] = o

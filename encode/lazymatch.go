@@ -89,13 +89,13 @@ func (e *Encoder) flushMatches() {
 			switch {
 			case a.matchAtoms == nil:
 			case a.shape == shapeInjective:
-				e.atMostOne(m, m.x.asX, func(y *Op) *Op { return m.x }, func(y *Op) *Op { return y })
+				e.atMostOne(m, m.x.asX, true)
 			case a.shape == shapeFunction:
 				cands := m.y.asY
 				if e.valueTied {
 					cands = e.byArg[m.x.Label.Arg]
 				}
-				e.atMostOne(m, cands, func(x *Op) *Op { return x }, func(*Op) *Op { return m.y })
+				e.atMostOne(m, cands, false)
 			default:
 				for _, at := range a.matchAtoms {
 					e.groundFromMatch(a, at, m.x, m.y)
@@ -111,15 +111,15 @@ type newMatch struct {
 	v    Lit
 }
 
-// atMostOne grounds INJECTIVE (partners o, the pairs (x,o)) or FUNCTION
-// (the pairs (o,y)) for the new variable m directly: the instance for m
+// atMostOne grounds INJECTIVE (injective: the pairs (x,o) for o in
+// cands) or FUNCTION (the pairs (o,y)) for the new variable m directly: the instance for m
 // and the pair's variable n is the clause ¬m ∨ ¬n, since the operations
 // differ and their match atoms imply their used guards. The generic
 // grounding built each clause twice, once per atom position, through
 // the formula interpreter; here each pair of variables gets it once,
 // from whichever of the two is flushed last, and not when one of them is
 // already false (see isTrue).
-func (e *Encoder) atMostOne(m newMatch, cands []*Op, xOf, yOf func(*Op) *Op) {
+func (e *Encoder) atMostOne(m newMatch, cands []*Op, injective bool) {
 	if v, ok := e.vars.get(varPair{vMatch, int32(m.x.Serial), int32(m.y.Serial)}.key()); !ok || v != m.v {
 		return // ruled out since (see ruleOut)
 	}
@@ -127,7 +127,10 @@ func (e *Encoder) atMostOne(m newMatch, cands []*Op, xOf, yOf func(*Op) *Op) {
 		return
 	}
 	for _, o := range cands {
-		x, y := xOf(o), yOf(o)
+		x, y := o, m.y
+		if injective {
+			x, y = m.x, o
+		}
 		if x == m.x && y == m.y {
 			continue
 		}

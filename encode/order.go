@@ -16,7 +16,7 @@ package encode
 // reports each assignment, and for a new order fact p→q (or a new
 // used(p)) Assigned looks at the triangles through it and emits exactly
 // those clauses that are now unit or false. The fixpoint reached is the
-// one unit propagation reaches on the full set (TestLazyTransitivityExact
+// one unit propagation reaches on the full set (TestLazyGroundingExact
 // checks it against the eager grounding); SYMBOLIC, which branches,
 // keeps the full set.
 //
@@ -97,24 +97,24 @@ func (e *Encoder) edgeAssigned(p, q *Op) {
 // x and y only p→x→y→p can be unit.
 func (e *Encoder) usedAssigned(p *Op) {
 	e.stamp++
-	st := e.edgeState[:0]
+	st := e.edges[:0]
 	for _, x := range p.conc {
 		x.mark = e.stamp
 		st = append(st, e.edge(p, x))
 	}
-	e.edgeState = st
+	e.edges = st
 	for i, x := range p.conc {
 		for j, y := range p.conc {
 			// p→x→y→p: p→x must not be false, y→p (that is, p→y) not
 			// true, and not both unknown.
-			if j == i || st[i] == edgeFalse || st[j] == edgeTrue || st[i] == edgeUnknown && st[j] == edgeUnknown {
+			if j == i || st[i] == vFalse || st[j] == vTrue || st[i] == vUnknown && st[j] == vUnknown {
 				continue
 			}
 			e.checkCycle(p, x, y)
 		}
 		for _, y := range x.conc {
 			if y != p && y.mark != e.stamp {
-				if st[i] != edgeFalse {
+				if st[i] != vFalse {
 					e.checkCycle(p, x, y)
 				}
 				if !before(y, p) {
@@ -125,33 +125,19 @@ func (e *Encoder) usedAssigned(p *Op) {
 	}
 }
 
-type edgeState uint8
-
-const (
-	edgeUnknown edgeState = iota
-	edgeTrue
-	edgeFalse
-)
-
 // edge is the current value of b(x,y).
-func (e *Encoder) edge(x, y *Op) edgeState {
+func (e *Encoder) edge(x, y *Op) tri {
 	switch {
 	case before(x, y):
-		return edgeTrue
+		return vTrue
 	case before(y, x):
-		return edgeFalse
+		return vFalse
 	}
 	l, ok := e.bExisting(x, y)
 	if !ok {
-		return edgeUnknown
+		return vUnknown
 	}
-	switch e.lazy.Value(l) {
-	case 1:
-		return edgeTrue
-	case -1:
-		return edgeFalse
-	}
-	return edgeUnknown
+	return e.litTri(l)
 }
 
 // checkCycle emits "no cycle a→b→c→a" if it is now unit or false.
