@@ -97,17 +97,12 @@ func TestForcedRemovalSound(t *testing.T) {
 // pairs: without the cap every pair stays in the window; with it the
 // window stays near the cap, and the log is still found linearizable.
 func TestStalledOperationWindow(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("# @object atomic-queue\n[s] call enqueue(s)\n")
-	for i := 0; i < 1000; i++ {
-		fmt.Fprintf(&b, "[a%d] call enqueue(%d)\n[a%d] return\n[r%d] call dequeue\n[r%d] return %d\n", i, i, i, i, i, i)
-	}
-	b.WriteString("[s] return\n[z] call dequeue\n[z] return s\n")
+	log := stalledQueueLog("[s] call enqueue(s)\n", "[s] return\n[z] call dequeue\n[z] return s\n")
 	for _, c := range []struct {
 		cap      int
 		min, max int // bounds on the largest window
 	}{{1 << 30, 2000, 3000}, {0, 0, 2*defaultMaxWait + 8}} {
-		r, err := CheckLog(strings.NewReader(b.String()), "stall", 0, "", Options{Algorithm: Saturate, RemoveObsolete: true, maxWait: c.cap})
+		r, err := CheckLog(strings.NewReader(log), "stall", 0, "", Options{Algorithm: Saturate, RemoveObsolete: true, maxWait: c.cap})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,17 +194,25 @@ func TestSymbolicForgettingVariantsSound(t *testing.T) {
 // and a completed enqueue(x)/dequeue ⇒ x first in line, the window still
 // stays near the cap.
 func TestStalledSameTagHoldsOnlyItsPair(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("# @object atomic-queue\n[s] call enqueue(x)\n[a] call enqueue(x)\n[a] return\n[r] call dequeue\n[r] return x\n")
-	for i := 0; i < 1000; i++ {
-		fmt.Fprintf(&b, "[a%d] call enqueue(%d)\n[a%d] return\n[r%d] call dequeue\n[r%d] return %d\n", i, i, i, i, i, i)
-	}
-	b.WriteString("[s] return\n[z] call dequeue\n[z] return x\n")
-	r, err := CheckLog(strings.NewReader(b.String()), "stall", 0, "", Options{Algorithm: Saturate, RemoveObsolete: true})
+	log := stalledQueueLog("[s] call enqueue(x)\n[a] call enqueue(x)\n[a] return\n[r] call dequeue\n[r] return x\n",
+		"[s] return\n[z] call dequeue\n[z] return x\n")
+	r, err := CheckLog(strings.NewReader(log), "stall", 0, "", Options{Algorithm: Saturate, RemoveObsolete: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Verdict != OK || r.Stats.MaxWindow > 2*defaultMaxWait+8 {
 		t.Errorf("verdict %s (want ok), largest window %d (want at most %d)", r.Verdict, r.Stats.MaxWindow, 2*defaultMaxWait+8)
 	}
+}
+
+// stalledQueueLog is a queue log of head, then 1,000 sequential
+// enqueue/dequeue pairs of distinct values, then tail.
+func stalledQueueLog(head, tail string) string {
+	var b strings.Builder
+	b.WriteString("# @object atomic-queue\n" + head)
+	for i := 0; i < 1000; i++ {
+		fmt.Fprintf(&b, "[a%d] call enqueue(%d)\n[a%d] return\n[r%d] call dequeue\n[r%d] return %d\n", i, i, i, i, i, i)
+	}
+	b.WriteString(tail)
+	return b.String()
 }
