@@ -23,13 +23,8 @@ func (k satSink) AddClause(lits []Lit) {
 }
 
 func (k satSink) Value(l Lit) int8 {
-	switch k.s.Value(saturate.FromDimacs(l)) {
-	case saturate.True:
-		return 1
-	case saturate.False:
-		return -1
-	}
-	return 0
+	// saturate.Value already is +1, -1 or 0.
+	return int8(k.s.Value(saturate.FromDimacs(l)))
 }
 
 // saturate propagates and feeds new facts back until nothing is new.

@@ -25,13 +25,8 @@ func (k *satSink) AddClause(lits []encode.Lit) {
 // Value reads the saturator's assignment for the encoder's lazy
 // transitivity.
 func (k *satSink) Value(l encode.Lit) int8 {
-	switch k.s.Value(saturate.FromDimacs(l)) {
-	case saturate.True:
-		return 1
-	case saturate.False:
-		return -1
-	}
-	return 0
+	// saturate.Value already is +1, -1 or 0.
+	return int8(k.s.Value(saturate.FromDimacs(l)))
 }
 
 // satChecker is SATURATE: the grounded clauses of each action go to the
