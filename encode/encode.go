@@ -90,6 +90,7 @@ type Encoder struct {
 	stack    []Lit
 	forget   []int    // Remove's result, reused from call to call
 	cycle    [6]Lit   // checkCycle's clause
+	pair     [2]Lit   // emit2's clause
 	methPair [256]tri // methodsMayMatch's memo, by method pair
 	// owners[v] lists the serials that own variable v, when trackOwners
 	// is on (TrackOwners).
@@ -266,6 +267,11 @@ func (e *Encoder) variable(k varKey) Lit {
 			e.rets[k.x] = rs
 		}
 		o := e.ops[k.x]
+		rs[k.v] = v
+		if e.lazySide() {
+			e.pendingVarMade(o, v, true)
+			return v
+		}
 		if o.retTail == 0 {
 			o.retTail = v
 		} else {
@@ -276,7 +282,6 @@ func (e *Encoder) variable(k varKey) Lit {
 			e.emit([]Lit{-o.retTail, -v})
 			o.retTail = t
 		}
-		rs[k.v] = v
 		e.emit([]Lit{-v, e.used(e.ops[k.x])})
 	}
 	if k.kind == vMatch {
@@ -285,7 +290,11 @@ func (e *Encoder) variable(k varKey) Lit {
 		// contains match(x,y) drop the guards used(x), used(y), which makes
 		// their clauses shorter and unit propagation stronger.
 		for _, s := range []int{k.x, k.y} {
-			if o := e.ops[s]; o.pending() {
+			switch o := e.ops[s]; {
+			case !o.pending():
+			case e.lazySide():
+				e.pendingVarMade(o, v, false)
+			default:
 				e.emit([]Lit{-v, e.used(o)})
 			}
 		}

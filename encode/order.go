@@ -62,8 +62,19 @@ func (e *Encoder) Assigned(lits []Lit) {
 			}
 			e.edgeAssigned(x, y)
 		case vUsed:
+			if o := e.ops[int(m.x)]; l > 0 {
+				e.usedAssigned(o)
+			} else if o.pending() {
+				e.usedFalse(o)
+			}
+		case vRet:
+			if o := e.ops[int(m.x)]; l > 0 && o.pending() {
+				e.retTrue(o, l)
+			}
+		case vMatch:
 			if l > 0 {
-				e.usedAssigned(e.ops[int(m.x)])
+				e.usedBy(e.ops[int(m.x)], l)
+				e.usedBy(e.ops[int(m.y)], l)
 			}
 		}
 	}

@@ -1,0 +1,84 @@
+package encode
+
+// Lazy side conditions of pending operations' variables, for SATURATE.
+//
+// A pending operation o has return variables ret(o)=v (at most one true,
+// and each implies used(o)) and match variables (each implies used(o)).
+// Eagerly that is a ladder of three clauses per return variable plus one
+// USED clause per variable: a third of SATURATE's clauses on queue and
+// stack logs, and measured, almost none of them ever propagates, because
+// SATURATE learns a pending operation's value when it returns, and the
+// return's units satisfy them all.
+//
+// Each of these clauses is binary, ¬r ∨ ¬r' or ¬x ∨ used(o), so it is
+// unit or false exactly when one of its literals becomes false: r or r'
+// true, x true, or used(o) false. Like the transitivity (order.go) they
+// are generated at that moment: Assigned emits them for a new true
+// ret/match variable of a pending operation and for a new ¬used(o), and
+// a variable created after its partner literal is already set gets its
+// clause at once. Unit propagation reaches the same fixpoint as with the
+// eager clauses (the ladder derives exactly what the pairwise exclusions
+// derive); TestLazyGroundingExact compares the two groundings.
+
+// lazySide reports whether the side conditions are generated on demand.
+func (e *Encoder) lazySide() bool { return e.lazy != nil }
+
+// pendingVarMade emits, for a new ret or match variable v of the pending
+// operation o, the side clauses that are already unit.
+func (e *Encoder) pendingVarMade(o *Op, v Lit, ret bool) {
+	if u := e.used(o); e.lazy.Value(u) == -1 {
+		e.emit2(-v, u)
+	}
+	if !ret {
+		return
+	}
+	for _, w := range e.rets[o.Serial] {
+		if w != v && e.lazy.Value(w) == 1 {
+			e.emit2(-w, -v)
+		}
+	}
+}
+
+// retTrue emits the side clauses made unit by ret(o)=v becoming true.
+func (e *Encoder) retTrue(o *Op, v Lit) {
+	for _, w := range e.rets[o.Serial] {
+		if w != v && e.lazy.Value(w) != -1 {
+			e.emit2(-v, -w)
+		}
+	}
+	e.usedBy(o, v)
+}
+
+// usedBy emits v ⇒ used(o) for a true v, unless used(o) already holds.
+func (e *Encoder) usedBy(o *Op, v Lit) {
+	if o.pending() {
+		if u := e.used(o); e.lazy.Value(u) != 1 {
+			e.emit2(-v, u)
+		}
+	}
+}
+
+// usedFalse emits x ⇒ used(o) for each ret and match variable x of o
+// that is not already false, now that used(o) is.
+func (e *Encoder) usedFalse(o *Op) {
+	u := e.used(o)
+	i := o.Serial - e.base
+	if i < 0 || i >= len(e.owned) {
+		return
+	}
+	for _, ov := range e.owned[i] {
+		if e.epoch[ov.v] != ov.epoch {
+			continue
+		}
+		x := int(ov.v)
+		if k := e.meaning[x].kind; (k == vRet || k == vMatch) && e.lazy.Value(x) != -1 {
+			e.emit2(-x, u)
+		}
+	}
+}
+
+func (e *Encoder) emit2(a, b Lit) {
+	// Its own buffer: callers may be building a clause in clauseBuf.
+	e.pair = [2]Lit{a, b}
+	e.emit(e.pair[:])
+}

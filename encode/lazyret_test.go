@@ -1,0 +1,82 @@
+package encode
+
+import (
+	"testing"
+
+	h "github.com/satmon/satmon/monitor/history"
+	"github.com/satmon/satmon/saturate"
+	"github.com/satmon/satmon/theory"
+)
+
+// TestLazySideConditions checks each event of lazyret.go on a pending
+// remove y (serial 4) with partners x and z (returned adds 1 and 3): what unit propagation
+// derives about y's used, match and ret variables must be what the eager
+// clauses (ladder and USED) give. Random histories rarely reach the
+// used(y)-false and match-true cases, so each has its own case here.
+func TestLazySideConditions(t *testing.T) {
+	type vars struct{ used, m, r1, r2 Lit }
+	cases := []struct {
+		name string
+		// run asserts facts and creates variables; it returns the literals
+		// that must then be true.
+		run func(e *Encoder, k satSink, v vars, sat func()) []Lit
+	}{
+		{"match true makes used true", func(e *Encoder, k satSink, v vars, sat func()) []Lit {
+			k.AddClause([]Lit{v.m})
+			return []Lit{v.used}
+		}},
+		{"ret true excludes the other values and makes used true", func(e *Encoder, k satSink, v vars, sat func()) []Lit {
+			k.AddClause([]Lit{v.r1})
+			return []Lit{v.used, -v.r2}
+		}},
+		{"used false makes match and ret false", func(e *Encoder, k satSink, v vars, sat func()) []Lit {
+			k.AddClause([]Lit{-v.used})
+			return []Lit{-v.m, -v.r1, -v.r2}
+		}},
+		{"variables made after used is false are false", func(e *Encoder, k satSink, v vars, sat func()) []Lit {
+			k.AddClause([]Lit{-v.used})
+			sat()
+			r3 := e.variable(varKey{kind: vRet, x: 4, v: "3"})
+			m3 := e.variable(varKey{kind: vMatch, x: 3, y: 4})
+			e.flushMatches()
+			return []Lit{-r3, -m3}
+		}},
+		{"a ret variable made after another is true is false", func(e *Encoder, k satSink, v vars, sat func()) []Lit {
+			k.AddClause([]Lit{v.r1})
+			sat()
+			return []Lit{-e.variable(varKey{kind: vRet, x: 4, v: "3"})}
+		}},
+	}
+	for _, c := range cases {
+		for _, lazy := range []bool{true, false} {
+			kern, err := theory.KernelOf(h.Queue, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := satSink{saturate.New()}
+			k.s.Observe()
+			e := New(kern, k)
+			if lazy {
+				e.LazyTransitivity(k)
+			}
+			e.Call(Op{Serial: 1, Label: h.Label{Method: h.Add, Arg: "1"}, Call: 0})
+			e.Return(1, h.Void, 1)
+			e.Call(Op{Serial: 3, Label: h.Label{Method: h.Add, Arg: "3"}, Call: 2})
+			e.Return(3, h.Void, 3)
+			e.Call(Op{Serial: 4, Label: h.Label{Method: h.Rem}, Call: 4}) // y, pending
+			v := vars{used: e.used(e.ops[4])}
+			v.m = e.variable(varKey{kind: vMatch, x: 1, y: 4})
+			v.r1 = e.variable(varKey{kind: vRet, x: 4, v: "1"})
+			v.r2 = e.variable(varKey{kind: vRet, x: 4, v: "2"})
+			e.flushMatches()
+			k.saturate(t, e)
+			want := c.run(e, k, v, func() { k.saturate(t, e) })
+			k.saturate(t, e)
+			for _, l := range want {
+				if k.Value(l) != 1 {
+					t.Errorf("%s (lazy %v): literal %d is %d, want true", c.name, lazy, l, k.Value(l))
+				}
+			}
+		}
+	}
+}
