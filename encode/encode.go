@@ -616,7 +616,7 @@ func (e *Encoder) Call(o Op) {
 	e.used(&op)
 	for _, a := range e.ax {
 		switch {
-		case len(a.Exists) > 0:
+		case len(a.Exists) > 0, a.valid:
 		case a.shape == shapeTotal && e.k.Sequential:
 			// b(y,x) is ¬b(x,y): every instance is true.
 		case a.matchAtoms != nil:

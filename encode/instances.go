@@ -29,6 +29,10 @@ type axiom struct {
 	// matchAtoms, for an axiom whose instances wait for their match
 	// variables (see lazymatch.go), lists the antecedent's match atoms.
 	matchAtoms []*theory.Formula
+	// valid: every ground instance is a tautology, so none is emitted.
+	// ATOMIC's ∀x. ret(x) ≠ ⊥ is one: a pending operation's ret = ⊥ is
+	// ¬used, so its instance is used(x) ⇒ used(x).
+	valid bool
 }
 
 func prepare(a *theory.Axiom) *axiom {
@@ -54,6 +58,7 @@ func prepare(a *theory.Axiom) *axiom {
 			p.rest = append(p.rest, d)
 		}
 	}
+	p.valid = nf == 1 && body.Kind == theory.KNot && body.Args[0].Kind == theory.KRet && body.Args[0].V == theory.Bottom
 	p.shape = shapeOf(a)
 	p.plan = p.planOrder(-1)
 	for f := range a.Forall {
@@ -623,12 +628,13 @@ func (e *Encoder) witnessHolds(a *axiom, win []*Op, nf int) bool {
 	return false
 }
 
-// known is the value of an atom under e.env if constants or existing
-// variables decide it; it creates no variable.
+// known is the value of an atom under e.env if constants or, in
+// SATURATE, the values of existing variables decide it; it creates no
+// variable.
 func (e *Encoder) known(f *theory.Formula) tri {
 	env := e.env
 	val := func(l Lit, ok bool) tri {
-		if !ok {
+		if !ok || e.lazy == nil {
 			return vUnknown
 		}
 		return e.litTri(l)
@@ -688,9 +694,23 @@ func (e *Encoder) known(f *theory.Formula) tri {
 // witnesses appends ∨ȳ used(ȳ) ∧ wit(x̄,ȳ) over the window.
 func (e *Encoder) witnesses(a *axiom, win []*Op, j int, parts *[]*node) {
 	if j == a.Vars() {
+		// A witness that constants (real time above all) or the
+		// saturator already falsify is left out before it is folded:
+		// folding creates its match variable, and with it MATCH's and
+		// INJECTIVE's clauses and a return variable, all for a disjunct
+		// that can never hold.
+		if eval3(a.wit, e.known) == vFalse {
+			return
+		}
 		conj := []*node{}
-		for _, o := range e.env[len(a.Forall):] {
-			conj = append(conj, e.usedNode(o))
+		// A witness bound by a match atom needs no used() guard: a match
+		// variable implies used() of its pending operations (see
+		// variable), so the guard adds nothing unit propagation does
+		// not already derive, and cost a clause per pending candidate.
+		if a.witGen == nil {
+			for _, o := range e.env[len(a.Forall):] {
+				conj = append(conj, e.usedNode(o))
+			}
 		}
 		conj = append(conj, e.fold(a.wit, false))
 		*parts = append(*parts, e.and(conj...))
