@@ -40,7 +40,10 @@ type Op struct {
 	// retTail is the last variable of the ladder that keeps at most one
 	// ret(o) = v variable true (see variable).
 	retTail int
-	usedVar Lit    // used(o), once created
+	usedVar Lit // used(o), once created
+	// rets are the ret(o) = v variables of a pending o, by value.
+	rets    map[h.Value]int
+	retTrue Lit    // the ret(o) = v variable last seen true (lazyret.go)
 	mark    uint32 // scratch for the lazy transitivity
 }
 
@@ -60,10 +63,9 @@ type Encoder struct {
 	ax   []*axiom
 
 	ops    map[int]*Op
-	win    []*Op                   // live operations in call order
-	vars   varTable                // b, used and match variables, by varPair.key
-	rets   map[int]map[h.Value]int // pending op → its return-value variables
-	names  map[int]string          // filled when Names is on
+	win    []*Op          // live operations in call order
+	vars   varTable       // b, used and match variables, by varPair.key
+	names  map[int]string // filled when Names is on
 	Names  bool
 	clause int
 	nvars  int
@@ -84,13 +86,20 @@ type Encoder struct {
 	// growing a fresh list for every operation was a third of the bytes
 	// SATURATE allocated.
 	freeOwned []ownedList
+	// freeLists and freeRets likewise hold the partner and overlap lists
+	// and return-value tables of forgotten operations: a new operation's
+	// lists were half of the bytes SATURATE -r allocated.
+	freeLists [][]*Op
+	freeRets  []map[h.Value]int
 	// stack holds the clauses being built by assert (nested: a Tseitin
 	// helper's clauses are built above its parent's); emitted clauses
 	// are copied by the sink.
 	stack    []Lit
-	forget   []int    // Remove's result, reused from call to call
-	cycle    [6]Lit   // checkCycle's clause
-	pair     [2]Lit   // emit2's clause
+	forget   []int   // Remove's result, reused from call to call
+	cycle    [6]Lit  // checkCycle's clause
+	pair     [2]Lit  // emit2's clause
+	parts    []*node // leaf's disjuncts
+	inst     instState
 	methPair [256]tri // methodsMayMatch's memo, by method pair
 	// owners[v] lists the serials that own variable v, when trackOwners
 	// is on (TrackOwners).
@@ -162,7 +171,7 @@ func (p varPair) key() uint64 {
 
 // New starts an empty window for kernel k emitting into sink.
 func New(k *theory.Kernel, sink Sink) *Encoder {
-	e := &Encoder{k: k, sink: sink, ops: map[int]*Op{}, rets: map[int]map[h.Value]int{}, byArg: map[h.Value][]*Op{}}
+	e := &Encoder{k: k, sink: sink, ops: map[int]*Op{}, byArg: map[h.Value][]*Op{}}
 	for _, a := range k.Axioms() {
 		e.ax = append(e.ax, prepare(a))
 	}
@@ -238,7 +247,7 @@ func (e *Encoder) own(serial, v int, k varKey) {
 
 func (e *Encoder) variable(k varKey) Lit {
 	if k.kind == vRet {
-		if v, ok := e.rets[k.x][k.v]; ok {
+		if v, ok := e.ops[k.x].rets[k.v]; ok {
 			return v
 		}
 	} else if v, ok := e.vars.get(k.pair().key()); ok {
@@ -261,13 +270,16 @@ func (e *Encoder) variable(k varKey) Lit {
 		// quadratic in the values seen while the operation is pending, and
 		// unit propagation derives from it exactly what it derives from
 		// the pairwise clauses.
-		rs := e.rets[k.x]
-		if rs == nil {
-			rs = map[h.Value]int{}
-			e.rets[k.x] = rs
-		}
 		o := e.ops[k.x]
-		rs[k.v] = v
+		if o.rets == nil {
+			if n := len(e.freeRets); n > 0 {
+				o.rets = e.freeRets[n-1]
+				e.freeRets = e.freeRets[:n-1]
+			} else {
+				o.rets = map[h.Value]int{}
+			}
+		}
+		o.rets[k.v] = v
 		if e.lazySide() {
 			e.pendingVarMade(o, v, true)
 			return v
@@ -384,6 +396,9 @@ func (e *Encoder) retNode(o *Op, v h.Value) *node {
 	}
 	if v == theory.Bottom {
 		return e.litNode(-e.used(o))
+	}
+	if l, ok := o.rets[v]; ok {
+		return e.litNode(l)
 	}
 	if !e.retPossible(o, v) {
 		return falseNode
@@ -582,6 +597,7 @@ func (e *Encoder) fold(f *theory.Formula, noMatch bool) *node {
 func (e *Encoder) Call(o Op) {
 	e.nodes.reset()
 	op := o
+	op.asX, op.asY, op.conc = e.list(), e.list(), e.list()
 	op.Return = -1
 	op.Label.Pending = true
 	op.Label.Ret = h.Void
@@ -639,7 +655,7 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 	op := e.ops[serial]
 	// Settle the pending-era variables first: used, and the return value.
 	e.emit([]Lit{e.used(op)})
-	for v, l := range e.rets[serial] {
+	for v, l := range op.rets {
 		if v == ret {
 			e.emit([]Lit{l})
 		} else {
@@ -742,7 +758,6 @@ func (e *Encoder) Remove(serials []int) []int {
 		}
 		o.mark = gone
 		delete(e.ops, s)
-		delete(e.rets, s)
 		if i := s - e.base; i >= 0 && i < len(e.owned) {
 			for _, ov := range e.owned[i] {
 				if e.epoch[ov.v] != ov.epoch {
@@ -769,6 +784,7 @@ func (e *Encoder) Remove(serials []int) []int {
 			} else {
 				delete(e.byArg, o.Label.Arg)
 			}
+			e.recycle(o)
 		}
 		if o.mark != gone {
 			live = append(live, o)
@@ -794,6 +810,38 @@ func (e *Encoder) Remove(serials []int) []int {
 	e.forget = forget
 	return forget
 }
+
+// recycle keeps the lists and return-value table of a forgotten
+// operation for the next ones. Nothing reads a forgotten operation's lists
+// (pending flushes are over when Remove runs).
+func (e *Encoder) recycle(o *Op) {
+	for _, l := range [...][]*Op{o.asX, o.asY, o.conc} {
+		if c := cap(l); c > 0 && c <= maxKeptOwned && len(e.freeLists) < maxKeptLists {
+			clear(l)
+			e.freeLists = append(e.freeLists, l[:0])
+		}
+	}
+	o.asX, o.asY, o.conc = nil, nil, nil
+	if o.rets != nil && len(o.rets) <= maxKeptOwned && len(e.freeRets) < maxKeptLists {
+		clear(o.rets)
+		e.freeRets = append(e.freeRets, o.rets)
+	}
+	o.rets = nil
+}
+
+// list returns an empty list, recycled if one is free.
+func (e *Encoder) list() []*Op {
+	if n := len(e.freeLists); n > 0 {
+		l := e.freeLists[n-1]
+		e.freeLists = e.freeLists[:n-1]
+		return l
+	}
+	return nil
+}
+
+// maxKeptLists bounds the recycled lists and tables kept (each of at most
+// maxKeptOwned entries): about 3 MB at worst, mostly the tables.
+const maxKeptLists = 256
 
 // maxKeptOwned is the largest owner list kept for reuse; bigger ones
 // (an operation that was pending for long) are left to the collector.
@@ -841,13 +889,10 @@ func (e *Encoder) BLit(x, y int) (lit Lit, val bool) {
 // RetVars lists the return-value variables of a pending operation.
 func (e *Encoder) RetVars(serial int) map[h.Value]Lit {
 	out := map[h.Value]Lit{}
-	for v, l := range e.rets[serial] {
-		out[v] = l
+	if o := e.ops[serial]; o != nil {
+		for v, l := range o.rets {
+			out[v] = l
+		}
 	}
 	return out
-}
-
-// Sizes reports the encoder's internal table sizes, for memory tests.
-func (e *Encoder) Sizes() (owned, epoch, vars, rets, byArg int) {
-	return len(e.owned), len(e.epoch), e.vars.len(), len(e.rets), len(e.byArg)
 }

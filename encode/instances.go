@@ -475,90 +475,107 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 		e.env = make([]*Op, a.Vars())
 	}
 	e.env = e.env[:a.Vars()]
-	var ante, rest []*node
 	// With must, each tuple containing it is visited once: must is put at
 	// variable fixed, and kept out of the variables before fixed (those
 	// tuples are visited with must at an earlier variable). Enumerating
 	// the rest of the window for every variable and filtering at the end
 	// would cost a factor of the window's size.
-	fixed := -1
-	one := []*Op{must}
-	pl := &a.plan
-	var rec func(level int)
-	rec = func(level int) {
-		if level == nf {
-			if must == nil && a.closable {
-				allDone := true
-				for _, o := range e.env[:nf] {
-					if o.pending() {
-						allDone = false
-					}
-				}
-				if allDone {
-					return // emitted for good when its last operation returned
-				}
-			}
-			e.leaf(a, win, ante, rest, extra)
-			return
-		}
-		v := pl.order[level]
-		cands := win
-		if g := pl.gen[level]; g != nil {
-			cands = g.partners(e.env)
-		}
-		if a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) && slices.Contains(pl.order[:level], 1-v) {
-			cands = e.byArg[e.env[1-v].Label.Arg] // see the skip below
-		}
-		if v == fixed {
-			cands = one
-		}
-		for _, o := range cands {
-			if closed && o.pending() {
-				continue
-			}
-			if o == must && v < fixed {
-				continue
-			}
-			// FUNCTION for two partners with different values is implied,
-			// by unit propagation, by the MATCH axiom (match(x,y) ⇒
-			// ret(y) = arg(x)) and the at-most-one on ret(y): skip it.
-			if a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) {
-				if other := 1 - v; slices.Contains(pl.order[:level], other) && e.env[other].Label.Arg != o.Label.Arg {
-					continue
-				}
-			}
-			e.env[v] = o
-			na, nr := len(ante), len(rest)
-			ok := true
-			for _, c := range pl.checks[level] {
-				n := e.fold(c.f, false)
-				if c.ante {
-					if n.kind == nFalse || e.isFalse(n) {
-						ok = false
-						break
-					}
-					ante = append(ante, n)
-				} else {
-					if n.kind == nTrue || e.isTrue(n) {
-						ok = false
-						break
-					}
-					rest = append(rest, n)
-				}
-			}
-			if ok {
-				rec(level + 1)
-			}
-			ante, rest = ante[:na], rest[:nr]
-		}
-	}
+	st := &e.inst
+	*st = instState{a: a, must: must, closed: closed, extra: extra, win: win, nf: nf, fixed: -1,
+		one: st.one, pl: &a.plan, ante: st.ante[:0], rest: st.rest[:0]}
+	st.one[0] = must
 	if must == nil {
-		rec(0)
+		e.rec(st, 0)
 		return
 	}
-	for fixed = 0; fixed < nf; fixed++ {
-		pl = &a.fixedPlans[fixed]
-		rec(0)
+	for st.fixed = 0; st.fixed < nf; st.fixed++ {
+		st.pl = &a.fixedPlans[st.fixed]
+		e.rec(st, 0)
+	}
+}
+
+// instState is one run of instances: a struct kept in the encoder rather
+// than a recursive closure, which was allocated at every call.
+type instState struct {
+	a          *axiom
+	must       *Op
+	closed     bool
+	extra      []Lit
+	win        []*Op
+	nf, fixed  int
+	one        [1]*Op
+	pl         *plan
+	ante, rest []*node // folded atoms of the variables bound so far
+}
+
+// rec binds the universal variable of the given level to each candidate
+// in turn, and emits the instance at the last level.
+func (e *Encoder) rec(st *instState, level int) {
+	a, nf, pl := st.a, st.nf, st.pl
+	if level == nf {
+		if st.must == nil && a.closable {
+			allDone := true
+			for _, o := range e.env[:nf] {
+				if o.pending() {
+					allDone = false
+				}
+			}
+			if allDone {
+				return // emitted for good when its last operation returned
+			}
+		}
+		e.leaf(a, st.win, st.ante, st.rest, st.extra)
+		return
+	}
+	v := pl.order[level]
+	cands := st.win
+	if g := pl.gen[level]; g != nil {
+		cands = g.partners(e.env)
+	}
+	if a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) && slices.Contains(pl.order[:level], 1-v) {
+		cands = e.byArg[e.env[1-v].Label.Arg] // see the skip below
+	}
+	if v == st.fixed {
+		cands = st.one[:]
+	}
+	for _, o := range cands {
+		if st.closed && o.pending() {
+			continue
+		}
+		if o == st.must && v < st.fixed {
+			continue
+		}
+		// FUNCTION for two partners with different values is implied,
+		// by unit propagation, by the MATCH axiom (match(x,y) ⇒
+		// ret(y) = arg(x)) and the at-most-one on ret(y): skip it.
+		if a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) {
+			if other := 1 - v; slices.Contains(pl.order[:level], other) && e.env[other].Label.Arg != o.Label.Arg {
+				continue
+			}
+		}
+		e.env[v] = o
+		na, nr := len(st.ante), len(st.rest)
+		ok := true
+		for _, c := range pl.checks[level] {
+			n := e.fold(c.f, false)
+			if c.ante {
+				if n.kind == nFalse || e.isFalse(n) {
+					ok = false
+					break
+				}
+				st.ante = append(st.ante, n)
+			} else {
+				if n.kind == nTrue || e.isTrue(n) {
+					ok = false
+					break
+				}
+				st.rest = append(st.rest, n)
+			}
+		}
+		if ok {
+			e.rec(st, level+1)
+		}
+		st.ante, st.rest = st.ante[:na], st.rest[:nr]
 	}
 }
 
@@ -569,7 +586,10 @@ func (e *Encoder) leaf(a *axiom, win []*Op, ante, rest []*node, extra []Lit) {
 		e.cur = append(e.cur, o.Serial)
 	}
 	defer func() { e.cur = e.cur[:0] }()
-	var parts []*node
+	// The disjuncts are gathered in a buffer kept across calls: or copies
+	// them into the arena, and leaf is not reentered before that.
+	parts := e.parts[:0]
+	defer func() { e.parts = parts[:0] }()
 	// ¬(used(x̄) ∧ ante); the guard of a variable bound in a match atom
 	// of the antecedent is implied by that atom (match ⇒ used).
 	for j, o := range e.env[:nf] {
@@ -643,7 +663,7 @@ func (e *Encoder) known(f *theory.Formula) tri {
 		if !o.pending() {
 			return triOf(o.Label.Ret == v)
 		}
-		l, ok := e.rets[o.Serial][v]
+		l, ok := o.rets[v]
 		return val(l, ok)
 	}
 	switch f.Kind {
@@ -702,7 +722,8 @@ func (e *Encoder) witnesses(a *axiom, win []*Op, j int, parts *[]*node) {
 		if eval3(a.wit, e.known) == vFalse {
 			return
 		}
-		conj := []*node{}
+		var buf [4]*node
+		conj := buf[:0]
 		// A witness bound by a match atom needs no used() guard: a match
 		// variable implies used() of its pending operations (see
 		// variable), so the guard adds nothing unit propagation does

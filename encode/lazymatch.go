@@ -166,6 +166,12 @@ func (e *Encoder) groundFromMatch(a *axiom, at *theory.Formula, x, y *Op) {
 	e.env = e.env[:a.Vars()]
 	clear(e.env)
 	e.env[at.X], e.env[at.Y] = x, y
+	if nf == 2 && at.X != at.Y && len(a.matchAtoms) == 1 {
+		// MATCH: the atom binds every variable. Most flushes are this;
+		// the closure below would be allocated for each.
+		e.groundMatched(a)
+		return
+	}
 	var bind func()
 	bind = func() {
 		// The next unbound variable, reached through a match atom from a

@@ -29,19 +29,19 @@ func (e *Encoder) pendingVarMade(o *Op, v Lit, ret bool) {
 	if u := e.used(o); e.lazy.Value(u) == -1 {
 		e.emit2(-v, u)
 	}
-	if !ret {
-		return
-	}
-	for _, w := range e.rets[o.Serial] {
-		if w != v && e.lazy.Value(w) == 1 {
-			e.emit2(-w, -v)
-		}
+	// Only the variable retTrue has seen needs a look: one made true
+	// since is still to be seen by retTrue, which will then find v among
+	// o's variables. Scanning them all here made a long pending
+	// operation's values cost quadratic time.
+	if w := o.retTrue; ret && w != 0 && w != v && e.lazy.Value(w) == 1 {
+		e.emit2(-w, -v)
 	}
 }
 
 // retTrue emits the side clauses made unit by ret(o)=v becoming true.
 func (e *Encoder) retTrue(o *Op, v Lit) {
-	for _, w := range e.rets[o.Serial] {
+	o.retTrue = v
+	for _, w := range o.rets {
 		if w != v && e.lazy.Value(w) != -1 {
 			e.emit2(-v, -w)
 		}
