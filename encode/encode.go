@@ -76,6 +76,7 @@ type Encoder struct {
 	valueTied bool
 	clauseBuf []Lit
 	byArg     map[h.Value][]*Op // live operations by argument
+	byMeth    [][]*Op           // live operations by method, in call order
 
 	// For forgetting: the variables each operation owns (its b, used,
 	// match and ret variables, and the Tseitin helpers of the instances
@@ -627,6 +628,10 @@ func (e *Encoder) Call(o Op) {
 	}
 	e.win = append(e.win, &op)
 	e.byArg[op.Label.Arg] = append(e.byArg[op.Label.Arg], &op)
+	for int(op.Label.Method) >= len(e.byMeth) {
+		e.byMeth = append(e.byMeth, nil)
+	}
+	e.byMeth[op.Label.Method] = append(e.byMeth[op.Label.Method], &op)
 	// With only one operation the used variable might otherwise never be
 	// created; create it so that callers can assume on it.
 	e.used(&op)
@@ -736,6 +741,14 @@ func dropGone(ops []*Op, gone uint32) []*Op {
 	return out
 }
 
+// opsOf lists the live operations of method m, in call order.
+func (e *Encoder) opsOf(m h.Method) []*Op {
+	if int(m) < len(e.byMeth) {
+		return e.byMeth[m]
+	}
+	return nil
+}
+
 // Ops returns the live operations in call order; the slice is the
 // encoder's own and changes with the window.
 func (e *Encoder) Ops() []*Op { return e.win }
@@ -777,8 +790,10 @@ func (e *Encoder) Remove(serials []int) []int {
 		}
 	}
 	live := e.win[:0]
+	var methGone [256]bool
 	for _, o := range e.win {
 		if o.mark == gone {
+			methGone[o.Label.Method] = true
 			if l := dropGone(e.byArg[o.Label.Arg], gone); len(l) > 0 {
 				e.byArg[o.Label.Arg] = l
 			} else {
@@ -797,6 +812,11 @@ func (e *Encoder) Remove(serials []int) []int {
 		e.win[i] = nil
 	}
 	e.win = live
+	for m, l := range e.byMeth {
+		if methGone[m] {
+			e.byMeth[m] = dropGone(l, gone)
+		}
+	}
 	// Drop the owner lists of the oldest serials once they are all gone,
 	// so that memory follows the window, not the log.
 	trim := 0

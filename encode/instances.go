@@ -245,6 +245,12 @@ type plan struct {
 	order  []int
 	checks [][]check
 	gen    []*source
+	// meth[l], when not NoMethod, is the method an ante conjunct requires
+	// of the variable bound at level l: its candidates are then the
+	// window's operations of that method (Encoder.byMeth), the same ones
+	// in the same order as the window filtered by the check, without the
+	// visits that the check would reject.
+	meth []h.Method
 }
 
 type check struct {
@@ -293,9 +299,14 @@ func (p *axiom) planOrder(first int) plan {
 		}
 	}
 	try(0)
-	pl := plan{order: best, gen: make([]*source, nf), checks: make([][]check, nf)}
+	pl := plan{order: best, gen: make([]*source, nf), checks: make([][]check, nf), meth: make([]h.Method, nf)}
 	for l, v := range best {
 		pl.gen[l] = matchSource(p.ante, v, func(u int) bool { return slices.Index(best[:l], u) >= 0 })
+		for _, f := range p.ante {
+			if f.Kind == theory.KMeth && f.X == v {
+				pl.meth[l] = f.M
+			}
+		}
 	}
 	for _, f := range p.ante {
 		l := max(levelOf(f, best), 0)
@@ -531,6 +542,8 @@ func (e *Encoder) rec(st *instState, level int) {
 	cands := st.win
 	if g := pl.gen[level]; g != nil {
 		cands = g.partners(e.env)
+	} else if m := pl.meth[level]; m != h.NoMethod {
+		cands = e.opsOf(m)
 	}
 	if a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) && slices.Contains(pl.order[:level], 1-v) {
 		cands = e.byArg[e.env[1-v].Label.Arg] // see the skip below
