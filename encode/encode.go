@@ -484,13 +484,39 @@ func (e *Encoder) methodsMayMatch(mx, my h.Method) bool {
 // the return value of a pending operation is unknown. It creates no
 // variable, because it runs for every pair of the window.
 func (e *Encoder) possible(f *theory.Formula, x, y *Op) tri {
+	if f.Kind != theory.KAnd {
+		return eval3(f, func(a *theory.Formula) tri { return e.possibleAtom(a, x, y) })
+	}
+	// The usual MATCH consequent is a conjunction of atoms: evaluated
+	// here without the interpreter, as Call does it for every pair of the
+	// window.
+	r := vTrue
+	for _, g := range f.Args {
+		var t tri
+		if g.Kind >= theory.KMeth && g.Kind <= theory.KUsed { // an atom
+			t = e.possibleAtom(g, x, y)
+		} else {
+			t = eval3(g, func(a *theory.Formula) tri { return e.possibleAtom(a, x, y) })
+		}
+		switch t {
+		case vFalse:
+			return vFalse
+		case vUnknown:
+			r = vUnknown
+		}
+	}
+	return r
+}
+
+// possibleAtom is possible's value of one atom.
+func (e *Encoder) possibleAtom(a *theory.Formula, x, y *Op) tri {
 	op := func(i int) *Op {
 		if i == 0 {
 			return x
 		}
 		return y
 	}
-	return eval3(f, func(a *theory.Formula) tri {
+	{
 		switch a.Kind {
 		case theory.KMeth:
 			return triOf(op(a.X).Label.Method == a.M)
@@ -520,7 +546,7 @@ func (e *Encoder) possible(f *theory.Formula, x, y *Op) tri {
 			return triOf(x == y || a.X == a.Y)
 		}
 		return vUnknown // b, match, used: not label facts
-	})
+	}
 }
 
 // fold grounds f under e.env. With noMatch, match atoms are true (used
