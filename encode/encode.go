@@ -484,8 +484,9 @@ func (e *Encoder) methodsMayMatch(mx, my h.Method) bool {
 // the return value of a pending operation is unknown. It creates no
 // variable, because it runs for every pair of the window.
 func (e *Encoder) possible(f *theory.Formula, x, y *Op) tri {
+	atom := func(a *theory.Formula) tri { return e.possibleAtom(a, x, y) }
 	if f.Kind != theory.KAnd {
-		return eval3(f, func(a *theory.Formula) tri { return e.possibleAtom(a, x, y) })
+		return eval3(f, atom)
 	}
 	// The usual MATCH consequent is a conjunction of atoms: evaluated
 	// here without the interpreter, as Call does it for every pair of the
@@ -496,7 +497,7 @@ func (e *Encoder) possible(f *theory.Formula, x, y *Op) tri {
 		if g.Kind >= theory.KMeth && g.Kind <= theory.KUsed { // an atom
 			t = e.possibleAtom(g, x, y)
 		} else {
-			t = eval3(g, func(a *theory.Formula) tri { return e.possibleAtom(a, x, y) })
+			t = eval3(g, atom)
 		}
 		switch t {
 		case vFalse:
@@ -516,37 +517,35 @@ func (e *Encoder) possibleAtom(a *theory.Formula, x, y *Op) tri {
 		}
 		return y
 	}
-	{
-		switch a.Kind {
-		case theory.KMeth:
-			return triOf(op(a.X).Label.Method == a.M)
-		case theory.KRet:
-			o := op(a.X)
-			if !o.pending() {
-				return triOf(o.Label.Ret == a.V)
-			}
-			if a.V == theory.Bottom || e.retPossible(o, a.V) {
-				return vUnknown
-			}
-			return vFalse
-		case theory.KArgEq:
-			return triOf(op(a.X).Label.Arg == op(a.Y).Label.Arg)
-		case theory.KArgRet:
-			o := op(a.Y)
-			if !o.pending() {
-				return triOf(op(a.X).Label.Arg == o.Label.Ret)
-			}
-			if e.retPossible(o, op(a.X).Label.Arg) {
-				return vUnknown
-			}
-			return vFalse
-		case theory.KArgLess:
-			return triOf(op(a.X).Label.Prio < op(a.Y).Label.Prio)
-		case theory.KEq:
-			return triOf(x == y || a.X == a.Y)
+	switch a.Kind {
+	case theory.KMeth:
+		return triOf(op(a.X).Label.Method == a.M)
+	case theory.KRet:
+		o := op(a.X)
+		if !o.pending() {
+			return triOf(o.Label.Ret == a.V)
 		}
-		return vUnknown // b, match, used: not label facts
+		if a.V == theory.Bottom || e.retPossible(o, a.V) {
+			return vUnknown
+		}
+		return vFalse
+	case theory.KArgEq:
+		return triOf(op(a.X).Label.Arg == op(a.Y).Label.Arg)
+	case theory.KArgRet:
+		o := op(a.Y)
+		if !o.pending() {
+			return triOf(op(a.X).Label.Arg == o.Label.Ret)
+		}
+		if e.retPossible(o, op(a.X).Label.Arg) {
+			return vUnknown
+		}
+		return vFalse
+	case theory.KArgLess:
+		return triOf(op(a.X).Label.Prio < op(a.Y).Label.Prio)
+	case theory.KEq:
+		return triOf(x == y || a.X == a.Y)
 	}
+	return vUnknown // b, match, used: not label facts
 }
 
 // fold grounds f under e.env. With noMatch, match atoms are true (used
