@@ -74,6 +74,10 @@ type Encoder struct {
 	// valueTied: the kernel's MATCH axiom ties the partners' values
 	// (arg(x) = ret(y) or arg(x) = arg(y)).
 	valueTied bool
+	// pairRet: MATCH says meth(x) = … ∧ meth(y) = … ∧ arg(x) = ret(y)
+	// and nothing else (lazypair.go).
+	pairRet   bool
+	pairAx    *axiom // MATCH among ax
 	clauseBuf []Lit
 	byArg     map[h.Value][]*Op // live operations by argument
 	byMeth    [][]*Op           // live operations by method, in call order
@@ -174,14 +178,27 @@ func (p varPair) key() uint64 {
 func New(k *theory.Kernel, sink Sink) *Encoder {
 	e := &Encoder{k: k, sink: sink, ops: map[int]*Op{}, byArg: map[h.Value][]*Op{}}
 	for _, a := range k.Axioms() {
-		e.ax = append(e.ax, prepare(a))
+		p := prepare(a)
+		e.ax = append(e.ax, p)
+		if a == k.Pair {
+			e.pairAx = p
+		}
 	}
 	if c := k.Pair.Body; c.Kind == theory.KImplies {
+		rets := 0
+		e.pairRet = true
 		for _, f := range conjuncts(c.Args[1]) {
 			if (f.Kind == theory.KArgRet || f.Kind == theory.KArgEq) && f.X == 0 && f.Y == 1 {
 				e.valueTied = true
 			}
+			switch {
+			case f.Kind == theory.KArgRet && f.X == 0 && f.Y == 1:
+				rets++
+			case f.Kind != theory.KMeth:
+				e.pairRet = false
+			}
 		}
+		e.pairRet = e.pairRet && rets == 1
 	}
 	return e
 }
@@ -733,7 +750,12 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 // solver, where its MATCH clause makes it false by propagation, until one
 // of its operations is removed.
 func (e *Encoder) ruleOut(x, y *Op) {
-	e.vars.del(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
+	key := varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()
+	if m, ok := e.vars.get(key); ok && e.lazyPair() && e.lazy.Value(m) != -1 {
+		// MATCH's instance, now that the labels decide it (lazypair.go).
+		e.emit1(-m)
+	}
+	e.vars.del(key)
 }
 
 // EmitOpen emits every ∀∃ instance not yet emitted for good — those with a

@@ -96,6 +96,8 @@ func (e *Encoder) flushMatches() {
 					cands = e.byArg[m.x.Label.Arg]
 				}
 				e.atMostOne(m, cands, false)
+			case a.Axiom == e.k.Pair && e.lazyPair():
+				e.pairMade(m)
 			default:
 				for _, at := range a.matchAtoms {
 					e.groundFromMatch(a, at, m.x, m.y)

@@ -47,6 +47,9 @@ func (e *Encoder) retTrue(o *Op, v Lit) {
 		}
 	}
 	e.usedBy(o, v)
+	if e.lazyPair() {
+		e.otherValue(o, v)
+	}
 }
 
 // usedBy emits v ⇒ used(o) for a true v, unless used(o) already holds.
@@ -75,6 +78,11 @@ func (e *Encoder) usedFalse(o *Op) {
 			e.emit2(-x, u)
 		}
 	}
+}
+
+func (e *Encoder) emit1(a Lit) {
+	e.pair[0] = a
+	e.emit(e.pair[:1])
 }
 
 func (e *Encoder) emit2(a, b Lit) {

@@ -8,6 +8,30 @@ import (
 	"github.com/satmon/satmon/theory"
 )
 
+// pendingRemove sets up SATURATE's encoder (lazy, or with the eager side
+// and matching clauses) over a queue with two returned adds, add(1) and
+// add(3) (serials 1 and 3), and a pending remove y (serial 4).
+func pendingRemove(t *testing.T, lazy bool) (*Encoder, satSink) {
+	kern, err := theory.KernelOf(h.Queue, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := satSink{saturate.New()}
+	k.s.Observe()
+	e := New(kern, k)
+	if lazy {
+		e.LazyTransitivity(k)
+	} else {
+		e.EagerMatching()
+	}
+	e.Call(Op{Serial: 1, Label: h.Label{Method: h.Add, Arg: "1"}, Call: 0})
+	e.Return(1, h.Void, 1)
+	e.Call(Op{Serial: 3, Label: h.Label{Method: h.Add, Arg: "3"}, Call: 2})
+	e.Return(3, h.Void, 3)
+	e.Call(Op{Serial: 4, Label: h.Label{Method: h.Rem}, Call: 4})
+	return e, k
+}
+
 // TestLazySideConditions checks each event of lazyret.go on a pending
 // remove y (serial 4) with partners x and z (returned adds 1 and 3): what unit propagation
 // derives about y's used, match and ret variables must be what the eager
@@ -49,21 +73,7 @@ func TestLazySideConditions(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, lazy := range []bool{true, false} {
-			kern, err := theory.KernelOf(h.Queue, "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			k := satSink{saturate.New()}
-			k.s.Observe()
-			e := New(kern, k)
-			if lazy {
-				e.LazyTransitivity(k)
-			}
-			e.Call(Op{Serial: 1, Label: h.Label{Method: h.Add, Arg: "1"}, Call: 0})
-			e.Return(1, h.Void, 1)
-			e.Call(Op{Serial: 3, Label: h.Label{Method: h.Add, Arg: "3"}, Call: 2})
-			e.Return(3, h.Void, 3)
-			e.Call(Op{Serial: 4, Label: h.Label{Method: h.Rem}, Call: 4}) // y, pending
+			e, k := pendingRemove(t, lazy)
 			v := vars{used: e.used(e.ops[4])}
 			v.m = e.variable(varKey{kind: vMatch, x: 1, y: 4})
 			v.r1 = e.variable(varKey{kind: vRet, x: 4, v: "1"})
@@ -71,6 +81,68 @@ func TestLazySideConditions(t *testing.T) {
 			e.flushMatches()
 			k.saturate(t, e)
 			want := c.run(e, k, v, func() { k.saturate(t, e) })
+			k.saturate(t, e)
+			for _, l := range want {
+				if k.Value(l) != 1 {
+					t.Errorf("%s (lazy %v): literal %d is %d, want true", c.name, lazy, l, k.Value(l))
+				}
+			}
+		}
+	}
+}
+
+// TestLazyMatchClause checks each event of lazypair.go: MATCH's clause
+// ¬match(x,y) ∨ ret(y)=arg(x) for the pending remove y must give what the
+// eager clause gives. Random histories do not reach a return variable
+// made false by another axiom, so that case is here.
+func TestLazyMatchClause(t *testing.T) {
+	match := func(e *Encoder, x int) Lit {
+		m := e.variable(varKey{kind: vMatch, x: x, y: 4})
+		e.flushMatches()
+		return m
+	}
+	ret := func(e *Encoder, v h.Value) Lit { return e.variable(varKey{kind: vRet, x: 4, v: v}) }
+	cases := []struct {
+		name string
+		// run asserts facts; it returns the literals that must then hold.
+		run func(e *Encoder, k satSink, sat func()) []Lit
+	}{
+		{"match true makes the value true", func(e *Encoder, k satSink, sat func()) []Lit {
+			m := match(e, 1)
+			k.AddClause([]Lit{m})
+			sat()
+			return []Lit{ret(e, "1")}
+		}},
+		{"value false makes match false", func(e *Encoder, k satSink, sat func()) []Lit {
+			m := match(e, 1)
+			r := ret(e, "1")
+			sat()
+			k.AddClause([]Lit{-r})
+			return []Lit{-m}
+		}},
+		{"another value true makes match false", func(e *Encoder, k satSink, sat func()) []Lit {
+			m := match(e, 1)
+			sat()
+			k.AddClause([]Lit{ret(e, "3")})
+			return []Lit{-m}
+		}},
+		{"match made after another value is true is false", func(e *Encoder, k satSink, sat func()) []Lit {
+			k.AddClause([]Lit{ret(e, "3")})
+			sat()
+			return []Lit{-match(e, 1)}
+		}},
+		{"returning another value makes match false", func(e *Encoder, k satSink, sat func()) []Lit {
+			m := match(e, 3)
+			sat()
+			e.Return(4, "1", 5)
+			return []Lit{-m}
+		}},
+	}
+	for _, c := range cases {
+		for _, lazy := range []bool{true, false} {
+			e, k := pendingRemove(t, lazy)
+			k.saturate(t, e)
+			want := c.run(e, k, func() { k.saturate(t, e) })
 			k.saturate(t, e)
 			for _, l := range want {
 				if k.Value(l) != 1 {

@@ -69,13 +69,21 @@ func (e *Encoder) Assigned(lits []Lit) {
 				e.usedFalse(o)
 			}
 		case vRet:
-			if o := e.ops[int(m.x)]; l > 0 && o.pending() {
+			switch o := e.ops[int(m.x)]; {
+			case !o.pending():
+			case l > 0:
 				e.retTrue(o, l)
+			case e.lazyPair():
+				e.retFalse(o, -l)
 			}
 		case vMatch:
 			if l > 0 {
-				e.usedBy(e.ops[int(m.x)], l)
-				e.usedBy(e.ops[int(m.y)], l)
+				x, y := e.ops[int(m.x)], e.ops[int(m.y)]
+				e.usedBy(x, l)
+				e.usedBy(y, l)
+				if e.lazyPair() {
+					e.pairTrue(x, y, l)
+				}
 			}
 		}
 	}

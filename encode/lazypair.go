@@ -1,0 +1,84 @@
+package encode
+
+// MATCH's clauses, generated when they become unit, for SATURATE.
+//
+// For the kernels whose MATCH axiom is meth(x) = … ∧ meth(y) = … ∧
+// arg(x) = ret(y) (queue, stack, priority queue, register), a match
+// variable m = match(x,y) exists only for a pair the labels allow, so
+// MATCH's instance is a constant while y has returned and the binary
+// clause ¬m ∨ r, r = ret(y)=arg(x), while y is pending. Grounded when m is
+// flushed, it also made r, which then needed its own unit at y's return;
+// and it almost never propagated. The clause is unit or false exactly
+// when m becomes true or r false, so it is emitted then (pairTrue,
+// retFalse), or when m is flushed with r already false (pairMade). When y
+// returns another value, the pair is ruled out and the instance is the
+// unit ¬m (ruleOut). The fixpoint is the eager grounding's
+// (TestLazyGroundingExact).
+
+// lazyPair reports whether MATCH's clauses are generated on demand.
+func (e *Encoder) lazyPair() bool {
+	return e.lazy != nil && e.pairRet && e.pairAx != nil && e.pairAx.matchAtoms != nil
+}
+
+// pairMade emits MATCH's clause for a flushed m if it is already unit.
+func (e *Encoder) pairMade(m newMatch) {
+	if !m.y.pending() {
+		return // the labels allow the pair: the instance is true
+	}
+	if v, ok := e.vars.get(varPair{vMatch, int32(m.x.Serial), int32(m.y.Serial)}.key()); !ok || v != m.v {
+		return // ruled out since (see ruleOut)
+	}
+	// r is false if it exists and is, or if y's value is known to be
+	// another one (the at-most-one makes it false once it exists).
+	r, ok := m.y.rets[m.x.Label.Arg]
+	t := m.y.retTrue
+	if ok && e.lazy.Value(r) == -1 || t != 0 && t != r && e.lazy.Value(t) == 1 || e.lazy.Value(m.v) == 1 {
+		e.pairClause(m.x, m.y, m.v)
+	}
+}
+
+// pairTrue emits MATCH's clause for m = match(x,y) now true.
+func (e *Encoder) pairTrue(x, y *Op, m Lit) {
+	if y.pending() {
+		e.pairClause(x, y, m)
+	}
+}
+
+// retFalse emits MATCH's clauses for the match variables of the pending
+// y that need r, now false.
+func (e *Encoder) retFalse(y *Op, r Lit) {
+	for _, x := range y.asY {
+		if y.rets[x.Label.Arg] != r {
+			continue
+		}
+		m, ok := e.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
+		if ok && !e.waiting(m) && e.lazy.Value(m) != -1 {
+			e.pairClause(x, y, m)
+		}
+	}
+}
+
+// otherValue emits MATCH's clauses for the match variables of the pending
+// y whose value is not that of r, now true: their return variables are
+// false by the at-most-one (made now if need be, see pendingVarMade).
+func (e *Encoder) otherValue(y *Op, r Lit) {
+	for _, x := range y.asY {
+		if y.rets[x.Label.Arg] == r {
+			continue
+		}
+		m, ok := e.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
+		if ok && !e.waiting(m) && e.lazy.Value(m) != -1 {
+			e.pairClause(x, y, m)
+		}
+	}
+}
+
+// pairClause emits ¬m ∨ ret(y)=arg(x).
+func (e *Encoder) pairClause(x, y *Op, m Lit) {
+	switch r := e.retNode(y, x.Label.Arg); r.kind {
+	case nLit:
+		e.emit2(-m, r.lit)
+	case nFalse:
+		e.emit1(-m)
+	}
+}
