@@ -46,24 +46,18 @@ func (e *Encoder) pairTrue(x, y *Op, m Lit) {
 
 // retFalse emits MATCH's clauses for the match variables of the pending
 // y that need r, now false.
-func (e *Encoder) retFalse(y *Op, r Lit) {
-	for _, x := range y.asY {
-		if y.rets[x.Label.Arg] != r {
-			continue
-		}
-		m, ok := e.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
-		if ok && !e.waiting(m) && e.lazy.Value(m) != -1 {
-			e.pairClause(x, y, m)
-		}
-	}
-}
+func (e *Encoder) retFalse(y *Op, r Lit) { e.pairClauses(y, r, true) }
 
 // otherValue emits MATCH's clauses for the match variables of the pending
 // y whose value is not that of r, now true: their return variables are
 // false by the at-most-one (made now if need be, see pendingVarMade).
-func (e *Encoder) otherValue(y *Op, r Lit) {
+func (e *Encoder) otherValue(y *Op, r Lit) { e.pairClauses(y, r, false) }
+
+// pairClauses emits MATCH's clause for each live, flushed, not false
+// match(x,y) whose return variable is r (same) or is not (!same).
+func (e *Encoder) pairClauses(y *Op, r Lit, same bool) {
 	for _, x := range y.asY {
-		if y.rets[x.Label.Arg] == r {
+		if (y.rets[x.Label.Arg] == r) != same {
 			continue
 		}
 		m, ok := e.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
