@@ -43,8 +43,11 @@ type Op struct {
 	usedVar Lit // used(o), once created
 	// rets are the ret(o) = v variables of a pending o, by value.
 	rets    map[h.Value]int
-	retTrue Lit    // the ret(o) = v variable last seen true (lazyret.go)
-	mark    uint32 // scratch for the lazy transitivity
+	retTrue Lit // the ret(o) = v variable last seen true (lazyret.go)
+	// trueAsX and trueAsY are the match(o,·) and match(·,o) variables
+	// last seen true (lazymatch.go).
+	trueAsX, trueAsY Lit
+	mark             uint32 // scratch for the lazy transitivity
 }
 
 func (o *Op) pending() bool { return o.Return < 0 }
@@ -74,6 +77,9 @@ type Encoder struct {
 	// valueTied: the kernel's MATCH axiom ties the partners' values
 	// (arg(x) = ret(y) or arg(x) = arg(y)).
 	valueTied bool
+	// injective and function: the kernel has INJECTIVE, FUNCTION, and
+	// they wait for their match variables (lazymatch.go).
+	injective, function bool
 	// pairRet: MATCH says meth(x) = … ∧ meth(y) = … ∧ arg(x) = ret(y)
 	// and nothing else (lazypair.go).
 	pairRet   bool
@@ -183,6 +189,8 @@ func New(k *theory.Kernel, sink Sink) *Encoder {
 		if a == k.Pair {
 			e.pairAx = p
 		}
+		e.injective = e.injective || p.shape == shapeInjective
+		e.function = e.function || p.shape == shapeFunction
 	}
 	if c := k.Pair.Body; c.Kind == theory.KImplies {
 		rets := 0

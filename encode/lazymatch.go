@@ -28,6 +28,7 @@ func (e *Encoder) EagerMatching() {
 	for _, a := range e.ax {
 		a.matchAtoms = nil
 	}
+	e.injective, e.function = false, false
 }
 
 // lazyMatchAtoms returns the antecedent's match atoms if the axiom can
@@ -88,14 +89,14 @@ func (e *Encoder) flushMatches() {
 		for _, a := range e.ax {
 			switch {
 			case a.matchAtoms == nil:
+			case a.shape == shapeInjective && e.lazy != nil:
+				e.exclusionMade(m, m.x.trueAsX)
+			case a.shape == shapeFunction && e.lazy != nil:
+				e.exclusionMade(m, m.y.trueAsY)
 			case a.shape == shapeInjective:
 				e.atMostOne(m, m.x.asX, true)
 			case a.shape == shapeFunction:
-				cands := m.y.asY
-				if e.valueTied {
-					cands = e.byArg[m.x.Label.Arg]
-				}
-				e.atMostOne(m, cands, false)
+				e.atMostOne(m, e.functionCands(m.x, m.y), false)
 			case a.Axiom == e.k.Pair && e.lazyPair():
 				e.pairMade(m)
 			default:
@@ -142,6 +143,74 @@ func (e *Encoder) atMostOne(m newMatch, cands []*Op, injective bool) {
 		}
 		e.clauseBuf = append(e.clauseBuf[:0], -m.v, -n)
 		e.emit(e.clauseBuf)
+	}
+}
+
+// functionCands are the x' whose match(x',y) FUNCTION excludes together
+// with match(x,y): with values tied, only those of x's value (see
+// instances).
+func (e *Encoder) functionCands(x, y *Op) []*Op {
+	if e.valueTied {
+		return e.byArg[x.Label.Arg]
+	}
+	return y.asY
+}
+
+// In SATURATE, INJECTIVE's and FUNCTION's clauses ¬m ∨ ¬n are generated
+// when they become unit, like the side clauses of lazyret.go: when m or n
+// becomes true (matchTrue), or when a variable is flushed after the other
+// one became true (exclusionMade). Each operation remembers the match
+// variable of its row (trueAsX) and column (trueAsY) last seen true;
+// another one seen true since is matchTrue's to handle.
+
+// exclusionMade emits, for the new match variable m, the exclusion with
+// t, the variable of its row or column last seen true, if it is unit.
+func (e *Encoder) exclusionMade(m newMatch, t Lit) {
+	if t == 0 || t == m.v || e.lazy.Value(t) != 1 {
+		return
+	}
+	if v, ok := e.vars.get(varPair{vMatch, int32(m.x.Serial), int32(m.y.Serial)}.key()); !ok || v != m.v {
+		return // ruled out since (see ruleOut)
+	}
+	tm := e.meaning[t]
+	if tm.kind != vMatch {
+		return
+	}
+	if e.valueTied && int(tm.y) == m.y.Serial && e.ops[int(tm.x)].Label.Arg != m.x.Label.Arg {
+		return // FUNCTION across values: implied (see functionCands)
+	}
+	e.emit2(-m.v, -t)
+}
+
+// matchTrue emits the exclusions made unit by match(x,y) = m becoming
+// true.
+func (e *Encoder) matchTrue(x, y *Op, m Lit) {
+	if e.injective {
+		x.trueAsX = m
+		e.exclude(m, x, y, x.asX, true)
+	}
+	if e.function {
+		y.trueAsY = m
+		e.exclude(m, x, y, e.functionCands(x, y), false)
+	}
+}
+
+// exclude emits ¬m ∨ ¬n for the other variables n of m's row (injective)
+// or column that exist, are flushed and are not false.
+func (e *Encoder) exclude(m Lit, x, y *Op, cands []*Op, injective bool) {
+	for _, o := range cands {
+		a, b := o, y
+		if injective {
+			a, b = x, o
+		}
+		if a == x && b == y {
+			continue
+		}
+		n, ok := e.vars.get(varPair{vMatch, int32(a.Serial), int32(b.Serial)}.key())
+		if !ok || e.waiting(n) || e.lazy.Value(n) == -1 {
+			continue
+		}
+		e.emit2(-m, -n)
 	}
 }
 

@@ -152,3 +152,48 @@ func TestLazyMatchClause(t *testing.T) {
 		}
 	}
 }
+
+// TestLazyExclusions checks INJECTIVE's clauses generated when unit
+// (lazymatch.go): once add(1) is matched to one pending remove, its match
+// with the other is false, whether that variable exists already or is
+// made afterwards.
+func TestLazyExclusions(t *testing.T) {
+	for _, later := range []bool{false, true} {
+		for _, lazy := range []bool{true, false} {
+			kern, err := theory.KernelOf(h.Queue, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := satSink{saturate.New()}
+			k.s.Observe()
+			e := New(kern, k)
+			if lazy {
+				e.LazyTransitivity(k)
+			} else {
+				e.EagerMatching()
+			}
+			e.Call(Op{Serial: 1, Label: h.Label{Method: h.Add, Arg: "1"}, Call: 0})
+			e.Return(1, h.Void, 1)
+			e.Call(Op{Serial: 4, Label: h.Label{Method: h.Rem}, Call: 2})
+			e.Call(Op{Serial: 5, Label: h.Label{Method: h.Rem}, Call: 3})
+			match := func(y int) Lit {
+				m := e.variable(varKey{kind: vMatch, x: 1, y: y})
+				e.flushMatches()
+				return m
+			}
+			var other Lit
+			if !later {
+				other = match(5)
+			}
+			k.AddClause([]Lit{match(4)})
+			k.saturate(t, e)
+			if later {
+				other = match(5)
+				k.saturate(t, e)
+			}
+			if v := k.Value(-other); v != 1 {
+				t.Errorf("made later %v, lazy %v: ¬match(add(1), second remove) is %d, want true", later, lazy, v)
+			}
+		}
+	}
+}

@@ -84,6 +84,7 @@ func (e *Encoder) Assigned(lits []Lit) {
 				if e.lazyPair() {
 					e.pairTrue(x, y, l)
 				}
+				e.matchTrue(x, y, l)
 			}
 		}
 	}
