@@ -90,9 +90,9 @@ func (e *Encoder) flushMatches() {
 			switch {
 			case a.matchAtoms == nil:
 			case a.shape == shapeInjective && e.lazy != nil:
-				e.exclusionMade(m, m.x.trueAsX)
+				e.exclusionMade(m, m.x.trueAsX, true)
 			case a.shape == shapeFunction && e.lazy != nil:
-				e.exclusionMade(m, m.y.trueAsY)
+				e.exclusionMade(m, m.y.trueAsY, false)
 			case a.shape == shapeInjective:
 				e.atMostOne(m, m.x.asX, true)
 			case a.shape == shapeFunction:
@@ -164,19 +164,22 @@ func (e *Encoder) functionCands(x, y *Op) []*Op {
 // another one seen true since is matchTrue's to handle.
 
 // exclusionMade emits, for the new match variable m, the exclusion with
-// t, the variable of its row or column last seen true, if it is unit.
-func (e *Encoder) exclusionMade(m newMatch, t Lit) {
+// t, the variable of its row (row) or column last seen true, if it is
+// unit.
+func (e *Encoder) exclusionMade(m newMatch, t Lit, row bool) {
 	if t == 0 || t == m.v || e.lazy.Value(t) != 1 {
 		return
 	}
 	if v, ok := e.vars.get(varPair{vMatch, int32(m.x.Serial), int32(m.y.Serial)}.key()); !ok || v != m.v {
 		return // ruled out since (see ruleOut)
 	}
+	// t may have been forgotten with its other operation, and its index
+	// reused: it must still be a match variable of m's row or column.
 	tm := e.meaning[t]
-	if tm.kind != vMatch {
+	if tm.kind != vMatch || row && int(tm.x) != m.x.Serial || !row && int(tm.y) != m.y.Serial {
 		return
 	}
-	if e.valueTied && int(tm.y) == m.y.Serial && e.ops[int(tm.x)].Label.Arg != m.x.Label.Arg {
+	if !row && e.valueTied && e.ops[int(tm.x)].Label.Arg != m.x.Label.Arg {
 		return // FUNCTION across values: implied (see functionCands)
 	}
 	e.emit2(-m.v, -t)
