@@ -8,10 +8,21 @@ import (
 	"github.com/satmon/satmon/theory"
 )
 
-// pendingRemove sets up SATURATE's encoder (lazy, or with the eager side
-// and matching clauses) over a queue with two returned adds, add(1) and
+// pendingRemove sets up queueEncoder with two returned adds, add(1) and
 // add(3) (serials 1 and 3), and a pending remove y (serial 4).
 func pendingRemove(t *testing.T, lazy bool) (*Encoder, satSink) {
+	e, k := queueEncoder(t, lazy)
+	e.Call(Op{Serial: 1, Label: h.Label{Method: h.Add, Arg: "1"}, Call: 0})
+	e.Return(1, h.Void, 1)
+	e.Call(Op{Serial: 3, Label: h.Label{Method: h.Add, Arg: "3"}, Call: 2})
+	e.Return(3, h.Void, 3)
+	e.Call(Op{Serial: 4, Label: h.Label{Method: h.Rem}, Call: 4})
+	return e, k
+}
+
+// queueEncoder is SATURATE's encoder for a queue over an observed
+// saturator: lazy, or with the eager side and matching clauses.
+func queueEncoder(t *testing.T, lazy bool) (*Encoder, satSink) {
 	kern, err := theory.KernelOf(h.Queue, "")
 	if err != nil {
 		t.Fatal(err)
@@ -24,11 +35,6 @@ func pendingRemove(t *testing.T, lazy bool) (*Encoder, satSink) {
 	} else {
 		e.EagerMatching()
 	}
-	e.Call(Op{Serial: 1, Label: h.Label{Method: h.Add, Arg: "1"}, Call: 0})
-	e.Return(1, h.Void, 1)
-	e.Call(Op{Serial: 3, Label: h.Label{Method: h.Add, Arg: "3"}, Call: 2})
-	e.Return(3, h.Void, 3)
-	e.Call(Op{Serial: 4, Label: h.Label{Method: h.Rem}, Call: 4})
 	return e, k
 }
 
@@ -160,18 +166,7 @@ func TestLazyMatchClause(t *testing.T) {
 func TestLazyExclusions(t *testing.T) {
 	for _, later := range []bool{false, true} {
 		for _, lazy := range []bool{true, false} {
-			kern, err := theory.KernelOf(h.Queue, "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			k := satSink{saturate.New()}
-			k.s.Observe()
-			e := New(kern, k)
-			if lazy {
-				e.LazyTransitivity(k)
-			} else {
-				e.EagerMatching()
-			}
+			e, k := queueEncoder(t, lazy)
 			e.Call(Op{Serial: 1, Label: h.Label{Method: h.Add, Arg: "1"}, Call: 0})
 			e.Return(1, h.Void, 1)
 			e.Call(Op{Serial: 4, Label: h.Label{Method: h.Rem}, Call: 2})
