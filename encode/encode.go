@@ -54,6 +54,20 @@ func (o *Op) pending() bool { return o.Return < 0 }
 
 func before(a, b *Op) bool { return a.Return >= 0 && a.Return < b.Call }
 
+// realTime is b(x,y) where labels and real time decide it: false for
+// x = y, true or false for operations ordered in real time, else unknown.
+func realTime(x, y *Op) tri {
+	switch {
+	case x == y:
+		return vFalse
+	case before(x, y):
+		return vTrue
+	case before(y, x):
+		return vFalse
+	}
+	return vUnknown
+}
+
 // Encoder grounds the kernel incrementally as operations are called and
 // return. Instances of universal axioms are emitted as soon as all their
 // operations exist; instances of ∀∃ axioms as soon as all their
@@ -393,13 +407,8 @@ func (e *Encoder) bLit(x, y *Op) (Lit, bool) {
 }
 
 func (e *Encoder) bNode(x, y *Op) *node {
-	switch {
-	case x == y:
-		return falseNode
-	case before(x, y):
-		return trueNode
-	case before(y, x):
-		return falseNode
+	if t := realTime(x, y); t != vUnknown {
+		return constNode(t == vTrue)
 	}
 	if e.k.Sequential {
 		// In a linearization b(y,x) = ¬b(x,y); identifying the two keeps

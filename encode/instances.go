@@ -697,13 +697,8 @@ func (e *Encoder) known(f *theory.Formula) tri {
 		return triOf(env[f.X] == env[f.Y])
 	case theory.KB:
 		x, y := env[f.X], env[f.Y]
-		switch {
-		case x == y:
-			return vFalse
-		case before(x, y):
-			return vTrue
-		case before(y, x):
-			return vFalse
+		if t := realTime(x, y); t != vUnknown {
+			return t
 		}
 		if !e.k.Sequential {
 			l, ok := e.vars.get(varPair{vB, int32(x.Serial), int32(y.Serial)}.key())

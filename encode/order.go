@@ -148,11 +148,8 @@ func (e *Encoder) usedAssigned(p *Op) {
 
 // edge is the current value of b(x,y).
 func (e *Encoder) edge(x, y *Op) tri {
-	switch {
-	case before(x, y):
-		return vTrue
-	case before(y, x):
-		return vFalse
+	if t := realTime(x, y); t != vUnknown {
+		return t
 	}
 	l, ok := e.bExisting(x, y)
 	if !ok {
