@@ -36,6 +36,11 @@ type Op struct {
 	// conc lists the operations that overlap this one in real time: only
 	// those pairs get a b variable.
 	conc []*Op
+	// succ and pred list the overlapping operations z with b(o,z),
+	// respectively b(z,o), assigned true, as Assigned learnt them: the
+	// triangle checks of the lazy transitivity read edges there, without
+	// a table lookup, and visit only triangles that can be unit.
+	succ, pred []*Op
 
 	// retTail is the last variable of the ladder that keeps at most one
 	// ret(o) = v variable true (see variable).
@@ -130,7 +135,7 @@ type Encoder struct {
 	// is on (TrackOwners).
 	owners      [][]int32
 	trackOwners bool
-	edges       []tri // usedAssigned's scratch
+	edges       []edgeVal // usedAssigned's scratch
 	base        int
 	epoch       []uint32 // indexed by variable
 	cur         []int    // serials of the instance being emitted
@@ -870,6 +875,8 @@ func (e *Encoder) Remove(serials []int) []int {
 			o.asX = dropGone(o.asX, gone)
 			o.asY = dropGone(o.asY, gone)
 			o.conc = dropGone(o.conc, gone)
+			o.succ = dropGone(o.succ, gone)
+			o.pred = dropGone(o.pred, gone)
 		}
 	}
 	for i := len(live); i < len(e.win); i++ {
@@ -899,13 +906,13 @@ func (e *Encoder) Remove(serials []int) []int {
 // operation for the next ones. Nothing reads a forgotten operation's lists
 // (pending flushes are over when Remove runs).
 func (e *Encoder) recycle(o *Op) {
-	for _, l := range [...][]*Op{o.asX, o.asY, o.conc} {
+	for _, l := range [...][]*Op{o.asX, o.asY, o.conc, o.succ, o.pred} {
 		if c := cap(l); c > 0 && c <= maxKeptOwned && len(e.freeLists) < maxKeptLists {
 			clear(l)
 			e.freeLists = append(e.freeLists, l[:0])
 		}
 	}
-	o.asX, o.asY, o.conc = nil, nil, nil
+	o.asX, o.asY, o.conc, o.succ, o.pred = nil, nil, nil, nil, nil
 	if o.rets != nil && len(o.rets) <= maxKeptOwned && len(e.freeRets) < maxKeptLists {
 		clear(o.rets)
 		e.freeRets = append(e.freeRets, o.rets)

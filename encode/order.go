@@ -61,7 +61,7 @@ func (e *Encoder) Assigned(lits []Lit) {
 			if l < 0 {
 				x, y = y, x
 			}
-			e.edgeAssigned(x, y)
+			e.edgeAssigned(x, y, l)
 		case vUsed:
 			if o := e.ops[int(m.x)]; l > 0 {
 				e.usedAssigned(o)
@@ -90,109 +90,180 @@ func (e *Encoder) Assigned(lits []Lit) {
 	}
 }
 
-// edgeAssigned visits the clauses in which the new fact p→q is false:
-// the cycles p→q→z→p.
-func (e *Encoder) edgeAssigned(p, q *Op) {
+// edgeAssigned visits the clauses in which the new fact p→q (literal l)
+// is false: the cycles p→q→z→p. Such a clause can only be unit if q→z or
+// z→p is true too (else two of its literals are not false), so only
+// those z are visited: q's and p's known neighbours, and the operations
+// that real time orders after q or before p.
+func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
+	if p.succ == nil {
+		p.succ = e.list()
+	}
+	if q.pred == nil {
+		q.pred = e.list()
+	}
+	p.succ = append(p.succ, q)
+	q.pred = append(q.pred, p)
+	e.stamp++
+	p.mark, q.mark = e.stamp, e.stamp
+	pq := edgeVal{l: l, t: vTrue, known: true, read: true}
+	visit := func(z *Op) {
+		if z.mark != e.stamp {
+			z.mark = e.stamp
+			e.checkCycle(p, q, z, pq, edgeVal{})
+		}
+	}
+	for _, z := range q.succ {
+		visit(z)
+	}
+	for _, z := range p.pred {
+		visit(z)
+	}
 	for _, z := range p.conc {
-		if z != q {
-			e.checkCycle(p, q, z)
+		if before(q, z) {
+			visit(z)
 		}
 	}
 	for _, z := range q.conc {
-		if z != p {
-			e.checkCycle(p, q, z)
+		if before(z, p) {
+			visit(z)
 		}
 	}
 }
 
 // usedAssigned visits the clauses in which ¬used(p) is now false: every
-// cycle through p with two overlapping pairs. The clause of a cycle
-// p→x→y→p is satisfied when p→x or y→p is false, and has two unknown
-// literals when both are unknown; such cycles are skipped without a look
-// at (x,y). So the state of p's edge to each x is read once, not once per
-// cycle: that was most of SATURATE's map lookups.
+// cycle through p with two overlapping pairs. Such a clause can only be
+// unit if two of its three edges are true. The clause of a cycle
+// p→x→y→p is satisfied when p→x or y→p is false; so the state of p's
+// edge to each x is read once, not once per cycle.
 //
 // An operation y that overlaps x but not p returned before p was called
 // (p is returning, or pending, so everything called since p's call
 // overlaps it): y→p is true and p→y false, so of the cycles through p,
-// x and y only p→x→y→p can be unit.
+// x and y only p→x→y→p can be unit, and only if p→x or x→y is true.
 func (e *Encoder) usedAssigned(p *Op) {
 	e.stamp++
 	st := e.edges[:0]
 	for _, x := range p.conc {
 		x.mark = e.stamp
-		st = append(st, e.edge(p, x))
+		st = append(st, e.edgeKnown(p, x))
 	}
 	e.edges = st
 	for i, x := range p.conc {
 		for j, y := range p.conc {
 			// p→x→y→p: p→x must not be false, y→p (that is, p→y) not
-			// true, and not both unknown.
-			if j == i || st[i] == vFalse || st[j] == vTrue || st[i] == vUnknown && st[j] == vUnknown {
+			// true, and one of them true.
+			if j == i || st[i].t == vFalse || st[j].t == vTrue || st[i].t == vUnknown && st[j].t == vUnknown {
 				continue
 			}
-			e.checkCycle(p, x, y)
+			e.checkCycle(p, x, y, st[i], st[j].reverse())
 		}
+		switch st[i].t {
+		case vTrue:
+			for _, y := range x.conc {
+				if y != p && y.mark != e.stamp {
+					e.checkCycle(p, x, y, st[i], edgeVal{})
+				}
+			}
+		case vUnknown:
+			for _, y := range x.succ {
+				if y != p && y.mark != e.stamp {
+					e.checkCycle(p, x, y, st[i], edgeVal{})
+				}
+			}
+		}
+		// Not expected (see above); kept exact.
 		for _, y := range x.conc {
-			if y != p && y.mark != e.stamp {
-				if st[i] != vFalse {
-					e.checkCycle(p, x, y)
-				}
-				if !before(y, p) {
-					e.checkCycle(p, y, x) // not expected (see above); kept exact
-				}
+			if y != p && y.mark != e.stamp && !before(y, p) {
+				e.checkCycle(p, y, x, edgeVal{}, st[i].reverse())
 			}
 		}
 	}
 }
 
-// edge is the current value of b(x,y).
-func (e *Encoder) edge(x, y *Op) tri {
-	if t := realTime(x, y); t != vUnknown {
-		return t
-	}
-	l, ok := e.bExisting(x, y)
-	if !ok {
-		return vUnknown
-	}
-	return e.litTri(l)
+// edgeVal is what checkCycle knows of an edge u→w: its value (known
+// set) and, once looked up (read set), the literal of an overlapping
+// pair's variable (0 if it has none).
+type edgeVal struct {
+	l           Lit
+	t           tri
+	known, read bool
 }
 
-// checkCycle emits "no cycle a→b→c→a" if it is now unit or false.
-func (e *Encoder) checkCycle(a, b, c *Op) {
+// reverse is the value of w→u, read as u→w.
+func (v edgeVal) reverse() edgeVal {
+	switch v.t {
+	case vTrue:
+		v.t = vFalse
+	case vFalse:
+		v.t = vTrue
+	}
+	v.l = -v.l
+	return v
+}
+
+// edgeKnown is b(x,y) as real time and the facts Assigned learnt decide
+// it; its literal is not looked up. An edge assigned but not yet told to
+// Assigned reads unknown: the check its own report triggers covers it.
+func (e *Encoder) edgeKnown(x, y *Op) edgeVal {
+	if t := realTime(x, y); t != vUnknown {
+		return edgeVal{t: t, known: true, read: true}
+	}
+	for _, z := range x.succ {
+		if z == y {
+			return edgeVal{t: vTrue, known: true}
+		}
+	}
+	for _, z := range y.succ {
+		if z == x {
+			return edgeVal{t: vFalse, known: true}
+		}
+	}
+	return edgeVal{known: true}
+}
+
+// checkCycle emits "no cycle a→b→c→a" if it is now unit or false. ab and
+// ca are the edges a→b and c→a if the caller knows them already.
+func (e *Encoder) checkCycle(a, b, c *Op, ab, ca edgeVal) {
+	ends := [3][2]*Op{{a, b}, {b, c}, {c, a}}
+	ev := [3]edgeVal{ab, {}, ca}
+	for i := range ev {
+		if !ev[i].known {
+			ev[i] = e.edgeKnown(ends[i][0], ends[i][1])
+		}
+	}
+	open := 0 // literals not false
+	for _, v := range ev {
+		switch v.t {
+		case vFalse:
+			return // ¬b(u,w) is true: satisfied
+		case vUnknown:
+			if open++; open > 1 {
+				return
+			}
+		}
+	}
 	// Not a local array: passed to the sink it would escape, and be
 	// allocated on every call, emitted or not.
 	lits := e.cycle[:]
 	n := 0
 	var openEdge [2]*Op // an edge that still needs its variable
-	open := 0
-	for _, ed := range [3][2]*Op{{a, b}, {b, c}, {c, a}} {
-		u, w := ed[0], ed[1]
+	for i, v := range ev {
+		if !v.read {
+			var ok bool
+			if v.l, ok = e.bExisting(ends[i][0], ends[i][1]); !ok && v.t != vUnknown {
+				// Leaving the literal out would make the clause stronger
+				// than transitivity: unsound.
+				panic("encode: an assigned order fact has no variable")
+			}
+		}
 		switch {
-		case before(u, w):
-			continue // ¬b(u,w) is false
-		case before(w, u):
-			return // ¬b(u,w) is true: satisfied
+		case v.l != 0:
+			lits[n] = -v.l
+			n++
+		case v.t == vUnknown:
+			openEdge = ends[i] // no variable yet: created below
 		}
-		l, ok := e.bExisting(u, w)
-		if !ok {
-			// No variable yet: unknown, created below if needed.
-			if open++; open > 1 {
-				return
-			}
-			openEdge = ed
-			continue
-		}
-		switch e.lazy.Value(-l) {
-		case 1:
-			return
-		case 0:
-			if open++; open > 1 {
-				return
-			}
-		}
-		lits[n] = -l
-		n++
 	}
 	for i, o := range [3]*Op{a, b, c} {
 		if !o.pending() || (i > 0 && o == a) || (i > 1 && o == b) {

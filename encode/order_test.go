@@ -91,6 +91,34 @@ func TestLazyTransitivityUsedEvent(t *testing.T) {
 	}
 }
 
+// The other shape of the used event: p→x is known while p is pending,
+// and y, overlapping x, returned before p was called. When p returns,
+// the cycle p→x→y→p leaves y→x.
+func TestLazyTransitivityUsedEventKnownEdge(t *testing.T) {
+	e, sink := lazyEncoder(t, h.Stack)
+	add := func(v string) h.Label { return h.Label{Method: h.Add, Arg: h.Value(v)} }
+	e.Call(Op{Serial: 1, Label: add("1"), Call: 0}) // x
+	e.Call(Op{Serial: 2, Label: add("2"), Call: 1}) // y
+	e.Return(2, h.Void, 2)
+	e.Call(Op{Serial: 3, Label: add("3"), Call: 3}) // p: after y, during x
+	e.Return(1, h.Void, 4)
+	px, _ := e.BLit(3, 1)
+	yx, _ := e.BLit(2, 1)
+	if px == 0 || yx == 0 {
+		t.Fatal("b(p,x) and b(y,x) should be variables: the pairs overlap")
+	}
+	sink.AddClause([]Lit{px})
+	sink.saturate(t, e)
+	if v := sink.Value(yx); v != 0 {
+		t.Fatalf("b(y,x) = %d while p is pending and maybe unused; want unknown", v)
+	}
+	e.Return(3, h.Void, 5)
+	sink.saturate(t, e)
+	if v := sink.Value(yx); v != 1 {
+		t.Fatalf("after p returned, b(y,x) = %d; want true (p→x, y before p)", v)
+	}
+}
+
 // The plain case: three overlapping operations, all returned; once x→y
 // and y→z are facts, so is x→z, and z→x is a conflict.
 func TestLazyTransitivityEdgeEvent(t *testing.T) {
@@ -117,5 +145,68 @@ func TestLazyTransitivityEdgeEvent(t *testing.T) {
 	sink.saturate(t, e)
 	if v := sink.Value(xz); v != 1 {
 		t.Fatalf("b(x,z) = %d after x→y and y→z; want true", v)
+	}
+}
+
+// TestLazyTransitivityEdgeCandidates gives each kind of third operation
+// that edgeAssigned visits for a new fact p→q a case of its own: z known
+// after q, z known before p, z after q in real time, z before p in real
+// time. In each, the last fact asserted makes the expected one unit, and
+// nothing else does.
+func TestLazyTransitivityEdgeCandidates(t *testing.T) {
+	type span struct{ call, ret int }
+	cases := []struct {
+		name string
+		ops  []span // serials 1, 2, 3, in call order
+		// facts are asserted in order: b(x,y) for each pair of serials.
+		facts [][2]int
+		want  [2]int
+	}{
+		{"z known after q", []span{{0, 3}, {1, 4}, {2, 5}}, [][2]int{{2, 3}, {1, 2}}, [2]int{1, 3}},
+		{"z known before p", []span{{0, 3}, {1, 4}, {2, 5}}, [][2]int{{1, 2}, {2, 3}}, [2]int{1, 3}},
+		// p = 1 overlaps q = 2 and z = 3; q returned before z was called.
+		{"z after q in real time", []span{{0, 5}, {1, 2}, {3, 4}}, [][2]int{{1, 2}}, [2]int{1, 3}},
+		// z = 1 returned before p = 3 was called; q = 2 overlaps both.
+		{"z before p in real time", []span{{0, 2}, {1, 4}, {3, 5}}, [][2]int{{3, 2}}, [2]int{1, 2}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e, sink := lazyEncoder(t, h.Queue)
+			type ev struct{ at, serial int }
+			var events []ev
+			for i, s := range c.ops {
+				events = append(events, ev{s.call, i + 1}, ev{s.ret, -(i + 1)})
+			}
+			for at := 0; at <= 2*len(c.ops); at++ {
+				for _, v := range events {
+					switch {
+					case v.at != at:
+					case v.serial > 0:
+						e.Call(Op{Serial: v.serial, Label: h.Label{Method: h.Add, Arg: h.Value(rune('0' + v.serial))}, Call: at})
+					default:
+						e.Return(-v.serial, h.Void, at)
+					}
+				}
+			}
+			sink.saturate(t, e)
+			want, _ := e.BLit(c.want[0], c.want[1])
+			if want == 0 {
+				t.Fatalf("b%v should be a variable", c.want)
+			}
+			for i, f := range c.facts {
+				if v := sink.Value(want); v != 0 {
+					t.Fatalf("b%v = %d before fact %d; want unknown", c.want, v, i+1)
+				}
+				l, _ := e.BLit(f[0], f[1])
+				if l == 0 {
+					t.Fatalf("b%v should be a variable", f)
+				}
+				sink.AddClause([]Lit{l})
+				sink.saturate(t, e)
+			}
+			if v := sink.Value(want); v != 1 {
+				t.Fatalf("b%v = %d after the facts; want true", c.want, v)
+			}
+		})
 	}
 }
