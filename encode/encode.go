@@ -135,7 +135,7 @@ type Encoder struct {
 	// is on (TrackOwners).
 	owners      [][]int32
 	trackOwners bool
-	edges       []edgeVal // usedAssigned's scratch
+	byTri       [3][]*Op // usedAssigned's scratch
 	base        int
 	epoch       []uint32 // indexed by variable
 	cur         []int    // serials of the instance being emitted

@@ -142,40 +142,72 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 // overlaps it): y→p is true and p→y false, so of the cycles through p,
 // x and y only p→x→y→p can be unit, and only if p→x or x→y is true.
 func (e *Encoder) usedAssigned(p *Op) {
-	e.stamp++
-	st := e.edges[:0]
+	// The marks base+1..base+3 flag p.conc and say how p→x is known: the
+	// state of every edge at p read in one pass over p.conc, p.succ and
+	// p.pred. (Compared by difference, so that the stamp may wrap.)
+	base := e.stamp
+	e.stamp += 3
 	for _, x := range p.conc {
-		x.mark = e.stamp
-		st = append(st, e.edgeKnown(p, x))
+		x.mark = base + 1 + uint32(vUnknown)
 	}
-	e.edges = st
-	for i, x := range p.conc {
-		for j, y := range p.conc {
-			// p→x→y→p: p→x must not be false, y→p (that is, p→y) not
-			// true, and one of them true.
-			if j == i || st[i].t == vFalse || st[j].t == vTrue || st[i].t == vUnknown && st[j].t == vUnknown {
-				continue
-			}
-			e.checkCycle(p, x, y, st[i], st[j].reverse())
-		}
-		switch st[i].t {
+	for _, x := range p.succ {
+		x.mark = base + 1 + uint32(vTrue)
+	}
+	for _, x := range p.pred {
+		x.mark = base + 1 + uint32(vFalse)
+	}
+	// p→x→y→p with x, y in p.conc: p→x must not be false, y→p (that is,
+	// p→y) not true, and one of them true.
+	ts, us, fs := e.byTri[0][:0], e.byTri[1][:0], e.byTri[2][:0]
+	for _, x := range p.conc {
+		switch tri(x.mark - base - 1) {
 		case vTrue:
-			for _, y := range x.conc {
-				if y != p && y.mark != e.stamp {
-					e.checkCycle(p, x, y, st[i], edgeVal{})
-				}
-			}
+			ts = append(ts, x)
 		case vUnknown:
-			for _, y := range x.succ {
-				if y != p && y.mark != e.stamp {
-					e.checkCycle(p, x, y, st[i], edgeVal{})
-				}
+			us = append(us, x)
+		default:
+			fs = append(fs, x)
+		}
+	}
+	e.byTri = [3][]*Op{ts, us, fs}
+	tv, uv := edgeVal{t: vTrue, known: true}, edgeVal{known: true}
+	for _, x := range ts {
+		for _, y := range us {
+			e.checkCycle(p, x, y, tv, uv)
+		}
+		for _, y := range fs {
+			e.checkCycle(p, x, y, tv, tv)
+		}
+	}
+	for _, x := range us {
+		for _, y := range fs {
+			e.checkCycle(p, x, y, uv, tv)
+		}
+	}
+	// p→x→y→p with y outside p.conc, so y→p by real time (see above).
+	for _, x := range ts {
+		for _, y := range x.conc {
+			if y != p && y.mark-base-1 > 2 {
+				e.checkCycle(p, x, y, tv, edgeVal{})
 			}
 		}
-		// Not expected (see above); kept exact.
-		for _, y := range x.conc {
-			if y != p && y.mark != e.stamp && !before(y, p) {
-				e.checkCycle(p, y, x, edgeVal{}, st[i].reverse())
+	}
+	for _, x := range us {
+		for _, y := range x.succ {
+			if y != p && y.mark-base-1 > 2 {
+				e.checkCycle(p, x, y, uv, edgeVal{})
+			}
+		}
+	}
+	// Not expected (see above), and impossible unless p returned before
+	// the last call; kept exact.
+	if n := len(e.win); !p.pending() && n > 0 && e.win[n-1].Call > p.Return {
+		for _, x := range p.conc {
+			px := edgeVal{t: tri(x.mark - base - 1), known: true}
+			for _, y := range x.conc {
+				if y != p && y.mark-base-1 > 2 && !before(y, p) {
+					e.checkCycle(p, y, x, edgeVal{}, px.reverse())
+				}
 			}
 		}
 	}

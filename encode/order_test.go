@@ -210,3 +210,49 @@ func TestLazyTransitivityEdgeCandidates(t *testing.T) {
 		})
 	}
 }
+
+// TestLazyTransitivityUsedEventPairs covers the cycles p→x→y→p with x
+// and y both overlapping p: two of the three facts are known while p is
+// pending, and only p's return makes the third follow.
+func TestLazyTransitivityUsedEventPairs(t *testing.T) {
+	const x, y, p = 1, 2, 3
+	cases := []struct {
+		name  string
+		facts [][2]int
+		want  [2]int
+	}{
+		{"p→x and y→p give y→x", [][2]int{{p, x}, {y, p}}, [2]int{y, x}},
+		{"p→x and x→y give p→y", [][2]int{{p, x}, {x, y}}, [2]int{p, y}},
+		{"x→y and y→p give x→p", [][2]int{{x, y}, {y, p}}, [2]int{x, p}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e, sink := lazyEncoder(t, h.Queue)
+			for i := 1; i <= 3; i++ {
+				e.Call(Op{Serial: i, Label: h.Label{Method: h.Add, Arg: h.Value(rune('0' + i))}, Call: i})
+			}
+			e.Return(x, h.Void, 4)
+			e.Return(y, h.Void, 5)
+			for _, f := range c.facts {
+				l, _ := e.BLit(f[0], f[1])
+				if l == 0 {
+					t.Fatalf("b%v should be a variable", f)
+				}
+				sink.AddClause([]Lit{l})
+			}
+			sink.saturate(t, e)
+			want, _ := e.BLit(c.want[0], c.want[1])
+			if want == 0 {
+				t.Fatalf("b%v should be a variable", c.want)
+			}
+			if v := sink.Value(want); v != 0 {
+				t.Fatalf("b%v = %d while p is pending and maybe unused; want unknown", c.want, v)
+			}
+			e.Return(p, h.Void, 6)
+			sink.saturate(t, e)
+			if v := sink.Value(want); v != 1 {
+				t.Fatalf("after p returned, b%v = %d; want true", c.want, v)
+			}
+		})
+	}
+}
