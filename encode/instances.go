@@ -708,6 +708,9 @@ func (e *Encoder) known(f *theory.Formula) tri {
 	case theory.KMatch:
 		x, y := env[f.X], env[f.Y]
 		l, ok := e.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
+		if !ok && e.excluded(x, y) {
+			return vFalse
+		}
 		return val(l, ok)
 	case theory.KUsed:
 		o := env[f.X]

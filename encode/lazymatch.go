@@ -185,6 +185,34 @@ func (e *Encoder) exclusionMade(m newMatch, t Lit, row bool) {
 	e.emit2(-m.v, -t)
 }
 
+// excluded reports, in SATURATE, whether match(x,y), which has no
+// variable yet, would be false as soon as it had one: x's row (INJECTIVE)
+// or y's column (FUNCTION, for a partner of x's value) has a true match
+// variable, and exclusionMade would emit the unit ¬match(x,y) at its
+// flush. A witness whose match atom is excluded is left out before it is
+// folded (see witnesses), like one that real time falsifies.
+func (e *Encoder) excluded(x, y *Op) bool {
+	if e.lazy == nil {
+		return false
+	}
+	if e.injective {
+		if t := x.trueAsX; t != 0 && e.lazy.Value(t) == 1 {
+			if tm := e.meaning[t]; tm.kind == vMatch && int(tm.x) == x.Serial && int(tm.y) != y.Serial {
+				return true
+			}
+		}
+	}
+	if e.function {
+		if t := y.trueAsY; t != 0 && e.lazy.Value(t) == 1 {
+			if tm := e.meaning[t]; tm.kind == vMatch && int(tm.y) == y.Serial && int(tm.x) != x.Serial &&
+				(!e.valueTied || e.ops[int(tm.x)].Label.Arg == x.Label.Arg) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // matchTrue emits the exclusions made unit by match(x,y) = m becoming
 // true.
 func (e *Encoder) matchTrue(x, y *Op, m Lit) {

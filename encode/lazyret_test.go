@@ -192,3 +192,33 @@ func TestLazyExclusions(t *testing.T) {
 		}
 	}
 }
+
+// TestExcludedWitness: once add x1 is matched (to r1), FIFO's witnesses
+// for x1 need no match variable with any other remove — INJECTIVE makes
+// it false the moment it exists — so none is made; and FIFO, left with
+// r1 as x1's only witness, still orders r1 before r2.
+func TestExcludedWitness(t *testing.T) {
+	e, k := queueEncoder(t, true)
+	add := func(v string) h.Label { return h.Label{Method: h.Add, Arg: h.Value(v)} }
+	rem := h.Label{Method: h.Rem}
+	e.Call(Op{Serial: 1, Label: add("1"), Call: 0}) // x1
+	e.Return(1, h.Void, 1)
+	e.Call(Op{Serial: 2, Label: add("2"), Call: 2}) // x2
+	e.Return(2, h.Void, 3)
+	e.Call(Op{Serial: 3, Label: rem, Call: 4}) // rp, pending throughout
+	e.Call(Op{Serial: 4, Label: rem, Call: 5}) // r1
+	e.Call(Op{Serial: 5, Label: rem, Call: 6}) // r2, overlapping r1
+	e.Return(4, "1", 7)
+	k.saturate(t, e)
+	e.Return(5, "2", 8)
+	k.saturate(t, e)
+	if m, ok := e.vars.get(varPair{vMatch, 1, 4}.key()); !ok || k.Value(m) != 1 {
+		t.Fatal("match(x1,r1) should be a true variable")
+	}
+	if _, ok := e.vars.get(varPair{vMatch, 1, 3}.key()); ok {
+		t.Error("match(x1,rp) was made, though x1 is matched to r1")
+	}
+	if l, _ := e.BLit(4, 5); l == 0 || k.Value(l) != 1 {
+		t.Errorf("b(r1,r2) should be true: FIFO with r1 as x1's only witness")
+	}
+}
