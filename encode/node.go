@@ -85,7 +85,7 @@ func (e *Encoder) and(args ...*node) *node {
 	}
 	out := e.nodes.list(n)
 	for _, a := range args {
-		switch a.kind {
+		switch e.settled(a) {
 		case nFalse:
 			return falseNode
 		case nTrue:
@@ -113,7 +113,7 @@ func (e *Encoder) or(args ...*node) *node {
 	}
 	out := e.nodes.list(n)
 	for _, a := range args {
-		switch a.kind {
+		switch e.settled(a) {
 		case nTrue:
 			return trueNode
 		case nFalse:
@@ -131,6 +131,22 @@ func (e *Encoder) or(args ...*node) *node {
 		return out[0]
 	}
 	return e.nodes.new(nOr, 0, out)
+}
+
+// settled is n's kind, except that a literal the saturator has already
+// assigned counts as the constant it is (SATURATE only): as for isTrue,
+// nothing is ever unassigned, so in a clause the literal is dead weight,
+// and a conjunction with it needs no helper.
+func (e *Encoder) settled(n *node) nodeKind {
+	if n.kind == nLit && e.lazy != nil {
+		switch e.lazy.Value(n.lit) {
+		case 1:
+			return nTrue
+		case -1:
+			return nFalse
+		}
+	}
+	return n.kind
 }
 
 func (e *Encoder) not(n *node) *node {
