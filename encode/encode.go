@@ -130,7 +130,8 @@ type Encoder struct {
 	pair     [2]Lit  // emit2's clause
 	parts    []*node // leaf's disjuncts
 	inst     instState
-	methPair [256]tri // methodsMayMatch's memo, by method pair
+	methPair [256]tri      // methodsMayMatch's memo, by method pair
+	retKinds [16]h.RetKind // retPossible's memo, by method (0: not yet)
 	// owners[v] lists the serials that own variable v, when trackOwners
 	// is on (TrackOwners).
 	owners      [][]int32
@@ -448,11 +449,20 @@ func (e *Encoder) retNode(o *Op, v h.Value) *node {
 
 // retPossible rules out return values of the wrong kind for the method.
 func (e *Encoder) retPossible(o *Op, v h.Value) bool {
-	sig, ok := h.SignatureOf(e.k.Object, o.Label.Method)
-	if !ok {
-		return false
+	var kind h.RetKind
+	if m := o.Label.Method; int(m) < len(e.retKinds) {
+		// Memoized: Call asks this for a pending operation and each
+		// operation of the window.
+		if kind = e.retKinds[m]; kind == 0 {
+			kind = retKindOf(e.k.Object, m)
+			e.retKinds[m] = kind
+		}
+	} else {
+		kind = retKindOf(e.k.Object, m)
 	}
-	switch sig.Ret {
+	switch kind {
+	case noRetKind:
+		return false
 	case h.RetNone:
 		return v == h.Void
 	case h.RetBool:
@@ -461,6 +471,17 @@ func (e *Encoder) retPossible(o *Op, v h.Value) bool {
 		return v != h.Void
 	}
 	return true
+}
+
+// noRetKind stands for a method the object does not have.
+const noRetKind h.RetKind = 255
+
+func retKindOf(obj h.Object, m h.Method) h.RetKind {
+	sig, ok := h.SignatureOf(obj, m)
+	if !ok {
+		return noRetKind
+	}
+	return sig.Ret
 }
 
 func (e *Encoder) matchNode(x, y *Op) *node {
@@ -483,6 +504,14 @@ func (e *Encoder) matchNode(x, y *Op) *node {
 func (e *Encoder) matchPossible(x, y *Op) bool {
 	if !e.methodsMayMatch(x.Label.Method, y.Label.Method) {
 		return false
+	}
+	if e.pairRet && x.Label.Method < 16 && y.Label.Method < 16 {
+		// The methods allow the pair (memoized); arg(x) = ret(y) is all
+		// that is left. Call asks this of every pair of the window.
+		if !y.pending() {
+			return x.Label.Arg == y.Label.Ret
+		}
+		return e.retPossible(y, x.Label.Arg)
 	}
 	return e.possible(e.k.Pair.Body.Args[1], x, y) != vFalse
 }
