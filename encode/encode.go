@@ -131,6 +131,7 @@ type Encoder struct {
 	parts    []*node // leaf's disjuncts
 	inst     instState
 	methPair [256]tri      // methodsMayMatch's memo, by method pair
+	gone     []*Op         // Remove's scratch
 	retKinds [16]h.RetKind // retPossible's memo, by method (0: not yet)
 	// owners[v] lists the serials that own variable v, when trackOwners
 	// is on (TrackOwners).
@@ -868,6 +869,7 @@ func (e *Encoder) Remove(serials []int) []int {
 			continue
 		}
 		o.mark = gone
+		e.gone = append(e.gone, o)
 		delete(e.ops, s)
 		if i := s - e.base; i >= 0 && i < len(e.owned) {
 			for _, ov := range e.owned[i] {
@@ -887,6 +889,26 @@ func (e *Encoder) Remove(serials []int) []int {
 			e.owned[i] = nil
 		}
 	}
+	// Only the lists of the operations related to a forgotten one can name
+	// it, and every relation kept in lists is symmetric (x in y.asX iff y
+	// in x.asY, x in y.conc iff y in x.conc, x in y.succ iff y in
+	// x.pred; succ and pred lie within conc): those operations are marked
+	// dirty, and only their lists are filtered (CheckWindow checks it).
+	// Filtering every list of the window was an eighth of an MS-queue
+	// check, where a stalled operation keeps the window large.
+	e.stamp++
+	dirty := e.stamp
+	for _, g := range e.gone {
+		for _, l := range [...][]*Op{g.asX, g.asY, g.conc} {
+			for _, o := range l {
+				if o.mark != gone {
+					o.mark = dirty
+				}
+			}
+		}
+	}
+	clear(e.gone)
+	e.gone = e.gone[:0]
 	live := e.win[:0]
 	var methGone [256]bool
 	for _, o := range e.win {
@@ -901,6 +923,8 @@ func (e *Encoder) Remove(serials []int) []int {
 		}
 		if o.mark != gone {
 			live = append(live, o)
+		}
+		if o.mark == dirty {
 			o.asX = dropGone(o.asX, gone)
 			o.asY = dropGone(o.asY, gone)
 			o.conc = dropGone(o.conc, gone)
@@ -929,6 +953,38 @@ func (e *Encoder) Remove(serials []int) []int {
 	}
 	e.forget = forget
 	return forget
+}
+
+// CheckWindow verifies what Remove's filtering relies on and keeps: every
+// list of a live operation names only live operations, and each relation
+// is symmetric. It is for tests; it costs O(window²).
+func (e *Encoder) CheckWindow() error {
+	live := map[*Op]bool{}
+	for _, o := range e.win {
+		live[o] = true
+	}
+	for _, o := range e.win {
+		for _, r := range [...]struct {
+			name       string
+			list, back func(*Op) []*Op
+		}{
+			{"asX", func(o *Op) []*Op { return o.asX }, func(o *Op) []*Op { return o.asY }},
+			{"asY", func(o *Op) []*Op { return o.asY }, func(o *Op) []*Op { return o.asX }},
+			{"conc", func(o *Op) []*Op { return o.conc }, func(o *Op) []*Op { return o.conc }},
+			{"succ", func(o *Op) []*Op { return o.succ }, func(o *Op) []*Op { return o.pred }},
+			{"pred", func(o *Op) []*Op { return o.pred }, func(o *Op) []*Op { return o.succ }},
+		} {
+			for _, p := range r.list(o) {
+				if !live[p] {
+					return fmt.Errorf("encode: %d.%s names %d, which is not live", o.Serial, r.name, p.Serial)
+				}
+				if !slices.Contains(r.back(p), o) {
+					return fmt.Errorf("encode: %d.%s names %d, but not the other way round", o.Serial, r.name, p.Serial)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // recycle keeps the lists and return-value table of a forgotten

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/satmon/satmon/internal/gen"
 	"github.com/satmon/satmon/internal/testutil"
 	h "github.com/satmon/satmon/monitor/history"
 )
@@ -215,4 +216,37 @@ func stalledQueueLog(head, tail string) string {
 	}
 	b.WriteString(tail)
 	return b.String()
+}
+
+// TestRemovalKeepsListsLive checks, after every step of SATURATE -r on
+// generated histories of every object, that the encoder's partner,
+// overlap and order lists name only live operations, symmetrically: Remove
+// filters only the lists of operations related to a forgotten one, which
+// is complete only if that holds.
+func TestRemovalKeepsListsLive(t *testing.T) {
+	for _, obj := range h.Objects {
+		removed := 0
+		for seed := int64(1); seed <= 3; seed++ {
+			m, err := New(obj, "", Options{Algorithm: Saturate, RemoveObsolete: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			enc := m.chk.(*satChecker).enc
+			steps := 0
+			err = gen.Generate(gen.Config{Object: obj, Ops: 400, Concurrency: 6, Capacity: 8, Seed: seed}, func(a h.Action) error {
+				steps++
+				if _, err := m.Step(a); err != nil {
+					return err
+				}
+				return enc.CheckWindow()
+			})
+			if err != nil {
+				t.Fatalf("%v seed %d, step %d: %v", obj, seed, steps, err)
+			}
+			removed += m.removed
+		}
+		if removed == 0 {
+			t.Fatalf("%v: nothing removed; the test tests nothing", obj)
+		}
+	}
 }
