@@ -241,13 +241,20 @@ func (e *Encoder) edgeKnown(x, y *Op) edgeVal {
 	if t := realTime(x, y); t != vUnknown {
 		return edgeVal{t: t, known: true, read: true}
 	}
-	for _, z := range x.succ {
+	// x→y is known true iff y is in x.succ (x in y.pred), false iff y is
+	// in x.pred (x in y.succ): the shorter side is read, as a stalled
+	// operation's lists hold most of the window.
+	succ, pred := x.succ, x.pred
+	if len(y.succ)+len(y.pred) < len(succ)+len(pred) {
+		succ, pred, y = y.pred, y.succ, x
+	}
+	for _, z := range succ {
 		if z == y {
 			return edgeVal{t: vTrue, known: true}
 		}
 	}
-	for _, z := range y.succ {
-		if z == x {
+	for _, z := range pred {
+		if z == y {
 			return edgeVal{t: vFalse, known: true}
 		}
 	}
