@@ -53,6 +53,14 @@ type Op struct {
 	// last seen true (lazymatch.go).
 	trueAsX, trueAsY Lit
 	mark             uint32 // scratch for the lazy transitivity
+	// owned lists, for forgetting, the variables the operation owns (its
+	// b, used, match and ret variables, and the Tseitin helpers of the
+	// instances it is universally bound in), tagged with the variable's
+	// epoch so that a recycled variable is never forgotten on behalf of
+	// its old owner. Kept with the operation, not in a table by serial:
+	// such a table could only drop its oldest entries, and an operation
+	// that stalls pending kept every later entry.
+	owned ownedList
 }
 
 func (o *Op) pending() bool { return o.Return < 0 }
@@ -107,11 +115,6 @@ type Encoder struct {
 	byArg     map[h.Value][]*Op // live operations by argument
 	byMeth    [][]*Op           // live operations by method, in call order
 
-	// For forgetting: the variables each operation owns (its b, used,
-	// match and ret variables, and the Tseitin helpers of the instances
-	// it is universally bound in), tagged with the variable's epoch so that
-	// a recycled variable is never forgotten on behalf of its old owner.
-	owned []ownedList // indexed by serial - base
 	// freeOwned holds emptied lists of forgotten operations for reuse:
 	// growing a fresh list for every operation was a third of the bytes
 	// SATURATE allocated.
@@ -138,9 +141,8 @@ type Encoder struct {
 	owners      [][]int32
 	trackOwners bool
 	byTri       [3][]*Op // usedAssigned's scratch
-	base        int
 	epoch       []uint32 // indexed by variable
-	cur         []int    // serials of the instance being emitted
+	cur         []*Op    // the operations of the instance being emitted
 
 	// meaning[v] says what variable v stands for, for the lazy
 	// transitivity, which learns of assignments by variable.
@@ -262,20 +264,16 @@ func (e *Encoder) newVar(name func() string) int {
 
 func (e *Encoder) aux() Lit {
 	v := e.newVar(func() string { return "aux" })
-	for _, s := range e.cur {
-		e.own(s, v, varKey{kind: vAux})
+	for _, o := range e.cur {
+		e.own(o, v, varKey{kind: vAux})
 	}
 	return v
 }
 
-func (e *Encoder) own(serial, v int, k varKey) {
-	i := serial - e.base
-	for i >= len(e.owned) {
-		e.owned = append(e.owned, nil)
-	}
-	if e.owned[i] == nil {
+func (e *Encoder) own(o *Op, v int, k varKey) {
+	if o.owned == nil {
 		if n := len(e.freeOwned); n > 0 {
-			e.owned[i] = e.freeOwned[n-1]
+			o.owned = e.freeOwned[n-1]
 			e.freeOwned = e.freeOwned[:n-1]
 		}
 	}
@@ -283,13 +281,13 @@ func (e *Encoder) own(serial, v int, k varKey) {
 		for v >= len(e.owners) {
 			e.owners = append(e.owners, nil)
 		}
-		e.owners[v] = append(e.owners[v], int32(serial))
+		e.owners[v] = append(e.owners[v], int32(o.Serial))
 	}
 	ov := ownedVar{v: int32(v), epoch: e.epoch[v]}
 	if k.kind != vAux && k.kind != vRet {
 		ov.key, ov.pair = k.pair().key(), true
 	}
-	e.owned[i] = append(e.owned[i], ov)
+	o.owned = append(o.owned, ov)
 }
 
 func (e *Encoder) variable(k varKey) Lit {
@@ -305,9 +303,9 @@ func (e *Encoder) variable(k varKey) Lit {
 	if k.kind != vRet {
 		e.vars.put(k.pair().key(), v)
 	}
-	e.own(k.x, v, k)
+	e.own(e.ops[k.x], v, k)
 	if (k.kind == vB || k.kind == vMatch) && k.y != k.x {
-		e.own(k.y, v, k)
+		e.own(e.ops[k.y], v, k)
 	}
 	if k.kind == vRet {
 		// A pending operation returns at most one value, and returning one
@@ -335,7 +333,7 @@ func (e *Encoder) variable(k varKey) Lit {
 			o.retTail = v
 		} else {
 			t := e.newVar(func() string { return e.keyName(k) + " ladder" })
-			e.own(k.x, t, varKey{kind: vAux})
+			e.own(o, t, varKey{kind: vAux})
 			e.emit([]Lit{-v, t})
 			e.emit([]Lit{-o.retTail, t})
 			e.emit([]Lit{-o.retTail, -v})
@@ -871,23 +869,21 @@ func (e *Encoder) Remove(serials []int) []int {
 		o.mark = gone
 		e.gone = append(e.gone, o)
 		delete(e.ops, s)
-		if i := s - e.base; i >= 0 && i < len(e.owned) {
-			for _, ov := range e.owned[i] {
-				if e.epoch[ov.v] != ov.epoch {
-					continue // already forgotten, maybe recycled since
-				}
-				e.epoch[ov.v]++
-				e.meaning[ov.v] = varPair{kind: vNone}
-				forget = append(forget, int(ov.v))
-				if ov.pair {
-					e.vars.del(ov.key)
-				}
+		for _, ov := range o.owned {
+			if e.epoch[ov.v] != ov.epoch {
+				continue // already forgotten, maybe recycled since
 			}
-			if l := e.owned[i]; l != nil && cap(l) <= maxKeptOwned {
-				e.freeOwned = append(e.freeOwned, l[:0])
+			e.epoch[ov.v]++
+			e.meaning[ov.v] = varPair{kind: vNone}
+			forget = append(forget, int(ov.v))
+			if ov.pair {
+				e.vars.del(ov.key)
 			}
-			e.owned[i] = nil
 		}
+		if l := o.owned; l != nil && cap(l) <= maxKeptOwned {
+			e.freeOwned = append(e.freeOwned, l[:0])
+		}
+		o.owned = nil
 	}
 	// Only the lists of the operations related to a forgotten one can name
 	// it, and every relation kept in lists is symmetric (x in y.asX iff y
@@ -940,16 +936,6 @@ func (e *Encoder) Remove(serials []int) []int {
 		if methGone[m] {
 			e.byMeth[m] = dropGone(l, gone)
 		}
-	}
-	// Drop the owner lists of the oldest serials once they are all gone,
-	// so that memory follows the window, not the log.
-	trim := 0
-	for trim < len(e.owned) && e.owned[trim] == nil && e.ops[e.base+trim] == nil {
-		trim++
-	}
-	if trim > 0 && trim >= len(e.owned)/2 {
-		e.owned = append(e.owned[:0], e.owned[trim:]...)
-		e.base += trim
 	}
 	e.forget = forget
 	return forget

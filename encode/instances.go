@@ -198,7 +198,7 @@ func (e *Encoder) transitivity(a *axiom, s *Op) {
 		if l13 != 0 {
 			cl = append(cl, l13)
 		}
-		e.cur = append(e.cur[:0], x1.Serial, x2.Serial, x3.Serial)
+		e.cur = append(e.cur[:0], x1, x2, x3)
 		e.emit(cl)
 		e.clauseBuf = cl[:0]
 	}
@@ -599,10 +599,7 @@ func (e *Encoder) leaf(a *axiom, win []*Op, ante, rest []*node, extra []Lit) {
 	if a.wit != nil && e.witnessHolds(a, win, nf) {
 		return
 	}
-	e.cur = e.cur[:0]
-	for _, o := range e.env[:nf] {
-		e.cur = append(e.cur, o.Serial)
-	}
+	e.cur = append(e.cur[:0], e.env[:nf]...)
 	defer func() { e.cur = e.cur[:0] }()
 	// The disjuncts are gathered in a buffer kept across calls: or copies
 	// them into the arena, and leaf is not reentered before that.

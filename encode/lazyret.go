@@ -65,11 +65,7 @@ func (e *Encoder) usedBy(o *Op, v Lit) {
 // that is not already false, now that used(o) is.
 func (e *Encoder) usedFalse(o *Op) {
 	u := e.used(o)
-	i := o.Serial - e.base
-	if i < 0 || i >= len(e.owned) {
-		return
-	}
-	for _, ov := range e.owned[i] {
+	for _, ov := range o.owned {
 		if e.epoch[ov.v] != ov.epoch {
 			continue
 		}

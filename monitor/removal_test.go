@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -248,5 +250,50 @@ func TestRemovalKeepsListsLive(t *testing.T) {
 		if removed == 0 {
 			t.Fatalf("%v: nothing removed; the test tests nothing", obj)
 		}
+	}
+}
+
+// TestStalledOperationMemory: with one enqueue stalled pending, the memory
+// SATURATE -r keeps must not grow with the log. (Owned-variable lists were
+// kept in a table by serial that could only drop its oldest entries, so
+// the stalled operation pinned every later entry: 24 bytes per operation,
+// 103 MB of peak RSS for a million operations.) The actions are made on
+// the fly, and the live heap after 10,000 and after 80,000 completed pairs
+// is compared.
+func TestStalledOperationMemory(t *testing.T) {
+	m, err := New(h.Queue, "", Options{Algorithm: Saturate, RemoveObsolete: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq := 0
+	step := func(kind h.Kind, id string, l h.Label) {
+		seq++
+		if v, err := m.Step(h.Action{Kind: kind, ID: id, Label: l, Seq: seq, Line: seq}); err != nil || v {
+			t.Fatalf("action %d: violation %v, err %v", seq, v, err)
+		}
+	}
+	heap := func() int64 {
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		return int64(ms.HeapAlloc)
+	}
+	step(h.Call, "s", h.Label{Method: h.Add, Arg: "s"})
+	var at10k int64
+	for i := 0; i < 80000; i++ {
+		v := h.Value(strconv.Itoa(i))
+		step(h.Call, "a", h.Label{Method: h.Add, Arg: v})
+		step(h.Return, "a", h.Label{Method: h.Add, Arg: v, Ret: h.Void})
+		step(h.Call, "r", h.Label{Method: h.Rem})
+		step(h.Return, "r", h.Label{Method: h.Rem, Ret: v})
+		if i == 10000 {
+			at10k = heap()
+		}
+	}
+	grown := heap() - at10k
+	runtime.KeepAlive(m) // else the monitor is garbage before the last heap()
+	t.Logf("live heap: %d KB after 10,000 pairs, grown %d KB over the next 70,000", at10k>>10, grown>>10)
+	if grown > 512<<10 {
+		t.Errorf("live heap grew %d KB over 70,000 pairs with one operation stalled; want it bounded", grown>>10)
 	}
 }
