@@ -59,63 +59,38 @@ func lazyEncoder(t *testing.T, obj h.Object) (*Encoder, satSink) {
 	return e, sink
 }
 
-// A triangle clause can become unit when its last guard does: x→y is
-// known, y returned before p was called, and p, overlapping x, was
-// pending. Only when p returns does transitivity give x→p; the lazy
-// grounding must see it from the new used(p) alone.
+// A triangle clause can become unit when its last guard does: y returned
+// before p was called, p, overlapping x, is pending, and one more fact is
+// known. Only when p returns does transitivity give the third; the lazy
+// grounding must see it from the new used(p) alone. With x→y known that
+// is x→p (p→x→y→p); with p→x known, y→x.
 func TestLazyTransitivityUsedEvent(t *testing.T) {
-	e, sink := lazyEncoder(t, h.Stack)
-	add := func(v string) h.Label { return h.Label{Method: h.Add, Arg: h.Value(v)} }
-	e.Call(Op{Serial: 1, Label: add("1"), Call: 0}) // x
-	e.Call(Op{Serial: 2, Label: add("2"), Call: 1}) // y
-	e.Return(2, h.Void, 2)
-	e.Call(Op{Serial: 3, Label: add("3"), Call: 3}) // p: after y, during x
-	e.Return(1, h.Void, 4)
-	xy, _ := e.BLit(1, 2)
-	if xy == 0 {
-		t.Fatal("b(x,y) should be a variable: x and y overlap")
-	}
-	sink.AddClause([]Lit{xy})
-	sink.saturate(t, e)
-	xp, _ := e.BLit(1, 3)
-	if xp == 0 {
-		t.Fatal("b(x,p) should be a variable: x and p overlap")
-	}
-	if v := sink.Value(xp); v != 0 {
-		t.Fatalf("b(x,p) = %d while p is pending and maybe unused; want unknown", v)
-	}
-	e.Return(3, h.Void, 5)
-	sink.saturate(t, e)
-	if v := sink.Value(xp); v != 1 {
-		t.Fatalf("after p returned, b(x,p) = %d; want true (x→y, y before p)", v)
-	}
-}
-
-// The other shape of the used event: p→x is known while p is pending,
-// and y, overlapping x, returned before p was called. When p returns,
-// the cycle p→x→y→p leaves y→x.
-func TestLazyTransitivityUsedEventKnownEdge(t *testing.T) {
-	e, sink := lazyEncoder(t, h.Stack)
-	add := func(v string) h.Label { return h.Label{Method: h.Add, Arg: h.Value(v)} }
-	e.Call(Op{Serial: 1, Label: add("1"), Call: 0}) // x
-	e.Call(Op{Serial: 2, Label: add("2"), Call: 1}) // y
-	e.Return(2, h.Void, 2)
-	e.Call(Op{Serial: 3, Label: add("3"), Call: 3}) // p: after y, during x
-	e.Return(1, h.Void, 4)
-	px, _ := e.BLit(3, 1)
-	yx, _ := e.BLit(2, 1)
-	if px == 0 || yx == 0 {
-		t.Fatal("b(p,x) and b(y,x) should be variables: the pairs overlap")
-	}
-	sink.AddClause([]Lit{px})
-	sink.saturate(t, e)
-	if v := sink.Value(yx); v != 0 {
-		t.Fatalf("b(y,x) = %d while p is pending and maybe unused; want unknown", v)
-	}
-	e.Return(3, h.Void, 5)
-	sink.saturate(t, e)
-	if v := sink.Value(yx); v != 1 {
-		t.Fatalf("after p returned, b(y,x) = %d; want true (p→x, y before p)", v)
+	const x, y, p = 1, 2, 3
+	for _, c := range []struct {
+		fact, want [2]int
+	}{{[2]int{x, y}, [2]int{x, p}}, {[2]int{p, x}, [2]int{y, x}}} {
+		e, sink := lazyEncoder(t, h.Stack)
+		add := func(v string) h.Label { return h.Label{Method: h.Add, Arg: h.Value(v)} }
+		e.Call(Op{Serial: x, Label: add("1"), Call: 0})
+		e.Call(Op{Serial: y, Label: add("2"), Call: 1})
+		e.Return(y, h.Void, 2)
+		e.Call(Op{Serial: p, Label: add("3"), Call: 3}) // after y, during x
+		e.Return(x, h.Void, 4)
+		fact, _ := e.BLit(c.fact[0], c.fact[1])
+		want, _ := e.BLit(c.want[0], c.want[1])
+		if fact == 0 || want == 0 {
+			t.Fatalf("b%v and b%v should be variables: the pairs overlap", c.fact, c.want)
+		}
+		sink.AddClause([]Lit{fact})
+		sink.saturate(t, e)
+		if v := sink.Value(want); v != 0 {
+			t.Fatalf("with b%v: b%v = %d while p is pending and maybe unused; want unknown", c.fact, c.want, v)
+		}
+		e.Return(p, h.Void, 5)
+		sink.saturate(t, e)
+		if v := sink.Value(want); v != 1 {
+			t.Fatalf("with b%v, after p returned: b%v = %d; want true", c.fact, c.want, v)
+		}
 	}
 }
 
