@@ -167,22 +167,34 @@ func (e *Encoder) functionCands(x, y *Op) []*Op {
 // t, the variable of its row (row) or column last seen true, if it is
 // unit.
 func (e *Encoder) exclusionMade(m newMatch, t Lit, row bool) {
-	if t == 0 || t == m.v || e.lazy.Value(t) != 1 {
+	if !e.excludes(t, m.x, m.y, row) {
 		return
 	}
 	if v, ok := e.vars.get(varPair{vMatch, int32(m.x.Serial), int32(m.y.Serial)}.key()); !ok || v != m.v {
 		return // ruled out since (see ruleOut)
 	}
-	// t may have been forgotten with its other operation, and its index
-	// reused: it must still be a match variable of m's row or column.
-	tm := e.meaning[t]
-	if tm.kind != vMatch || row && int(tm.x) != m.x.Serial || !row && int(tm.y) != m.y.Serial {
-		return
-	}
-	if !row && e.valueTied && e.ops[int(tm.x)].Label.Arg != m.x.Label.Arg {
-		return // FUNCTION across values: implied (see functionCands)
-	}
 	e.emit2(-m.v, -t)
+}
+
+// excludes reports whether t, a variable remembered as x's row's (row)
+// or y's column's true match, makes match(x,y) false: t is true and still
+// a match variable of that row or column other than (x,y) — it may have
+// been forgotten with its other operation and its index reused — and, in
+// a column with values tied, of x's value (FUNCTION across values is
+// implied; see functionCands).
+func (e *Encoder) excludes(t Lit, x, y *Op, row bool) bool {
+	if t == 0 || e.lazy.Value(t) != 1 {
+		return false
+	}
+	tm := e.meaning[t]
+	if tm.kind != vMatch {
+		return false
+	}
+	if row {
+		return int(tm.x) == x.Serial && int(tm.y) != y.Serial
+	}
+	return int(tm.y) == y.Serial && int(tm.x) != x.Serial &&
+		(!e.valueTied || e.ops[int(tm.x)].Label.Arg == x.Label.Arg)
 }
 
 // excluded reports, in SATURATE, whether match(x,y), which has no
@@ -192,25 +204,8 @@ func (e *Encoder) exclusionMade(m newMatch, t Lit, row bool) {
 // flush. A witness whose match atom is excluded is left out before it is
 // folded (see witnesses), like one that real time falsifies.
 func (e *Encoder) excluded(x, y *Op) bool {
-	if e.lazy == nil {
-		return false
-	}
-	if e.injective {
-		if t := x.trueAsX; t != 0 && e.lazy.Value(t) == 1 {
-			if tm := e.meaning[t]; tm.kind == vMatch && int(tm.x) == x.Serial && int(tm.y) != y.Serial {
-				return true
-			}
-		}
-	}
-	if e.function {
-		if t := y.trueAsY; t != 0 && e.lazy.Value(t) == 1 {
-			if tm := e.meaning[t]; tm.kind == vMatch && int(tm.y) == y.Serial && int(tm.x) != x.Serial &&
-				(!e.valueTied || e.ops[int(tm.x)].Label.Arg == x.Label.Arg) {
-				return true
-			}
-		}
-	}
-	return false
+	return e.lazy != nil && (e.injective && e.excludes(x.trueAsX, x, y, true) ||
+		e.function && e.excludes(y.trueAsY, x, y, false))
 }
 
 // matchTrue emits the exclusions made unit by match(x,y) = m becoming
