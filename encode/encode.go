@@ -133,9 +133,9 @@ type Encoder struct {
 	pair     [2]Lit  // emit2's clause
 	parts    []*node // leaf's disjuncts
 	inst     instState
-	methPair [256]tri      // methodsMayMatch's memo, by method pair
-	gone     []*Op         // Remove's scratch
-	retKinds [16]h.RetKind // retPossible's memo, by method (0: not yet)
+	methPair [memoMethods * memoMethods]tri // methodsMayMatch's memo, by method pair
+	gone     []*Op                          // Remove's scratch
+	retKinds [memoMethods]h.RetKind         // retPossible's memo, by method (0: not yet)
 	// owners[v] lists the serials that own variable v, when trackOwners
 	// is on (TrackOwners).
 	owners      [][]int32
@@ -303,9 +303,12 @@ func (e *Encoder) variable(k varKey) Lit {
 	if k.kind != vRet {
 		e.vars.put(k.pair().key(), v)
 	}
-	e.own(e.ops[k.x], v, k)
-	if (k.kind == vB || k.kind == vMatch) && k.y != k.x {
-		e.own(e.ops[k.y], v, k)
+	x, y := e.ops[k.x], (*Op)(nil)
+	e.own(x, v, k)
+	if k.kind == vB || k.kind == vMatch {
+		if y = e.ops[k.y]; y != x {
+			e.own(y, v, k)
+		}
 	}
 	if k.kind == vRet {
 		// A pending operation returns at most one value, and returning one
@@ -315,7 +318,7 @@ func (e *Encoder) variable(k varKey) Lit {
 		// quadratic in the values seen while the operation is pending, and
 		// unit propagation derives from it exactly what it derives from
 		// the pairwise clauses.
-		o := e.ops[k.x]
+		o := x
 		if o.rets == nil {
 			if n := len(e.freeRets); n > 0 {
 				o.rets = e.freeRets[n-1]
@@ -339,15 +342,15 @@ func (e *Encoder) variable(k varKey) Lit {
 			e.emit([]Lit{-o.retTail, -v})
 			o.retTail = t
 		}
-		e.emit([]Lit{-v, e.used(e.ops[k.x])})
+		e.emit([]Lit{-v, e.used(o)})
 	}
 	if k.kind == vMatch {
 		// Only used operations are matched (WLOG: no axiom needs a match
 		// with an unused one). Saying so lets instances whose antecedent
 		// contains match(x,y) drop the guards used(x), used(y), which makes
 		// their clauses shorter and unit propagation stronger.
-		for _, s := range []int{k.x, k.y} {
-			switch o := e.ops[s]; {
+		for _, o := range [2]*Op{x, y} {
+			switch {
 			case !o.pending():
 			case e.lazySide():
 				e.pendingVarMade(o, v, false)
@@ -355,7 +358,7 @@ func (e *Encoder) variable(k varKey) Lit {
 				e.emit([]Lit{-v, e.used(o)})
 			}
 		}
-		e.newMatches = append(e.newMatches, newMatch{e.ops[k.x], e.ops[k.y], v})
+		e.newMatches = append(e.newMatches, newMatch{x, y, v})
 	}
 	return v
 }
@@ -504,7 +507,7 @@ func (e *Encoder) matchPossible(x, y *Op) bool {
 	if !e.methodsMayMatch(x.Label.Method, y.Label.Method) {
 		return false
 	}
-	if e.pairRet && x.Label.Method < 16 && y.Label.Method < 16 {
+	if e.pairRet && x.Label.Method < memoMethods && y.Label.Method < memoMethods {
 		// The methods allow the pair (memoized); arg(x) = ret(y) is all
 		// that is left. Call asks this of every pair of the window.
 		if !y.pending() {
@@ -515,14 +518,18 @@ func (e *Encoder) matchPossible(x, y *Op) bool {
 	return e.possible(e.k.Pair.Body.Args[1], x, y) != vFalse
 }
 
+// memoMethods bounds the methods whose facts are memoized per method;
+// every object's methods are below it.
+const memoMethods = 16
+
 // methodsMayMatch is MATCH folded on the methods alone, memoized: most
 // pairs of a window (two adds, two removes) fail on their methods, and
 // Call tries every operation of the window both ways.
 func (e *Encoder) methodsMayMatch(mx, my h.Method) bool {
-	if mx >= 16 || my >= 16 {
+	if mx >= memoMethods || my >= memoMethods {
 		return true // not memoized; the full fold decides
 	}
-	i := int(mx)<<4 | int(my)
+	i := int(mx)*memoMethods + int(my)
 	if t := e.methPair[i]; t != vUnknown {
 		return t == vTrue
 	}
