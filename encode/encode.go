@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"slices"
 
-	h "github.com/satmon/satmon/monitor/history"
+	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/theory"
 )
 

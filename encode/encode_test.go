@@ -3,7 +3,7 @@ package encode
 import (
 	"testing"
 
-	h "github.com/satmon/satmon/monitor/history"
+	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/theory"
 )
 

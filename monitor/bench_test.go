@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/satmon/satmon/internal/gen"
+	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/testutil"
-	h "github.com/satmon/satmon/monitor/history"
 	"github.com/satmon/satmon/monitor/logfmt"
 )
 

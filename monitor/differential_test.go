@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/satmon/satmon/internal/gen"
+	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/seqmodel"
-	h "github.com/satmon/satmon/monitor/history"
 	"github.com/satmon/satmon/theory"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/satmon/satmon/internal/sat"
 
-	h "github.com/satmon/satmon/monitor/history"
+	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/theory"
 )
 

@@ -4,8 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/sat"
-	h "github.com/satmon/satmon/monitor/history"
 )
 
 // At every return action, the live incremental solver (closed instances

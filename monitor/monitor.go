@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	h "github.com/satmon/satmon/monitor/history"
+	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/monitor/logfmt"
 	"github.com/satmon/satmon/theory"
 )

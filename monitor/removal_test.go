@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/satmon/satmon/internal/gen"
+	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/testutil"
-	h "github.com/satmon/satmon/monitor/history"
 )
 
 // Every violation SATURATE finds without -r it also finds with -r, on the

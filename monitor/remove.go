@@ -3,7 +3,7 @@ package monitor
 import (
 	"strings"
 
-	h "github.com/satmon/satmon/monitor/history"
+	h "github.com/satmon/satmon/internal/history"
 )
 
 // remover decides which operations of the window are obsolete (§5.3) and

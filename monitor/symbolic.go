@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/satmon/satmon/encode"
+	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/sat"
-	h "github.com/satmon/satmon/monitor/history"
 	"github.com/satmon/satmon/theory"
 )
 

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/satmon/satmon/internal/gen"
-	h "github.com/satmon/satmon/monitor/history"
+	h "github.com/satmon/satmon/internal/history"
 
 	"github.com/satmon/satmon/internal/testutil"
 )

@@ -3,7 +3,7 @@ package theory
 import (
 	"fmt"
 
-	h "github.com/satmon/satmon/monitor/history"
+	h "github.com/satmon/satmon/internal/history"
 )
 
 // Def is a named formula of the paper's figures. Most are one prenex

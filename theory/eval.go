@@ -1,6 +1,6 @@
 package theory
 
-import h "github.com/satmon/satmon/monitor/history"
+import h "github.com/satmon/satmon/internal/history"
 
 // Model is a finite interpretation of the language: operations 0..N-1
 // with labels, an order b, a matching, and the used predicate.

@@ -3,7 +3,7 @@ package theory
 import (
 	"fmt"
 
-	h "github.com/satmon/satmon/monitor/history"
+	h "github.com/satmon/satmon/internal/history"
 )
 
 // Kernel is the first-order theory of an object's kernel (§3): h is in the

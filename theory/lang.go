@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/satmon/satmon/monitor/history"
+	"github.com/satmon/satmon/internal/history"
 )
 
 // Bottom is the return value ⊥ of a pending operation, as a term constant.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	h "github.com/satmon/satmon/monitor/history"
+	h "github.com/satmon/satmon/internal/history"
 )
 
 // seq is a sequential model: operations in order, b = index order.

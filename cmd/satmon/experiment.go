@@ -18,9 +18,9 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/impls"
 	"github.com/satmon/satmon/monitor"
-	"github.com/satmon/satmon/monitor/history"
 	"github.com/satmon/satmon/monitor/logfmt"
 )
 

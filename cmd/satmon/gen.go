@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/satmon/satmon/internal/gen"
+	"github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/impls"
-	"github.com/satmon/satmon/monitor/history"
 	"github.com/satmon/satmon/monitor/logfmt"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/satmon/satmon/internal/gen"
-	"github.com/satmon/satmon/monitor/history"
+	"github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/monitor/logfmt"
 )
 

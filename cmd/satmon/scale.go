@@ -15,8 +15,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/satmon/satmon/internal/gen"
+	"github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/monitor"
-	"github.com/satmon/satmon/monitor/history"
 )
 
 func init() {

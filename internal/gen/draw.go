@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/satmon/satmon/monitor/history"
+	"github.com/satmon/satmon/internal/history"
 )
 
 // drawer is an object's state while a run is drawn. draw returns the next

@@ -8,7 +8,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	"github.com/satmon/satmon/monitor/history"
+	"github.com/satmon/satmon/internal/history"
 )
 
 // Config describes the histories to draw.

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/seqmodel"
-	"github.com/satmon/satmon/monitor/history"
 )
 
 func actions(t *testing.T, cfg Config) []history.Action {

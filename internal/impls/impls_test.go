@@ -7,8 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/seqmodel"
-	"github.com/satmon/satmon/monitor/history"
 	"github.com/satmon/satmon/monitor/logfmt"
 )
 

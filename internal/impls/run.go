@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/satmon/satmon/monitor/history"
+	"github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/monitor/record"
 )
 

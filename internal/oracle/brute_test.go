@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/satmon/satmon/monitor/history"
+	"github.com/satmon/satmon/internal/history"
 )
 
 // The brute-force checker below shares no code with the oracle: it tries

@@ -3,7 +3,7 @@ package oracle
 import (
 	"sort"
 
-	"github.com/satmon/satmon/monitor/history"
+	"github.com/satmon/satmon/internal/history"
 )
 
 // entry is the subhistory H_v of one value of a queue, stack or priority

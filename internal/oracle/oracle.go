@@ -15,7 +15,7 @@ import (
 	"errors"
 	"sort"
 
-	"github.com/satmon/satmon/monitor/history"
+	"github.com/satmon/satmon/internal/history"
 )
 
 // ErrUnsupported reports a history outside the algorithms' domain: pending

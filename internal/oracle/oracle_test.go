@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/satmon/satmon/monitor/history"
+	"github.com/satmon/satmon/internal/history"
 )
 
 // op builds a complete operation from call to ret.

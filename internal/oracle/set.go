@@ -1,6 +1,6 @@
 package oracle
 
-import "github.com/satmon/satmon/monitor/history"
+import "github.com/satmon/satmon/internal/history"
 
 // setValue gathers H_x for one element x of a set history. Following §4,
 // add ⇒ false reads "present" like contains ⇒ true, and remove ⇒ false

@@ -5,7 +5,7 @@ package seqmodel
 import (
 	"slices"
 
-	"github.com/satmon/satmon/monitor/history"
+	"github.com/satmon/satmon/internal/history"
 )
 
 // Model is the state of one sequential object. Labels given to it must be

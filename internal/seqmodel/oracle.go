@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/satmon/satmon/monitor/history"
+	"github.com/satmon/satmon/internal/history"
 )
 
 // Linearizable decides exactly, by brute force, whether h is linearizable

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/satmon/satmon/internal/gen"
+	"github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/testutil"
-	"github.com/satmon/satmon/monitor/history"
 )
 
 // hand-made histories: name → log text and the expected verdict.

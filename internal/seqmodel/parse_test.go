@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/satmon/satmon/monitor/history"
+	"github.com/satmon/satmon/internal/history"
 )
 
 // parseLog reads the canonical log format, just enough for test inputs;

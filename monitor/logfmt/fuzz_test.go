@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/satmon/satmon/monitor/history"
+	"github.com/satmon/satmon/internal/history"
 )
 
 // FuzzReader reads arbitrary bytes: the reader must not panic, must fail

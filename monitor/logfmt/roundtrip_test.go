@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/satmon/satmon/monitor/history"
+	"github.com/satmon/satmon/internal/history"
 )
 
 // roundTrip writes acts with a Writer and reads them back; it returns what

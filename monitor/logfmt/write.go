@@ -5,7 +5,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/satmon/satmon/monitor/history"
+	"github.com/satmon/satmon/internal/history"
 )
 
 // Writer writes actions in the canonical log format that Reader reads.
