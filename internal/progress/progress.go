@@ -1,0 +1,53 @@
+// Package progress shows a progress bar on a terminal and nothing anywhere else.
+package progress
+
+import (
+	"io"
+	"os"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+)
+
+// Bar counts units of work done. The zero value and nil are valid, silent bars.
+type Bar struct{ b *progressbar.ProgressBar }
+
+// New returns a bar of total units described by what, drawn on w only when
+// w is a terminal: piped output, files and CI logs never see it.
+func New(w io.Writer, total int, what string) *Bar {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) || total <= 0 {
+		return &Bar{}
+	}
+	return &Bar{b: progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionThrottle(100_000_000), // redraw at most every 100 ms
+	)}
+}
+
+// Add records n more units done.
+func (p *Bar) Add(n int) {
+	if p != nil && p.b != nil {
+		_ = p.b.Add(n)
+	}
+}
+
+// Describe changes the text shown beside the bar.
+func (p *Bar) Describe(what string) {
+	if p != nil && p.b != nil {
+		p.b.Describe(what)
+	}
+}
+
+// Done clears the bar so that what is printed next starts on a clean line.
+func (p *Bar) Done() {
+	if p != nil && p.b != nil {
+		_ = p.b.Finish()
+		_ = p.b.Clear()
+	}
+}
