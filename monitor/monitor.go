@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -157,6 +158,7 @@ type checker interface {
 
 // Monitor checks one history action by action.
 type Monitor struct {
+	ctx      context.Context // cancels every phase; Options.Timeout adds a deadline
 	opt      Options
 	kernel   *theory.Kernel
 	win      *window
@@ -177,6 +179,12 @@ var ErrNotImplemented = errors.New("not yet implemented")
 
 // New starts monitoring a history of object obj with parameter param.
 func New(obj h.Object, param string, opt Options) (*Monitor, error) {
+	return NewContext(context.Background(), obj, param, opt)
+}
+
+// NewContext is New under ctx: once ctx is done, the monitor stops with
+// verdict Timeout, as when Options.Timeout expires.
+func NewContext(ctx context.Context, obj h.Object, param string, opt Options) (*Monitor, error) {
 	k, err := theory.KernelOf(obj, param)
 	if err != nil {
 		return nil, err
@@ -184,7 +192,7 @@ func New(obj h.Object, param string, opt Options) (*Monitor, error) {
 	if opt.Algorithm == 0 {
 		opt.Algorithm = Saturate
 	}
-	m := &Monitor{opt: opt, kernel: k, start: time.Now()}
+	m := &Monitor{ctx: ctx, opt: opt, kernel: k, start: time.Now()}
 	if opt.Timeout > 0 {
 		m.deadline = m.start.Add(opt.Timeout)
 	}
@@ -224,7 +232,7 @@ func (m *Monitor) remaining() time.Duration {
 }
 
 func (m *Monitor) expired() bool {
-	return !m.deadline.IsZero() && time.Now().After(m.deadline)
+	return m.ctx.Err() != nil || !m.deadline.IsZero() && time.Now().After(m.deadline)
 }
 
 // Step feeds one action. It returns true when this action proves a
