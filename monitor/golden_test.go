@@ -1,0 +1,164 @@
+package monitor
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/satmon/satmon/internal/gen"
+	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/monitor/logfmt"
+)
+
+// TestGolden records, or compares against a recording, the verdict and
+// violation step of several variants on thousands of random histories:
+// the before/after check that every optimisation and refactoring of the
+// engine must pass. The histories themselves are stored in the recording,
+// so a later change to the generators cannot make the comparison drift.
+//
+//	SATMON_GOLDEN_WRITE=/tmp/golden.jsonl go test ./monitor -run TestGolden   # before
+//	SATMON_GOLDEN=/tmp/golden.jsonl go test ./monitor -run TestGolden         # after
+//
+// SATMON_GOLDEN_N sets the histories per object (default 2,500: 20,000 in all).
+func TestGolden(t *testing.T) {
+	write, read := os.Getenv("SATMON_GOLDEN_WRITE"), os.Getenv("SATMON_GOLDEN")
+	if write == "" && read == "" {
+		t.Skip("set SATMON_GOLDEN_WRITE=FILE to record, SATMON_GOLDEN=FILE to compare")
+	}
+	if read != "" {
+		compareGolden(t, read)
+		return
+	}
+	n := 2500
+	if v, err := strconv.Atoi(os.Getenv("SATMON_GOLDEN_N")); err == nil && v > 0 {
+		n = v
+	}
+	f, err := os.Create(write)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	bw := bufio.NewWriter(f)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	count := 0
+	for _, obj := range h.Objects {
+		start := time.Now()
+		rng := rand.New(rand.NewPCG(uint64(obj), 7))
+		for i := 0; i < n; i++ {
+			var hist *h.History
+			if i%10 == 9 { // one in ten is long, with more concurrency
+				cfg := gen.Config{Object: obj, Ops: 40 + rng.IntN(80), Concurrency: 2 + rng.IntN(6),
+					Seed: rng.Int64(), Mutate: rng.IntN(2), Capacity: rng.IntN(4)}
+				if obj == h.Semaphore {
+					cfg.Capacity = 1 + rng.IntN(2)
+				}
+				hist, _ = gen.History(cfg)
+			}
+			if hist == nil {
+				hist = randomHistory(rng, obj, 10)
+			}
+			var buf bytes.Buffer
+			if err := writeLog(&buf, hist); err != nil {
+				t.Fatal(err)
+			}
+			rec := goldenRecord{Key: fmt.Sprintf("%s/%d", obj, i), Log: buf.String(), Results: goldenRun(t, hist)}
+			if err := enc.Encode(rec); err != nil {
+				t.Fatal(err)
+			}
+			count++
+		}
+		t.Logf("%s: %d histories in %v", obj, n, time.Since(start).Round(time.Millisecond))
+	}
+	if err := bw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("recorded %d histories × %d variants in %s", count, len(goldenVariants), write)
+}
+
+type goldenRecord struct {
+	Key     string            `json:"key"`
+	Log     string            `json:"log"`
+	Results map[string]string `json:"results"`
+}
+
+var goldenVariants = []Options{
+	{Algorithm: Saturate},
+	{Algorithm: Saturate, RemoveObsolete: true},
+	{Algorithm: Symbolic, Incremental: true},
+	{Algorithm: Symbolic, Incremental: true, RemoveObsolete: true},
+}
+
+// goldenRun gives each variant's outcome as "verdict" or "violation@step".
+func goldenRun(t *testing.T, hist *h.History) map[string]string {
+	out := map[string]string{}
+	for _, opt := range goldenVariants {
+		r := CheckHistory(hist, opt)
+		s := string(r.Verdict)
+		if r.ViolationStep != nil {
+			s += "@" + strconv.Itoa(*r.ViolationStep)
+		}
+		if r.Error != "" {
+			s += ": " + r.Error
+		}
+		out[opt.Name()] = s
+	}
+	return out
+}
+
+func writeLog(buf *bytes.Buffer, hist *h.History) error {
+	w, err := logfmt.NewWriter(buf, hist.Object, hist.Param)
+	if err != nil {
+		return err
+	}
+	for _, a := range Actions(hist) {
+		if err := w.Write(a); err != nil {
+			return err
+		}
+	}
+	return w.Flush()
+}
+
+func compareGolden(t *testing.T, path string) {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	count, diffs := 0, 0
+	for sc.Scan() {
+		var rec goldenRecord
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			t.Fatal(err)
+		}
+		hist, err := logfmt.ReadHistory(bytes.NewReader([]byte(rec.Log)), logfmt.Options{Name: rec.Key})
+		if err != nil {
+			t.Fatalf("%s: %v", rec.Key, err)
+		}
+		got := goldenRun(t, hist)
+		for v, want := range rec.Results {
+			if got[v] != want {
+				diffs++
+				if diffs <= 20 {
+					t.Errorf("%s %s: was %s, now %s\n%s", rec.Key, v, want, got[v], rec.Log)
+				}
+			}
+		}
+		count++
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if count == 0 {
+		t.Fatal("empty recording")
+	}
+	t.Logf("compared %d histories: %d differences", count, diffs)
+}
