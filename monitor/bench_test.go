@@ -167,7 +167,7 @@ func BenchmarkTable1Shape(b *testing.B) {
 				steps, viol := 0, 0
 				var tv float64
 				for _, hist := range s.hists {
-					res := CheckHistory(hist, opt)
+					res := check(hist, opt)
 					steps += res.Steps
 					if res.Verdict == Violation {
 						viol++
@@ -196,7 +196,7 @@ func paperDirB(b *testing.B) string {
 }
 
 // SYMBOLIC -i -r forgets by rebuilding its solver from the window; the
-// alternative, activation literals (Options.activation), keeps one solver
+// alternative, activation literals (tuning.activation), keeps one solver
 // and every clause. Same generated queue and stack logs for both;
 // docs/removal.md reports the result.
 func BenchmarkSymbolicForgetting(b *testing.B) {
@@ -214,7 +214,7 @@ func BenchmarkSymbolicForgetting(b *testing.B) {
 					}
 					var r Result
 					for i := 0; i < b.N; i++ {
-						r = CheckHistory(hist, Options{Algorithm: Symbolic, Incremental: true, RemoveObsolete: true, activation: act})
+						r = checkTuned(hist, tuned{Options{Algorithm: Symbolic, Incremental: true, RemoveObsolete: true}, tuning{activation: act}})
 					}
 					if r.Verdict != OK {
 						b.Fatalf("verdict %s on a linearizable log", r.Verdict)

@@ -176,9 +176,9 @@ func TestExactVariantsAgree(t *testing.T) {
 	for i := 0; i < n; i++ {
 		obj := h.Objects[i%len(h.Objects)]
 		hist := randomHistory(rng, obj, 8)
-		want := CheckHistory(hist, enumC)
+		want := check(hist, enumC)
 		for _, opt := range variants {
-			got := CheckHistory(hist, opt)
+			got := check(hist, opt)
 			if got.Verdict != want.Verdict || deref(got.ViolationStep) != deref(want.ViolationStep) {
 				t.Fatalf("history %d: %s (%s) says %s at %v, enumerate -c says %s at %v\n%v", i, opt.Name(), opt.Solver,
 					got.Verdict, deref(got.ViolationStep), want.Verdict, deref(want.ViolationStep), hist)
@@ -204,8 +204,8 @@ func TestSaturateSound(t *testing.T) {
 	for i := 0; i < n; i++ {
 		obj := h.Objects[i%len(h.Objects)]
 		hist := randomHistory(rng, obj, 8)
-		want := CheckHistory(hist, enumC)
-		got := CheckHistory(hist, Options{Algorithm: Saturate})
+		want := check(hist, enumC)
+		got := check(hist, Options{Algorithm: Saturate})
 		if got.Verdict == Violation {
 			if want.Verdict != Violation || *got.ViolationStep < *want.ViolationStep {
 				t.Fatalf("FALSE VIOLATION: history %d: saturate says violation at %d, enumerate -c says %s at %v\n%v",
@@ -240,7 +240,7 @@ func TestRemovalSound(t *testing.T) {
 		hist := randomHistory(rng, obj, 9)
 		var oracle exactOracle
 		for _, opt := range variants {
-			got := CheckHistory(hist, opt)
+			got := check(hist, opt)
 			removed += got.Stats.Removed
 			oracle.confirm(t, i, hist, got, opt.Name())
 		}
@@ -264,7 +264,7 @@ func (x *exactOracle) confirm(t *testing.T, i int, hist *h.History, got Result, 
 		return false
 	}
 	if x.want == nil {
-		w := CheckHistory(hist, enumC)
+		w := check(hist, enumC)
 		x.want = &w
 	}
 	if x.want.Verdict != Violation || *got.ViolationStep < *x.want.ViolationStep {
@@ -305,8 +305,8 @@ func TestLazyGroundingExact(t *testing.T) {
 			hist = randomHistory(rng, obj, 9)
 		}
 		for _, r := range []bool{false, true} {
-			want := CheckHistory(hist, Options{Algorithm: Saturate, RemoveObsolete: r, eager: true})
-			got := CheckHistory(hist, Options{Algorithm: Saturate, RemoveObsolete: r})
+			want := checkTuned(hist, tuned{Options{Algorithm: Saturate, RemoveObsolete: r}, tuning{eager: true}})
+			got := check(hist, Options{Algorithm: Saturate, RemoveObsolete: r})
 			if got.Verdict != want.Verdict || deref(got.ViolationStep) != deref(want.ViolationStep) {
 				t.Fatalf("history %d (-r %v): lazy grounding says %s at %v, full grounding %s at %v\n%v",
 					i, r, got.Verdict, deref(got.ViolationStep), want.Verdict, deref(want.ViolationStep), hist)

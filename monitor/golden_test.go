@@ -99,7 +99,7 @@ var goldenVariants = []Options{
 func goldenRun(t *testing.T, hist *h.History) map[string]string {
 	out := map[string]string{}
 	for _, opt := range goldenVariants {
-		r := CheckHistory(hist, opt)
+		r := check(hist, opt)
 		s := string(r.Verdict)
 		if r.ViolationStep != nil {
 			s += "@" + strconv.Itoa(*r.ViolationStep)

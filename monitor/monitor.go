@@ -49,6 +49,11 @@ func ParseAlgorithm(s string) (Algorithm, error) {
 }
 
 // Options choose the algorithm and its variations (§6's flags).
+//
+// The zero Options selects the default variant, SATURATE with
+// RemoveObsolete (DefaultOptions): whenever Algorithm is 0, RemoveObsolete
+// is turned on. Name an Algorithm explicitly to choose every flag yourself,
+// for example the paper's variants in experiments.
 type Options struct {
 	Algorithm      Algorithm
 	Completion     bool          // -c: enumerate completions explicitly
@@ -56,21 +61,56 @@ type Options struct {
 	RemoveObsolete bool          // -r: forget obsolete matches (§5)
 	Solver         string        // SAT backend for SYMBOLIC: "gini" (default) or "gophersat"
 	Timeout        time.Duration // per history; 0 means none
+}
 
-	// eager, for tests: SATURATE grounds every transitivity and matching
-	// instance up front, as SYMBOLIC does, instead of when it can matter.
+// DefaultOptions is the variant satmon runs unless told otherwise:
+// SATURATE -r, which never reports a false violation, keeps bounded memory
+// on endless logs, and can miss violations (see Exact).
+func DefaultOptions() Options { return Options{Algorithm: Saturate, RemoveObsolete: true} }
+
+// withDefaults fills in the default variant when no algorithm is named.
+func (o Options) withDefaults() Options {
+	if o.Algorithm == 0 {
+		o.Algorithm, o.RemoveObsolete = Saturate, true
+	}
+	return o
+}
+
+// Exact reports whether the variant decides linearizability exactly, so
+// that its ok is a proof that the history is linearizable: ENUMERATE (with
+// or without -c) and SYMBOLIC without -r. SATURATE never branches, and
+// SYMBOLIC -r forgets what it derived through removed operations, so their
+// ok means only that no violation was found. A violation is a proof under
+// every variant.
+func (o Options) Exact() bool {
+	o = o.withDefaults()
+	switch o.Algorithm {
+	case Enumerate:
+		return true
+	case Symbolic:
+		return !o.RemoveObsolete
+	}
+	return false
+}
+
+// tuning holds knobs that only tests and benchmarks turn
+// (export_test.go); they are not part of Options so that the library's
+// users never see them.
+type tuning struct {
+	// eager: SATURATE grounds every transitivity and matching instance up
+	// front, as SYMBOLIC does, instead of when it can matter.
 	eager bool
-	// activation, for tests and benchmarks: SYMBOLIC -i -r retires the
-	// clauses of forgotten operations with activation literals instead of
-	// rebuilding its solver.
+	// activation: SYMBOLIC -i -r retires the clauses of forgotten
+	// operations with activation literals instead of rebuilding its solver.
 	activation bool
-	// maxWait, for tests: overrides defaultMaxWait (see remover) when
-	// positive; negative means a cap of 0 (forget at once).
+	// maxWait overrides defaultMaxWait (see remover) when positive;
+	// negative means a cap of 0 (forget at once).
 	maxWait int
 }
 
 // Name is the variant's name in the paper's notation, e.g. "symbolic -c -i".
 func (o Options) Name() string {
+	o = o.withDefaults()
 	s := o.Algorithm.String()
 	if o.Completion {
 		s += " -c"
@@ -86,6 +126,13 @@ func (o Options) Name() string {
 
 // Validate reports whether the variant exists.
 func (o Options) Validate() error {
+	o = o.withDefaults()
+	if o.Timeout < 0 {
+		return fmt.Errorf("negative timeout %v", o.Timeout)
+	}
+	if o.Solver != "" && o.Solver != "gini" && o.Solver != "gophersat" {
+		return fmt.Errorf("unknown solver %q (want gini or gophersat)", o.Solver)
+	}
 	switch o.Algorithm {
 	case Enumerate:
 		if o.Incremental || o.RemoveObsolete {
@@ -108,10 +155,10 @@ type Verdict string
 
 // The verdicts.
 const (
-	OK        Verdict = "ok"        // no violation found (proven member for exact algorithms)
-	Violation Verdict = "violation" // proven not linearizable
-	Timeout   Verdict = "timeout"   // the time limit expired first
-	Error     Verdict = "error"     // the log could not be read
+	OK        Verdict = "ok"        // no violation found; a proof of linearizability when Result.Exact
+	Violation Verdict = "violation" // proven not linearizable, by every algorithm
+	Timeout   Verdict = "timeout"   // the time limit expired, or the context was done, first: undecided
+	Error     Verdict = "error"     // the input could not be read; always comes with a Go error
 )
 
 // Stats are an algorithm's counters, shown by -v.
@@ -129,12 +176,17 @@ type Stats struct {
 	ForcedRemovals int `json:"forced_removals,omitempty"`
 }
 
-// Result reports the check of one history.
+// Result reports the check of one history. docs/output.md documents its
+// JSON form.
 type Result struct {
-	File          string  `json:"file"`
-	Object        string  `json:"object"`
-	Algorithm     string  `json:"algorithm"`
-	Verdict       Verdict `json:"verdict"`
+	File      string  `json:"file"`
+	Object    string  `json:"object"`
+	Algorithm string  `json:"algorithm"`
+	Verdict   Verdict `json:"verdict"`
+	// Exact is Options.Exact of the variant that ran: whether an OK
+	// verdict proves the history linearizable, or only says that no
+	// violation was found.
+	Exact         bool    `json:"exact"`
 	Steps         int     `json:"steps"`
 	Operations    int     `json:"operations"`
 	ViolationStep *int    `json:"violation_step"`
@@ -172,12 +224,12 @@ type Monitor struct {
 	done     bool
 	rem      *remover // -r
 	removed  int
+	seq      int // the number of actions fed so far: the next action's Seq
 }
 
-// ErrNotImplemented is returned for algorithm variants that do not exist yet.
-var ErrNotImplemented = errors.New("not yet implemented")
-
-// New starts monitoring a history of object obj with parameter param.
+// New starts monitoring a history of object obj with parameter param (the
+// semaphore's capacity, the register's initial value, or "": see
+// ValidateParam). The zero Options runs DefaultOptions.
 func New(obj h.Object, param string, opt Options) (*Monitor, error) {
 	return NewContext(context.Background(), obj, param, opt)
 }
@@ -185,13 +237,18 @@ func New(obj h.Object, param string, opt Options) (*Monitor, error) {
 // NewContext is New under ctx: once ctx is done, the monitor stops with
 // verdict Timeout, as when Options.Timeout expires.
 func NewContext(ctx context.Context, obj h.Object, param string, opt Options) (*Monitor, error) {
+	return newMonitor(ctx, obj, param, opt, tuning{})
+}
+
+func newMonitor(ctx context.Context, obj h.Object, param string, opt Options, tune tuning) (*Monitor, error) {
+	if err := ValidateParam(obj, param); err != nil {
+		return nil, err
+	}
 	k, err := theory.KernelOf(obj, param)
 	if err != nil {
 		return nil, err
 	}
-	if opt.Algorithm == 0 {
-		opt.Algorithm = Saturate
-	}
+	opt = opt.withDefaults()
 	m := &Monitor{ctx: ctx, opt: opt, kernel: k, start: time.Now()}
 	if opt.Timeout > 0 {
 		m.deadline = m.start.Add(opt.Timeout)
@@ -204,19 +261,19 @@ func NewContext(ctx context.Context, obj h.Object, param string, opt Options) (*
 	case Enumerate:
 		m.chk = &enumChecker{k: k, opt: opt, limit: m.remaining, stop: m.expired}
 	case Saturate:
-		m.chk = newSatChecker(k, opt.eager)
+		m.chk = newSatChecker(k, tune.eager)
 	case Symbolic:
-		if m.chk, err = newSymChecker(k, opt, m.remaining, m.expired); err != nil {
+		if m.chk, err = newSymChecker(k, opt, tune.activation, m.remaining, m.expired); err != nil {
 			return nil, err
 		}
 	}
 	if opt.RemoveObsolete {
 		m.rem = newRemover(obj)
-		if opt.maxWait != 0 {
-			m.rem.maxWait = max(opt.maxWait, 0)
+		if tune.maxWait != 0 {
+			m.rem.maxWait = max(tune.maxWait, 0)
 		}
 	}
-	m.res = Result{Object: obj.String(), Algorithm: opt.Name(), Verdict: OK}
+	m.res = Result{Object: obj.String(), Algorithm: opt.Name(), Verdict: OK, Exact: opt.Exact()}
 	return m, nil
 }
 
@@ -235,8 +292,32 @@ func (m *Monitor) expired() bool {
 	return m.ctx.Err() != nil || !m.deadline.IsZero() && time.Now().After(m.deadline)
 }
 
-// Step feeds one action. It returns true when this action proves a
-// violation; after that, or after a timeout, further actions are ignored.
+// Call feeds the call of an operation: id names it until its Return (an
+// id may be reused once the operation has returned), l is its method and
+// argument (and for a priority-queue add its priority; Ret and Pending are
+// ignored). The monitor numbers actions in the order they are fed, so feed
+// them in an order consistent with real time: a call fed after a return
+// means that the returned operation precedes the called one.
+func (m *Monitor) Call(id string, l Label) error {
+	_, err := m.Step(h.Action{Kind: h.Call, ID: id, Label: l})
+	return err
+}
+
+// Return feeds the return of the open operation id with result v (Void
+// for methods that return nothing). It returns true when this return
+// proves a violation.
+func (m *Monitor) Return(id string, v Value) (violation bool, err error) {
+	return m.Step(h.Action{Kind: h.Return, ID: id, Label: Label{Ret: v}})
+}
+
+// Step feeds one action, as Call or Return do. It returns true when this
+// action proves a violation; after that, or after a timeout, further
+// actions are ignored. An ill-formed action (a label that does not fit the
+// object's signature, a duplicate id, a return without call) is an error
+// and changes nothing. The action's Seq is ignored: actions are numbered
+// in the order they are fed, which is the real-time order the monitor
+// checks against. For a return, only Label.Ret is read (a Method, when
+// set, must be the call's).
 func (m *Monitor) Step(a h.Action) (violation bool, err error) {
 	if m.done {
 		return false, nil
@@ -245,10 +326,15 @@ func (m *Monitor) Step(a h.Action) (violation bool, err error) {
 		m.finish(Timeout)
 		return false, nil
 	}
+	if err := m.validate(&a); err != nil {
+		return false, err
+	}
+	a.Seq = m.seq
 	i, err := m.win.add(a)
 	if err != nil {
 		return false, err
 	}
+	m.seq++
 	var member = true
 	if a.Kind == h.Call {
 		m.res.Operations++
@@ -319,15 +405,21 @@ func (m *Monitor) Result() Result {
 // Done reports whether the verdict is final (violation or timeout).
 func (m *Monitor) Done() bool { return m.done }
 
-// CheckLog reads a log from r and checks it; name is used in messages.
-// A malformed log yields an error (a *logfmt.Error names the position)
-// and a Result with verdict Error.
+// CheckLog reads a log from r and checks it; name is used in messages,
+// and obj and param stand for a log that names no object (NoObject and ""
+// when it must name one). A malformed log yields an error (a
+// *logfmt.Error names the position) and a Result with verdict Error.
+//
+// CheckLog reads r to its end even after the verdict is final (a
+// violation or a timeout): a program writing its log into a pipe is never
+// blocked or killed because the monitor stopped listening.
 func CheckLog(r io.Reader, name string, obj h.Object, param string, opt Options) (Result, error) {
 	return CheckLogFunc(r, logfmt.Options{Name: name, Object: obj, Param: param}, opt, nil)
 }
 
-// CheckLogFunc is CheckLog with a hook called as soon as a violation is
-// proven, before the rest of the log is read.
+// CheckLogFunc is CheckLog with the reader's options, and a hook called as
+// soon as a violation is proven, before the rest of the log is read (and
+// drained).
 func CheckLogFunc(r io.Reader, lo logfmt.Options, opt Options, onViolation func(Result)) (Result, error) {
 	rd := logfmt.NewReader(r, lo)
 	var m *Monitor
@@ -365,6 +457,12 @@ func CheckLogFunc(r io.Reader, lo logfmt.Options, opt Options, onViolation func(
 			onViolation(res)
 		}
 		if m.Done() {
+			// Keep reading, so that the writer never blocks on a full
+			// pipe or dies of SIGPIPE. What follows is not parsed: the
+			// verdict is final.
+			if _, err := io.Copy(io.Discard, r); err != nil {
+				return fail(fmt.Errorf("%s: %w", lo.Name, err))
+			}
 			break
 		}
 	}
@@ -387,23 +485,34 @@ func CheckLogFunc(r io.Reader, lo logfmt.Options, opt Options, onViolation func(
 	return res, nil
 }
 
-// CheckHistory checks a whole history, replaying its actions in order.
-func CheckHistory(hist *h.History, opt Options) Result {
-	m, err := New(hist.Object, hist.Param, opt)
+// CheckHistory checks a whole history, replaying its actions in the order
+// of their positions (Op.Call and Op.Return). An ill-formed history (an
+// unknown object, a label that does not fit the object) is an error, and
+// the Result then has verdict Error; a Result with verdict Error always
+// comes with a non-nil error.
+func CheckHistory(hist *h.History, opt Options) (Result, error) {
+	return checkHistory(context.Background(), hist, opt, tuning{})
+}
+
+func checkHistory(ctx context.Context, hist *h.History, opt Options, tune tuning) (Result, error) {
+	m, err := newMonitor(ctx, hist.Object, hist.Param, opt, tune)
 	if err != nil {
-		return Result{Object: hist.Object.String(), Algorithm: opt.Name(), Verdict: Error, Error: err.Error()}
+		return Result{Object: hist.Object.String(), Algorithm: opt.Name(), Verdict: Error, Exact: opt.Exact(), Error: err.Error()}, err
 	}
 	for _, a := range Actions(hist) {
 		if _, err := m.Step(a); err != nil {
+			if a.Line > 0 {
+				err = fmt.Errorf("line %d: %w", a.Line, err)
+			}
 			r := m.Result()
 			r.Verdict, r.Error = Error, err.Error()
-			return r
+			return r, err
 		}
 		if m.Done() {
 			break
 		}
 	}
-	return m.Result()
+	return m.Result(), nil
 }
 
 // Actions lists a history's call and return actions in log order.

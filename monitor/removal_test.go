@@ -78,12 +78,12 @@ func TestForcedRemovalSound(t *testing.T) {
 		obj := h.Objects[i%len(h.Objects)]
 		hist := randomHistory(rng, obj, 9)
 		var oracle exactOracle
-		for _, opt := range []Options{
-			{Algorithm: Saturate, RemoveObsolete: true, maxWait: -1},
-			{Algorithm: Saturate, RemoveObsolete: true, maxWait: 1},
-			{Algorithm: Symbolic, RemoveObsolete: true, maxWait: -1},
+		for _, opt := range []tuned{
+			{Options{Algorithm: Saturate, RemoveObsolete: true}, tuning{maxWait: -1}},
+			{Options{Algorithm: Saturate, RemoveObsolete: true}, tuning{maxWait: 1}},
+			{Options{Algorithm: Symbolic, RemoveObsolete: true}, tuning{maxWait: -1}},
 		} {
-			got := CheckHistory(hist, opt)
+			got := checkTuned(hist, opt)
 			forced += got.Stats.ForcedRemovals
 			if oracle.confirm(t, i, hist, got, fmt.Sprintf("%s (wait cap %d)", opt.Name(), max(opt.maxWait, 0))) {
 				viol++
@@ -105,7 +105,7 @@ func TestStalledOperationWindow(t *testing.T) {
 		cap      int
 		min, max int // bounds on the largest window
 	}{{1 << 30, 2000, 3000}, {0, 0, 2*defaultMaxWait + 8}} {
-		r, err := CheckLog(strings.NewReader(log), "stall", 0, "", Options{Algorithm: Saturate, RemoveObsolete: true, maxWait: c.cap})
+		r, err := checkLogTuned(strings.NewReader(log), "stall", tuned{Options{Algorithm: Saturate, RemoveObsolete: true}, tuning{maxWait: c.cap}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,11 +146,11 @@ func TestForcedRemovalPendingSameTag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, opt := range []Options{
-		{Algorithm: Saturate, RemoveObsolete: true, maxWait: -1},
-		{Algorithm: Symbolic, RemoveObsolete: true, maxWait: -1},
+	for _, opt := range []tuned{
+		{Options{Algorithm: Saturate, RemoveObsolete: true}, tuning{maxWait: -1}},
+		{Options{Algorithm: Symbolic, RemoveObsolete: true}, tuning{maxWait: -1}},
 	} {
-		got, err := CheckLog(strings.NewReader(log), "sem", 0, "", opt)
+		got, err := checkLogTuned(strings.NewReader(log), "sem", opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,7 +162,7 @@ func TestForcedRemovalPendingSameTag(t *testing.T) {
 }
 
 // SYMBOLIC -i -r forgets by rebuilding its solver; the alternative kept
-// for comparison (Options.activation) guards every clause with the
+// for comparison (tuning.activation) guards every clause with the
 // activation literals of its operations. They need not agree: what the
 // solver learned through a forgotten operation survives in the second and
 // not in the first. Both must be sound: never a violation that ENUMERATE
@@ -177,7 +177,7 @@ func TestSymbolicForgettingVariantsSound(t *testing.T) {
 		var oracle exactOracle
 		var got [2]Result
 		for j, act := range []bool{false, true} {
-			got[j] = CheckHistory(hist, Options{Algorithm: Symbolic, Incremental: true, RemoveObsolete: true, activation: act})
+			got[j] = checkTuned(hist, tuned{Options{Algorithm: Symbolic, Incremental: true, RemoveObsolete: true}, tuning{activation: act}})
 			if oracle.confirm(t, i, hist, got[j], fmt.Sprintf("symbolic -i -r (activation literals: %v)", act)) {
 				viol++
 			}

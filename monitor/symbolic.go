@@ -93,7 +93,7 @@ type symChecker struct {
 	cls    int
 }
 
-func newSymChecker(k *theory.Kernel, opt Options, limit func() time.Duration, stop func() bool) (*symChecker, error) {
+func newSymChecker(k *theory.Kernel, opt Options, activation bool, limit func() time.Duration, stop func() bool) (*symChecker, error) {
 	c := &symChecker{opt: opt, k: k, limit: limit, stop: stop}
 	if opt.Incremental {
 		s, err := sat.New(opt.Solver)
@@ -101,7 +101,7 @@ func newSymChecker(k *theory.Kernel, opt Options, limit func() time.Duration, st
 			return nil, err
 		}
 		c.solver = s
-		if opt.activation && opt.RemoveObsolete && !opt.Completion {
+		if activation && opt.RemoveObsolete && !opt.Completion {
 			c.guard = &actSink{s: s, act: map[int32]int{}}
 			c.enc = encode.New(k, c.guard)
 			c.enc.TrackOwners()

@@ -119,7 +119,7 @@ func TestTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := CheckHistory(hist, Options{Algorithm: Enumerate, Completion: true, Timeout: 50 * time.Millisecond})
+	res := check(hist, Options{Algorithm: Enumerate, Completion: true, Timeout: 50 * time.Millisecond})
 	if res.Verdict != Timeout {
 		t.Fatalf("verdict %s after %d steps, want timeout", res.Verdict, res.Steps)
 	}

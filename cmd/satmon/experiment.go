@@ -149,7 +149,7 @@ Flags:
 			}
 			reported := 0
 			for _, h := range record(w, name, runs, impls.Options{Threads: 4, Ops: 60, Yield: 0.5}) {
-				if r := monitor.CheckHistory(h, monitor.Options{Algorithm: monitor.Saturate, RemoveObsolete: true}); r.Verdict != monitor.OK {
+				if r, _ := monitor.CheckHistory(h, monitor.Options{Algorithm: monitor.Saturate, RemoveObsolete: true}); r.Verdict != monitor.OK {
 					reported++
 				}
 			}
@@ -233,7 +233,7 @@ func table(w *bufio.Writer, hists []*history.History, vs []monitor.Options, limi
 	for i, v := range vs {
 		v.Timeout = limit
 		for j, h := range hists {
-			r := monitor.CheckHistory(h, v)
+			r, _ := monitor.CheckHistory(h, v) // an error is verdict Error in r
 			results[i] = append(results[i], r)
 			if r.Verdict == monitor.Violation {
 				violating[j] = true
