@@ -2,16 +2,21 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
+	"golang.org/x/term"
 
 	"github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/progress"
 	"github.com/satmon/satmon/monitor"
 	"github.com/satmon/satmon/monitor/logfmt"
 )
@@ -20,134 +25,398 @@ func init() {
 	register(&command{name: "check", summary: "check history logs for linearizability violations", run: runCheck})
 }
 
-func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	alg := fs.StringP("algorithm", "a", "saturate", "checking algorithm: enumerate (exact, exponential), symbolic (SAT), saturate (unit propagation: fast, sound)")
-	comp := fs.BoolP("completion", "c", false, "enumerate completions of pending operations explicitly")
-	incr := fs.BoolP("incremental", "i", false, "SYMBOLIC: keep one live solver and add clauses as actions arrive")
-	remove := fs.BoolP("remove-obsolete", "r", false, "forget obsolete matched operations (§5): bounded memory on endless logs")
-	objName := fs.String("object", "", "object of logs that name none with '# @object' (e.g. queue, stack, semaphore)")
-	param := fs.String("param", "", "object parameter with --object: semaphore capacity or register initial value")
-	solver := fs.String("solver", "gini", "SAT backend for SYMBOLIC: gini or gophersat")
-	timeout := fs.Duration("timeout", 0, "time limit per history, e.g. 5s (0: none); on expiry the verdict is 'timeout'")
-	verbose := fs.BoolP("verbose", "v", false, "print per-history statistics (clauses, variables, propagations, window size, removals)")
-	format := fs.String("format", "text", "output format: text, or json (one JSON object per history and line)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: satmon check [flags] [FILE...]
+// interrupted is the verdict of the history being checked when an
+// interrupt (Ctrl-C) stopped satmon: undecided, like a timeout.
+const interrupted monitor.Verdict = "interrupted"
+
+// progressMin is the number of files from which check shows a progress
+// bar (on a terminal only).
+const progressMin = 10
+
+// checkHelp is check's --help text; the detection rates are measured by
+// TestSaturateDetectionRate (docs/testing.md).
+const checkHelp = `Usage: satmon check [flags] [FILE...]
 
 Reads call/return logs (stdin when no FILE or FILE is -) and reports, for
 each, whether it violates linearizability with respect to the atomic
 object the log names ('# @object atomic-stack'). A violation is printed
 as soon as the return action that proves it has been read.
 
-Algorithms (the paper's §6):
-  saturate        unit propagation only; never branches; the default
-  symbolic        full SAT search (-c, -i, -r variations)
-  enumerate -c    explicit completions and linearizations: exact, exponential
-  enumerate       linearizations enumerated, completions left to the solver
+What a verdict proves:
+  violation   a proof, whatever the algorithm: the log is not linearizable.
+  ok          with -a symbolic (without -r) or -a enumerate: a proof that
+              the log is linearizable ("exact": true in JSON).
+              With saturate, the default: only that no violation was
+              found ("exact": false). SATURATE never branches, so it can
+              miss violations: on random faulty histories it found 96-99%
+              of them (docs/testing.md). Run -a symbolic to decide exactly.
+  timeout     undecided: the time limit (or an interrupt) came first.
 
-A history is checked at every return action; its check stops at the first
-violation. With -r, operations that can no longer matter are forgotten
-(docs/removal.md), so a monitor on an endless pipe keeps bounded memory.
-A match of a queue, stack, priority queue, lock, semaphore or exchanger
-waits to be forgotten while a pending operation overlaps it, but at most
-64 wait: one stalled operation does not hold the whole log. -v says how
-many were forgotten that way, and how many tags repeated (their
-operations are never forgotten).
+Algorithms (the paper's §6):
+  saturate        unit propagation only; never branches; fast; the default,
+                  with -r on
+  symbolic        full SAT search: exact (-c, -i, -r variations; -r forgets
+                  what it derived, so symbolic -r is not exact)
+  enumerate -c    explicit completions and linearizations: exact, exponential
+  enumerate       linearizations enumerated, completions left to the solver:
+                  exact
+
+With -r (on by default for saturate; --no-remove or -r=false turns it off),
+operations that can no longer matter are forgotten (docs/removal.md), so a
+monitor on an endless pipe keeps bounded memory. -r loses no detection for
+saturate on the histories we measured. A match of a queue, stack, priority
+queue, lock, semaphore or exchanger waits to be forgotten while a pending
+operation overlaps it, but at most 64 wait: one stalled operation does not
+hold the whole log. -v says how many were forgotten that way, and how many
+tags repeated (their operations are never forgotten).
+
+Live logs: after a violation, satmon keeps reading its input to the end,
+so the program writing it is neither blocked nor killed by SIGPIPE;
+--exit-on-violation exits at once instead. An interrupt (Ctrl-C) prints
+the verdict so far of the history being read, and a summary.
 
 Examples:
   satmon check testdata/stack/figure11-h2.log
-  satmon check -r -v testdata/*/*.log
-  satmon check -a enumerate -c --format json testdata/queue/*.log
+  satmon check -v testdata/*/*.log
+  satmon check -a symbolic --format json testdata/queue/*.log
   my-program | satmon check --object queue -
 
-Exit status: 0 no violation, 1 a violation was found, 2 usage or input error.
+Exit status, over all FILEs: 1 if any violation was found; otherwise 2 if
+any usage or input error; otherwise 3 if any history is undecided (timeout,
+interrupt); otherwise 0. A violation is never hidden by a bad file.
+JSON output: one object per FILE and line, documented in docs/output.md.
 
 Flags:
-`)
+`
+
+func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	alg := fs.StringP("algorithm", "a", "saturate", "checking algorithm: saturate (fast, can miss violations), symbolic (SAT, exact), enumerate (exact, exponential)")
+	comp := fs.BoolP("completion", "c", false, "enumerate completions of pending operations explicitly")
+	incr := fs.BoolP("incremental", "i", false, "SYMBOLIC: keep one live solver and add clauses as actions arrive")
+	remove := fs.BoolP("remove-obsolete", "r", false, "forget obsolete matched operations (§5): bounded memory on endless logs (default on for saturate)")
+	noRemove := fs.Bool("no-remove", false, "do not forget operations (saturate's -r is on by default)")
+	objName := fs.String("object", "", "object of logs that name none with '# @object' (e.g. queue, stack, semaphore)")
+	param := fs.String("param", "", "object parameter with --object: semaphore capacity or register initial value")
+	solver := fs.String("solver", "gini", "SAT backend for SYMBOLIC: gini or gophersat")
+	timeout := fs.Duration("timeout", 0, "time limit per history, e.g. 5s (0: none); on expiry the verdict is 'timeout' (exit 3)")
+	verbose := fs.BoolP("verbose", "v", false, "print per-history statistics (clauses, variables, propagations, window size, removals)")
+	format := fs.String("format", "text", "output format: text, or json (one JSON object per history and line; docs/output.md)")
+	exitFirst := fs.Bool("exit-on-violation", false, "exit as soon as a violation is proven, without reading the rest of the input or the other files")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, checkHelp)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK
 		}
-		fmt.Fprintf(stderr, "satmon check: %v\nRun 'satmon check --help' for usage.\n", err)
-		return exitUsage
+		return usageError(stderr, "check", err)
 	}
 	a, err := monitor.ParseAlgorithm(*alg)
 	if err != nil {
-		fmt.Fprintf(stderr, "satmon check: %v\n", err)
-		return exitUsage
+		return usageError(stderr, "check", err)
 	}
 	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "satmon check: unknown format %q (want text or json)\n", *format)
-		return exitUsage
+		return usageError(stderr, "check", fmt.Errorf("unknown format %q (want text or json)", *format))
 	}
-	if *solver != "gini" && *solver != "gophersat" {
-		fmt.Fprintf(stderr, "satmon check: unknown solver %q (want gini or gophersat)\n", *solver)
-		return exitUsage
+	if *timeout < 0 {
+		return usageError(stderr, "check", fmt.Errorf("--timeout %v is negative (0 means no limit)", *timeout))
 	}
 	var obj history.Object
 	if *objName != "" {
 		var ok bool
 		if obj, ok = history.ParseObject(*objName); !ok {
-			fmt.Fprintf(stderr, "satmon check: unknown object %q\n", *objName)
-			return exitUsage
+			return usageError(stderr, "check", fmt.Errorf("unknown object %q", *objName))
 		}
+		if err := monitor.ValidateParam(obj, *param); err != nil {
+			return usageError(stderr, "check", fmt.Errorf("--param: %v", err))
+		}
+	} else if *param != "" {
+		return usageError(stderr, "check", errors.New("--param goes with --object"))
 	}
 	opt := monitor.Options{Algorithm: a, Completion: *comp, Incremental: *incr, RemoveObsolete: *remove, Solver: *solver, Timeout: *timeout}
+	switch {
+	case *noRemove && *remove:
+		return usageError(stderr, "check", errors.New("-r and --no-remove contradict each other"))
+	case *noRemove:
+		opt.RemoveObsolete = false
+	case a == monitor.Saturate && !fs.Changed("remove-obsolete"):
+		opt.RemoveObsolete = true
+	}
 	if err := opt.Validate(); err != nil {
-		fmt.Fprintf(stderr, "satmon check: %s: %v\n", opt.Name(), err)
-		return exitUsage
+		return usageError(stderr, "check", fmt.Errorf("%s: %v", opt.Name(), err))
 	}
 	files := fs.Args()
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	out := bufio.NewWriter(stdout)
-	defer out.Flush()
-	p := printer{w: out, json: *format == "json", verbose: *verbose}
-	code := exitOK
+	c := &checker{
+		opt:       opt,
+		lo:        logfmt.Options{Object: obj, Param: *param},
+		exitFirst: *exitFirst,
+		out:       bufio.NewWriter(stdout),
+		stderr:    stderr,
+	}
+	c.p = printer{w: c.out, json: *format == "json", verbose: *verbose}
+	defer c.out.Flush()
+	if len(files) >= progressMin {
+		c.bar = progress.New(stderr, len(files), "checking")
+		c.clearBar = c.bar != nil && isTerminal(stdout)
+		defer c.bar.Done()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stop := c.onInterrupt(cancel)
+	defer stop()
+	return c.run(ctx, files, stdin)
+}
+
+func usageError(stderr io.Writer, cmd string, err error) int {
+	fmt.Fprintf(stderr, "satmon %s: %v\nRun 'satmon %s --help' for usage.\n", cmd, err, cmd)
+	return exitUsage
+}
+
+// outcome accumulates the verdicts of a batch into its exit code: a
+// violation beats an input error, which beats an undecided history.
+type outcome struct {
+	violations, errors, undecided, ok int
+}
+
+func (o *outcome) add(v monitor.Verdict) {
+	switch v {
+	case monitor.Violation:
+		o.violations++
+	case monitor.Error:
+		o.errors++
+	case monitor.OK:
+		o.ok++
+	default: // timeout, interrupted
+		o.undecided++
+	}
+}
+
+func (o *outcome) code() int {
+	switch {
+	case o.violations > 0:
+		return exitViolation
+	case o.errors > 0:
+		return exitUsage
+	case o.undecided > 0:
+		return exitUndecided
+	}
+	return exitOK
+}
+
+// checker runs check over a batch of files.
+type checker struct {
+	opt       monitor.Options
+	lo        logfmt.Options
+	exitFirst bool
+	out       *bufio.Writer
+	stderr    io.Writer
+	p         printer
+	bar       *progress.Bar
+	clearBar  bool // the bar and the verdicts share a terminal
+
+	// mu is held while the batch's state changes, so that an interrupt
+	// sees a consistent state; it is not held while waiting for input.
+	mu   sync.Mutex
+	sum  outcome
+	cur  *monitor.Monitor // the monitor of the history being read
+	name string           // its file
+	said bool             // its violation is printed
+}
+
+func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int {
 	for _, f := range files {
-		var r io.Reader
-		name := f
-		if f == "-" {
-			r, name = stdin, "<stdin>"
-		} else {
-			fh, err := os.Open(f)
-			if err != nil {
-				fmt.Fprintf(stderr, "satmon check: %v\n", err)
-				code = exitUsage
-				continue
-			}
-			r = fh
-			defer fh.Close()
-		}
-		printed := false
-		res, err := monitor.CheckLogFunc(r, logfmt.Options{Name: name, Object: obj, Param: *param}, opt, func(res monitor.Result) {
-			// Print (and flush) the moment the violation is proven, so a
-			// monitor on a pipe speaks while the program still runs.
-			p.print(res)
-			printed = true
-		})
+		name, r, closeFn, err := open(f, stdin)
 		if err != nil {
-			out.Flush()
-			fmt.Fprintf(stderr, "%v\n", err)
-			if p.json {
-				p.print(res)
-			}
-			code = exitUsage
+			c.mu.Lock()
+			c.report(monitor.Result{File: f, Algorithm: c.opt.Name(), Exact: c.opt.Exact(), Verdict: monitor.Error, Error: err.Error()}, err)
+			c.mu.Unlock()
 			continue
 		}
-		if !printed {
-			p.print(res)
+		res, err := c.check(ctx, r, name)
+		closeFn()
+		c.mu.Lock()
+		if !c.said || err != nil {
+			c.report(res, err)
+		} else {
+			c.sum.add(res.Verdict)
 		}
-		if res.Verdict == monitor.Violation && code == exitOK {
-			code = exitViolation
+		c.cur, c.said = nil, false
+		stop := c.exitFirst && res.Verdict == monitor.Violation
+		c.mu.Unlock()
+		c.bar.Add(1)
+		if stop {
+			break
 		}
 	}
-	return code
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sum.code()
+}
+
+func open(f string, stdin io.Reader) (string, io.Reader, func(), error) {
+	if f == "-" {
+		return "<stdin>", stdin, func() {}, nil
+	}
+	fh, err := os.Open(f)
+	if err != nil {
+		return f, nil, nil, err
+	}
+	return f, fh, func() { fh.Close() }, nil
+}
+
+// report prints one history's final record and counts it; mu is held.
+func (c *checker) report(res monitor.Result, err error) {
+	c.sum.add(res.Verdict)
+	if err != nil {
+		c.out.Flush()
+		c.clear()
+		fmt.Fprintf(c.stderr, "satmon check: %v\n", err)
+		if !c.p.json {
+			return
+		}
+	}
+	c.clear()
+	c.p.print(res)
+}
+
+// clear erases the progress bar's line before a verdict is printed on the
+// same terminal; the bar redraws itself on its next step.
+func (c *checker) clear() {
+	if c.clearBar {
+		fmt.Fprint(c.stderr, "\r\x1b[K")
+	}
+}
+
+// check reads one log and checks it. It prints a violation the moment it
+// is proven; it then reads on to the end of the input (so that a producer
+// on a pipe is not blocked or killed) unless told to exit at once.
+func (c *checker) check(ctx context.Context, r io.Reader, name string) (monitor.Result, error) {
+	lo := c.lo
+	lo.Name = name
+	rd := logfmt.NewReader(r, lo)
+	c.mu.Lock()
+	c.name = name
+	c.mu.Unlock()
+	fail := func(err error) (monitor.Result, error) {
+		res := monitor.Result{File: name, Algorithm: c.opt.Name(), Exact: c.opt.Exact()}
+		c.mu.Lock()
+		if c.cur != nil {
+			res = c.cur.Result()
+			res.File = name
+		}
+		c.mu.Unlock()
+		res.Verdict, res.Error = monitor.Error, err.Error()
+		return res, err
+	}
+	var m *monitor.Monitor
+	for {
+		a, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fail(err)
+		}
+		c.mu.Lock()
+		if m == nil {
+			if m, err = monitor.NewContext(ctx, rd.Object(), rd.Param(), c.opt); err != nil {
+				c.mu.Unlock()
+				return fail(err)
+			}
+			c.cur = m
+		}
+		v, err := m.Step(a)
+		if err != nil {
+			c.mu.Unlock()
+			return fail(fmt.Errorf("%s:%d: %w", name, a.Line, err))
+		}
+		if v {
+			// Print (and flush) the moment the violation is proven, so a
+			// monitor on a pipe speaks while the program still runs.
+			res := m.Result()
+			res.File = name
+			c.clear()
+			c.p.print(res)
+			c.said = true
+		}
+		done := m.Done()
+		c.mu.Unlock()
+		if done {
+			if v && c.exitFirst {
+				break
+			}
+			// The verdict is final; what follows is read, not parsed.
+			if _, err := io.Copy(io.Discard, r); err != nil {
+				return fail(fmt.Errorf("%s: %w", name, err))
+			}
+			break
+		}
+	}
+	if m == nil {
+		obj, param := rd.Object(), rd.Param()
+		if obj == history.NoObject {
+			obj, param = c.lo.Object, c.lo.Param
+		}
+		if obj == history.NoObject {
+			return fail(fmt.Errorf("%s: empty log: no object and no actions", name))
+		}
+		var err error
+		if m, err = monitor.NewContext(ctx, obj, param, c.opt); err != nil {
+			return fail(fmt.Errorf("%s: %w", name, err))
+		}
+	}
+	res := m.Result()
+	res.File = name
+	return res, nil
+}
+
+// onInterrupt makes an interrupt (Ctrl-C) print the verdict so far of the
+// history being read and a summary, then exit with the batch's code. It
+// returns the function that stops listening.
+func (c *checker) onInterrupt(cancel func()) func() {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt)
+	quit := make(chan struct{})
+	go func() {
+		select {
+		case <-sigs:
+		case <-quit:
+			return
+		}
+		cancel() // a step under way stops soon
+		c.mu.Lock()
+		if c.cur != nil && !c.said {
+			res := c.cur.Result()
+			res.File = c.name
+			if res.Verdict != monitor.Violation {
+				res.Verdict = interrupted
+			}
+			c.clear()
+			c.p.print(res)
+			c.sum.add(res.Verdict)
+		}
+		c.out.Flush()
+		c.bar.Done()
+		s := c.sum
+		fmt.Fprintf(c.stderr, "satmon check: interrupted: %d violation(s), %d ok, %d input error(s), %d undecided\n",
+			s.violations, s.ok, s.errors, s.undecided)
+		os.Exit(s.code())
+	}()
+	return func() {
+		signal.Stop(sigs)
+		close(quit)
+	}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 type printer struct {
@@ -162,9 +431,9 @@ func (p printer) print(r monitor.Result) {
 		r.Stats = nil
 	}
 	if p.json {
-		b, _ := json.Marshal(r)
-		p.w.Write(b)
-		p.w.WriteString("\n")
+		enc := json.NewEncoder(p.w)
+		enc.SetEscapeHTML(false) // <stdin>, not \u003cstdin\u003e
+		_ = enc.Encode(r)
 		return
 	}
 	dur := time.Duration(r.Seconds * float64(time.Second)).Round(time.Microsecond)
@@ -173,11 +442,19 @@ func (p printer) print(r monitor.Result) {
 		fmt.Fprintf(p.w, "%s: violation of %s at step %d (line %d, return of [%s]); %s, %d operations, %v\n",
 			r.File, r.Object, *r.ViolationStep, r.ViolationLine, r.ViolationOp, r.Algorithm, r.Operations, dur)
 	case monitor.Timeout:
-		fmt.Fprintf(p.w, "%s: timeout after %d steps; %s, %d operations, %v\n", r.File, r.Steps, r.Algorithm, r.Operations, dur)
+		fmt.Fprintf(p.w, "%s: timeout, undecided after %d steps; %s, %d operations, %v\n", r.File, r.Steps, r.Algorithm, r.Operations, dur)
+	case interrupted:
+		fmt.Fprintf(p.w, "%s: interrupted, no violation in the first %d steps; %s, %d operations, %v\n", r.File, r.Steps, r.Algorithm, r.Operations, dur)
 	case monitor.Error:
 		fmt.Fprintf(p.w, "%s: error: %s\n", r.File, r.Error)
 	default:
-		fmt.Fprintf(p.w, "%s: ok (%s, no violation in %d steps); %s, %d operations, %v\n", r.File, r.Object, r.Steps, r.Algorithm, r.Operations, dur)
+		if r.Exact {
+			fmt.Fprintf(p.w, "%s: ok, linearizable (%s, proven in %d steps); %s, %d operations, %v\n",
+				r.File, r.Object, r.Steps, r.Algorithm, r.Operations, dur)
+		} else {
+			fmt.Fprintf(p.w, "%s: ok, no violation found (%s, %d steps; %s can miss violations, -a symbolic decides); %d operations, %v\n",
+				r.File, r.Object, r.Steps, r.Algorithm, r.Operations, dur)
+		}
 	}
 	if p.verbose && r.Stats != nil {
 		s := r.Stats

@@ -28,7 +28,7 @@ func TestCheckVerdictsAndExitCodes(t *testing.T) {
 		t.Errorf("figure11-h2: exit %d, output %q", code, out)
 	}
 	code, out, _ = runCmd("check", "-a", "enumerate", "-c", filepath.Join(r, "testdata/stack/lifo-safe-dhk.log"))
-	if code != exitOK || !strings.Contains(out, ": ok (") {
+	if code != exitOK || !strings.Contains(out, ": ok, linearizable (") {
 		t.Errorf("lifo-safe-dhk: exit %d, output %q", code, out)
 	}
 }

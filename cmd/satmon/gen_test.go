@@ -70,12 +70,12 @@ func TestGenOutputFile(t *testing.T) {
 }
 
 func TestGenUsage(t *testing.T) {
-	code, _, errs := runCmd("gen", "--help")
+	code, help, _ := runCmd("gen", "--help")
 	if code != exitOK {
 		t.Errorf("--help exits %d", code)
 	}
 	for _, want := range []string{"--object", "--concurrency", "--mutate", "--pending", "--seed", "Examples:", "satmon gen --object queue"} {
-		if !strings.Contains(errs, want) {
+		if !strings.Contains(help, want) {
 			t.Errorf("--help does not mention %q", want)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/monitor"
 	"github.com/satmon/satmon/theory"
 )
 
@@ -27,7 +28,8 @@ Prints the first-order kernel theory THEORY(H) of an atomic object and the
 formulas that constrain its matching function, as satmon evaluates and
 grounds them. OBJECT is one of: queue, stack, priority-queue, set,
 register, lock, semaphore, exchanger (the "atomic-" prefix is optional).
-PARAM is the semaphore's capacity (default 1).
+PARAM is the semaphore's capacity (a positive integer, default 1) or the
+register's initial value; other objects take none.
 
 Examples:
   satmon theory stack
@@ -58,6 +60,10 @@ Flags:
 	obj, ok := history.ParseObject(fs.Arg(0))
 	if !ok {
 		fmt.Fprintf(stderr, "satmon theory: unknown object %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	if err := monitor.ValidateParam(obj, fs.Arg(1)); err != nil {
+		fmt.Fprintf(stderr, "satmon theory: %v\n", err)
 		return exitUsage
 	}
 	k, err := theory.KernelOf(obj, fs.Arg(1))
