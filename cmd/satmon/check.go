@@ -389,29 +389,39 @@ func (c *checker) onInterrupt(cancel func()) func() {
 		case <-quit:
 			return
 		}
-		cancel() // a step under way stops soon
-		c.mu.Lock()
-		if c.cur != nil && !c.said {
-			res := c.cur.Result()
-			res.File = c.name
-			if res.Verdict != monitor.Violation {
-				res.Verdict = interrupted
-			}
-			c.clear()
-			c.p.print(res)
-			c.sum.add(res.Verdict)
-		}
-		c.out.Flush()
-		c.bar.Done()
-		s := c.sum
-		fmt.Fprintf(c.stderr, "satmon check: interrupted: %d violation(s), %d ok, %d input error(s), %d undecided\n",
-			s.violations, s.ok, s.errors, s.undecided)
-		os.Exit(s.code())
+		os.Exit(c.interrupt(cancel))
 	}()
 	return func() {
 		signal.Stop(sigs)
 		close(quit)
 	}
+}
+
+// interrupt stops the batch: it cancels the step under way, prints the
+// verdict so far of the history being read and a summary, and returns the
+// batch's exit code. It returns with mu held, so that nothing more is
+// printed before the process exits.
+func (c *checker) interrupt(cancel func()) int {
+	cancel()
+	c.mu.Lock()
+	if c.cur != nil {
+		res := c.cur.Result()
+		res.File = c.name
+		if res.Verdict != monitor.Violation {
+			res.Verdict = interrupted
+		}
+		if !c.said { // a violation is printed already
+			c.clear()
+			c.p.print(res)
+		}
+		c.sum.add(res.Verdict)
+	}
+	c.out.Flush()
+	c.bar.Done()
+	s := c.sum
+	fmt.Fprintf(c.stderr, "satmon check: interrupted: %d violation(s), %d ok, %d input error(s), %d undecided\n",
+		s.violations, s.ok, s.errors, s.undecided)
+	return s.code()
 }
 
 func isTerminal(w io.Writer) bool {
