@@ -14,7 +14,9 @@
 // Call and Return are safe for concurrent use and take no lock on their
 // common path. The log is written in satmon's format (docs/format.md) while
 // the program runs, with bounded memory; docs/recording.md explains why the
-// recorded order never claims an order that did not happen.
+// recorded order never claims an order that did not happen. To check the
+// log while the program runs, without ever blocking it, use
+// monitor.NewRecorder.
 package record
 
 import (
