@@ -230,13 +230,13 @@ type Monitor struct {
 // New starts monitoring a history of object obj with parameter param (the
 // semaphore's capacity, the register's initial value, or "": see
 // ValidateParam). The zero Options runs DefaultOptions.
-func New(obj h.Object, param string, opt Options) (*Monitor, error) {
+func New(obj Object, param string, opt Options) (*Monitor, error) {
 	return NewContext(context.Background(), obj, param, opt)
 }
 
 // NewContext is New under ctx: once ctx is done, the monitor stops with
 // verdict Timeout, as when Options.Timeout expires.
-func NewContext(ctx context.Context, obj h.Object, param string, opt Options) (*Monitor, error) {
+func NewContext(ctx context.Context, obj Object, param string, opt Options) (*Monitor, error) {
 	return newMonitor(ctx, obj, param, opt, tuning{})
 }
 
@@ -318,7 +318,7 @@ func (m *Monitor) Return(id string, v Value) (violation bool, err error) {
 // in the order they are fed, which is the real-time order the monitor
 // checks against. For a return, only Label.Ret is read (a Method, when
 // set, must be the call's).
-func (m *Monitor) Step(a h.Action) (violation bool, err error) {
+func (m *Monitor) Step(a Action) (violation bool, err error) {
 	if m.done {
 		return false, nil
 	}
@@ -413,7 +413,7 @@ func (m *Monitor) Done() bool { return m.done }
 // CheckLog reads r to its end even after the verdict is final (a
 // violation or a timeout): a program writing its log into a pipe is never
 // blocked or killed because the monitor stopped listening.
-func CheckLog(r io.Reader, name string, obj h.Object, param string, opt Options) (Result, error) {
+func CheckLog(r io.Reader, name string, obj Object, param string, opt Options) (Result, error) {
 	return CheckLogFunc(r, logfmt.Options{Name: name, Object: obj, Param: param}, opt, nil)
 }
 
@@ -490,7 +490,7 @@ func CheckLogFunc(r io.Reader, lo logfmt.Options, opt Options, onViolation func(
 // unknown object, a label that does not fit the object) is an error, and
 // the Result then has verdict Error; a Result with verdict Error always
 // comes with a non-nil error.
-func CheckHistory(hist *h.History, opt Options) (Result, error) {
+func CheckHistory(hist *History, opt Options) (Result, error) {
 	return checkHistory(context.Background(), hist, opt, tuning{})
 }
 
@@ -516,7 +516,7 @@ func checkHistory(ctx context.Context, hist *h.History, opt Options, tune tuning
 }
 
 // Actions lists a history's call and return actions in log order.
-func Actions(hist *h.History) []h.Action {
+func Actions(hist *History) []Action {
 	n := 0
 	for i := range hist.Ops {
 		if c := hist.Ops[i].Call + 1; c > n {

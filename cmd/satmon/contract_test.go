@@ -432,3 +432,16 @@ func TestRemoveDefault(t *testing.T) {
 		}
 	}
 }
+
+// A long batch shows a progress bar only on a terminal: piped, stderr
+// stays empty.
+func TestNoProgressWhenPiped(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(root(t), "testdata/*/*.log"))
+	if err != nil || len(files) < progressMin {
+		t.Fatalf("%d files (%v): too few for a progress bar", len(files), err)
+	}
+	_, out, errs := runCmd(append([]string{"check"}, files...)...)
+	if errs != "" || strings.Count(out, "\n") != len(files) {
+		t.Errorf("stderr %q; %d lines for %d files", errs, strings.Count(out, "\n"), len(files))
+	}
+}
