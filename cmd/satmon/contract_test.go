@@ -375,9 +375,11 @@ func TestVersion(t *testing.T) {
 // --help goes to stdout and exits 0, for every sub-command.
 func TestHelpOnStdout(t *testing.T) {
 	for name := range commands {
-		code, out, errs := runCmd(name, "--help")
-		if code != exitOK || !strings.Contains(out, "Usage: satmon "+name) || errs != "" {
-			t.Errorf("%s --help: exit %d, stdout %d bytes, stderr %q", name, code, len(out), errs)
+		for _, args := range [][]string{{name, "--help"}, {name, "-h"}, {"help", name}} {
+			code, out, errs := runCmd(args...)
+			if code != exitOK || !strings.Contains(out, "Usage: satmon "+name) || errs != "" {
+				t.Errorf("%q: exit %d, stdout %d bytes, stderr %q", args, code, len(out), errs)
+			}
 		}
 	}
 	code, out, _ := runCmd("check", "--help")

@@ -45,13 +45,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		if len(args) > 1 {
 			if c, ok := commands[args[1]]; ok {
-				return c.run([]string{"--help"}, stdin, stdout, stderr)
+				return c.run([]string{"--help"}, stdin, stdout, stdout)
 			}
 		}
-		usage(stdout)
 		if len(args) == 0 {
+			usage(stderr) // no command: a usage error
 			return exitUsage
 		}
+		usage(stdout)
 		return exitOK
 	}
 	c, ok := commands[args[0]]
