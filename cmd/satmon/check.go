@@ -242,10 +242,16 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 		res, err := c.check(ctx, r, name)
 		closeFn()
 		c.mu.Lock()
-		if !c.said || err != nil {
+		switch {
+		case !c.said:
 			c.report(res, err)
-		} else {
+		case err == nil:
 			c.sum.add(res.Verdict)
+		default:
+			// The violation, printed already, stands; reading the rest
+			// of the input failed.
+			c.sum.add(monitor.Violation)
+			fmt.Fprintf(c.stderr, "satmon check: %v\n", err)
 		}
 		c.cur, c.said = nil, false
 		stop := c.exitFirst && res.Verdict == monitor.Violation
