@@ -289,9 +289,11 @@ func Limit(n int) *Def {
 	for i := 0; i <= n; i++ {
 		matched = append(matched, Match(i, r))
 	}
+	a := ax(forall, vs("r"), Implies(And(pre...), And(B(r, n), Or(matched...))))
+	a.Capacity = n
 	return def(fmt.Sprintf("LIMIT(%d)", n),
-		"the figure's witness is r but its match(y, x_i) names an unbound y; we read match(x_i, r). The x_i (i < n) must be distinct: read literally, n copies of one acquire would force a release before every later acquire, making a semaphore of capacity n a lock",
-		ax(forall, vs("r"), Implies(And(pre...), And(B(r, n), Or(matched...)))))
+		"the figure's witness is r but its match(y, x_i) names an unbound y; we read match(x_i, r). The x_i (i < n) must be distinct: read literally, n copies of one acquire would force a release before every later acquire, making a semaphore of capacity n a lock. Evaluated and grounded by counting, not tuple by tuple (docs/encoding.md)",
+		a)
 }
 
 // Exchange is EXCHANGE.
