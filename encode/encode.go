@@ -61,6 +61,8 @@ type Op struct {
 	// such a table could only drop its oldest entries, and an operation
 	// that stalls pending kept every later entry.
 	owned ownedList
+	// lim is LIMIT's counter for a returned acquire (limit.go).
+	lim *limitState
 }
 
 func (o *Op) pending() bool { return o.Return < 0 }
@@ -794,7 +796,10 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 	clear(op.asX[len(keep):])
 	op.asX = keep
 	for _, a := range e.ax {
-		if len(a.Exists) > 0 && a.closable {
+		switch {
+		case a.shape == shapeLimit:
+			e.limitReturned(a, op)
+		case len(a.Exists) > 0 && a.closable:
 			e.instances(a, op, true, nil)
 		}
 	}
@@ -825,7 +830,10 @@ func (e *Encoder) EmitOpen(act Lit) {
 		extra = []Lit{-act}
 	}
 	for _, a := range e.ax {
-		if len(a.Exists) > 0 {
+		switch {
+		case a.shape == shapeLimit:
+			e.limitOpen(a, extra)
+		case len(a.Exists) > 0:
 			e.instances(a, nil, false, extra)
 		}
 	}

@@ -64,6 +64,9 @@ type Options struct {
 	// clauses of forgotten operations with activation literals instead of
 	// rebuilding its solver.
 	activation bool
+	// plainLimit, for tests: LIMIT is evaluated and grounded tuple by
+	// tuple, as written, instead of by counting (theory.Kernel.Literal).
+	plainLimit bool
 	// maxWait, for tests: overrides defaultMaxWait (see remover) when
 	// positive; negative means a cap of 0 (forget at once).
 	maxWait int
@@ -191,6 +194,9 @@ func NewContext(ctx context.Context, obj h.Object, param string, opt Options) (*
 	}
 	if opt.Algorithm == 0 {
 		opt.Algorithm = Saturate
+	}
+	if opt.plainLimit {
+		k = k.Literal()
 	}
 	m := &Monitor{ctx: ctx, opt: opt, kernel: k, start: time.Now()}
 	if opt.Timeout > 0 {

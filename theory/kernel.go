@@ -158,3 +158,28 @@ func (k *Kernel) Candidates(hist *h.History, o *h.Op) []h.Value {
 	}
 	return out
 }
+
+// Literal returns a copy of the kernel whose axioms are all evaluated and
+// grounded tuple by tuple as written: LIMIT loses its Capacity mark, which
+// makes Holds and the encoder count instead. For tests, which compare the
+// two on small capacities; the literal LIMIT(n) costs W^(n+1).
+func (k *Kernel) Literal() *Kernel {
+	c := *k
+	lit := func(ds []*Def) []*Def {
+		out := make([]*Def, len(ds))
+		for i, d := range ds {
+			nd := *d
+			nd.Parts = make([]*Axiom, len(d.Parts))
+			for j, a := range d.Parts {
+				na := *a
+				na.Capacity = 0
+				nd.Parts[j] = &na
+			}
+			out[i] = &nd
+		}
+		return out
+	}
+	c.Theory, c.Sanity = lit(k.Theory), lit(k.Sanity)
+	c.Pair = c.Sanity[0].Parts[0]
+	return &c
+}
