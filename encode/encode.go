@@ -152,6 +152,9 @@ type Encoder struct {
 	lazy    Values // non-nil: transitivity is generated on demand
 	stamp   uint32
 	nodes   nodes // arena for the formulas being grounded
+	// units[v] is +1 or -1 once a unit clause fixing variable v was
+	// emitted (limit.go reads it), else 0.
+	units []int8
 	// newMatches are match variables created since the last
 	// flushMatches, whose sanity instances are still to be emitted.
 	newMatches []newMatch
@@ -244,6 +247,9 @@ func (e *Encoder) VarName(v int) string { return e.names[v] }
 
 func (e *Encoder) emit(cl []Lit) {
 	e.clause++
+	if len(cl) == 1 {
+		e.unit(cl[0])
+	}
 	e.sink.AddClause(cl)
 }
 
@@ -252,6 +258,7 @@ func (e *Encoder) newVar(name func() string) int {
 	for v >= len(e.epoch) {
 		e.epoch = append(e.epoch, 0)
 		e.meaning = append(e.meaning, varPair{kind: vNone})
+		e.units = append(e.units, 0)
 	}
 	e.meaning[v] = varPair{kind: vAux}
 	e.nvars++
@@ -890,6 +897,7 @@ func (e *Encoder) Remove(serials []int) []int {
 			}
 			e.epoch[ov.v]++
 			e.meaning[ov.v] = varPair{kind: vNone}
+			e.units[ov.v] = 0
 			forget = append(forget, int(ov.v))
 			if ov.pair {
 				e.vars.del(ov.key)

@@ -96,7 +96,7 @@ func (e *Encoder) limitWitness(f *theory.Formula, a, r, x *Op) *node {
 		e.env = make([]*Op, 3)
 	}
 	e.env = append(e.env[:0], r, x, a)
-	if eval3(f, e.known) == vFalse {
+	if eval3(f, e.limitKnown) == vFalse {
 		return nil
 	}
 	n := e.fold(f, false)
@@ -104,6 +104,56 @@ func (e *Encoder) limitWitness(f *theory.Formula, a, r, x *Op) *node {
 		return nil
 	}
 	return n
+}
+
+// unit records that the unit clause l was emitted.
+func (e *Encoder) unit(l Lit) {
+	v, s := l, int8(1)
+	if l < 0 {
+		v, s = -l, -1
+	}
+	if v < len(e.units) {
+		e.units[v] = s
+	}
+}
+
+// limitKnown is known, and in SYMBOLIC also the value of a b or match
+// variable fixed by a unit clause the encoder emitted (a unit is never
+// withdrawn: forgetting its variable clears the record). It is what makes
+// the counters small outside SATURATE: a returned release that returns a
+// tag has one possible partner, TOTAL makes their match variable a unit,
+// and the acquire it released before x is then known not to be held at x.
+func (e *Encoder) limitKnown(f *theory.Formula) tri {
+	t := e.known(f)
+	if t != vUnknown || e.lazy != nil {
+		return t
+	}
+	var l Lit
+	var ok bool
+	switch f.Kind {
+	case theory.KB:
+		x, y := e.env[f.X], e.env[f.Y]
+		if realTime(x, y) != vUnknown || !e.k.Sequential {
+			return t
+		}
+		l, ok = e.bExisting(x, y)
+	case theory.KMatch:
+		l, ok = e.vars.get(varPair{vMatch, int32(e.env[f.X].Serial), int32(e.env[f.Y].Serial)}.key())
+	}
+	if !ok {
+		return t
+	}
+	v, sign := l, int8(1)
+	if l < 0 {
+		v, sign = -l, -1
+	}
+	switch e.units[v] * sign {
+	case 1:
+		return vTrue
+	case -1:
+		return vFalse
+	}
+	return vUnknown
 }
 
 // limitStart begins x's counter and its guard.
@@ -148,6 +198,9 @@ func (e *Encoder) limitInput(st *limitState, a, x *Op) {
 	if st.n == 1 {
 		wit = limitHeld1
 	}
+	if e.limitReleased(wit, a, x) {
+		return // a is never held at x
+	}
 	for _, r := range a.asX {
 		if w := e.limitWitness(wit, a, r, x); w != nil {
 			parts = append(parts, w)
@@ -173,6 +226,29 @@ func (e *Encoder) limitInput(st *limitState, a, x *Op) {
 	e.assert(e.or(e.litNode(hv), body), st.extra)
 	e.cur = append(e.cur[:0], x)
 	e.limitCount(st, hv)
+}
+
+// limitReleased reports whether a witness that a is released before x
+// is known true; it creates no variable.
+func (e *Encoder) limitReleased(wit *theory.Formula, a, x *Op) bool {
+	if cap(e.env) < 3 {
+		e.env = make([]*Op, 3)
+	}
+	for _, rs := range [2][]*Op{a.asX, x.asX} {
+		for _, r := range rs {
+			if r == x || r == a {
+				continue
+			}
+			e.env = append(e.env[:0], r, x, a)
+			if eval3(wit, e.limitKnown) == vTrue {
+				return true
+			}
+		}
+		if wit == limitHeld {
+			break
+		}
+	}
+	return false
 }
 
 // limitClause emits extra ∨ guard ∨ lits.
