@@ -152,6 +152,9 @@ type Encoder struct {
 	lazy    Values // non-nil: transitivity is generated on demand
 	stamp   uint32
 	nodes   nodes // arena for the formulas being grounded
+	stop    func() bool // polled during long groundings (SetStop)
+	stopped bool
+	polls   uint32
 	// units[v] is +1 or -1 once a unit clause fixing variable v was
 	// emitted (limit.go reads it), else 0.
 	units []int8
@@ -237,6 +240,32 @@ func New(k *theory.Kernel, sink Sink) *Encoder {
 		e.pairRet = e.pairRet && rets == 1
 	}
 	return e
+}
+
+// SetStop makes the encoder poll stop during its groundings. Once stop
+// returns true the encoder stops grounding, every entry point returns at
+// once, and the clauses emitted are a part of the encoding only: the
+// caller must check Stopped and give the encoder up. (A part of the
+// clauses is satisfiable whenever the whole is, so a check that went on
+// regardless could miss a violation but never invent one.)
+func (e *Encoder) SetStop(stop func() bool) { e.stop = stop }
+
+// Stopped reports whether stop interrupted a grounding.
+func (e *Encoder) Stopped() bool { return e.stopped }
+
+// poll reports whether to stop; it asks stop once every 1,024 calls, as a
+// call is a small piece of grounding work and stop reads the clock.
+func (e *Encoder) poll() bool {
+	if e.stopped {
+		return true
+	}
+	if e.stop == nil {
+		return false
+	}
+	if e.polls++; e.polls%1024 == 0 && e.stop() {
+		e.stopped = true
+	}
+	return e.stopped
 }
 
 // Stats reports the encoding's size so far.

@@ -180,6 +180,9 @@ func (e *Encoder) transitivity(a *axiom, s *Op) {
 	pend := s.conc // at s's call, exactly the operations pending then
 	// The clause is built directly: its atoms are literals or constants.
 	emit := func(x1, x2, x3 *Op) {
+		if e.poll() {
+			return
+		}
 		l12, c12 := e.bLit(x1, x2)
 		if l12 == 0 && !c12 {
 			return
@@ -579,6 +582,9 @@ type instState struct {
 // rec binds the universal variable of the given level to each candidate
 // in turn, and emits the instance at the last level.
 func (e *Encoder) rec(st *instState, level int) {
+	if e.poll() {
+		return
+	}
 	a, nf, pl := st.a, st.nf, st.pl
 	if level == nf {
 		if st.must == nil && a.closable {

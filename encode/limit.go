@@ -188,7 +188,7 @@ func (e *Encoder) limitStart(n int, x *Op, extra []Lit) *limitState {
 
 // limitInput counts a as possibly held at x.
 func (e *Encoder) limitInput(st *limitState, a, x *Op) {
-	if st.dead || a == x || st.k < 0 {
+	if st.dead || a == x || st.k < 0 || e.poll() {
 		return
 	}
 	e.cur = append(e.cur[:0], a, x)

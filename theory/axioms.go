@@ -269,10 +269,14 @@ func Mutex() *Def {
 
 // Limit is LIMIT for a semaphore of capacity n: of n acquires before
 // another, one was released before it.
-func Limit(n int) *Def {
-	forall := make([]string, n+1)
-	for i := range forall {
-		forall[i] = fmt.Sprintf("x%d", i)
+func Limit(n int) *Def { return limit(n, nil) }
+
+// limit builds LIMIT(n), polling stop (which may be nil) once per row of
+// the n²/2 distinctness conjuncts; it returns nil if stop returned true.
+func limit(n int, stop func() bool) *Def {
+	var forall []string
+	for i := 0; i <= n; i++ {
+		forall = append(forall, fmt.Sprintf("x%d", i))
 	}
 	r := n + 1
 	var pre []*Formula
@@ -280,6 +284,9 @@ func Limit(n int) *Def {
 		pre = append(pre, Meth(i, h.Acquire))
 	}
 	for i := 0; i < n; i++ {
+		if stop != nil && stop() {
+			return nil
+		}
 		pre = append(pre, B(i, n))
 		for j := i + 1; j < n; j++ {
 			pre = append(pre, Neq(i, j))
