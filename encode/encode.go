@@ -151,7 +151,7 @@ type Encoder struct {
 	meaning []varPair
 	lazy    Values // non-nil: transitivity is generated on demand
 	stamp   uint32
-	nodes   nodes // arena for the formulas being grounded
+	nodes   nodes       // arena for the formulas being grounded
 	stop    func() bool // polled during long groundings (SetStop)
 	stopped bool
 	polls   uint32

@@ -172,13 +172,13 @@ type Monitor struct {
 	// Options.Timeout limits. workStart is when the current piece began.
 	spent     time.Duration
 	workStart time.Time
-	steps    int
-	winSum   int
-	maxWin   int
-	res      Result
-	done     bool
-	rem      *remover // -r
-	removed  int
+	steps     int
+	winSum    int
+	maxWin    int
+	res       Result
+	done      bool
+	rem       *remover // -r
+	removed   int
 }
 
 // ErrNotImplemented is returned for algorithm variants that do not exist yet.

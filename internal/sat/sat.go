@@ -120,16 +120,34 @@ func (s *gopherSolver) AddClause(lits []int) {
 	s.clauses = append(s.clauses, append([]int(nil), lits...))
 }
 
+// gopherTurn is held by the one gophersat search running in the process:
+// gophersat v1.4.0's searches share a package-level buffer (bufLits in
+// its learn.go), and two at once corrupt each other (seen as an index out
+// of range in computeLbd).
+var gopherTurn = make(chan struct{}, 1)
+
 // Solve runs gophersat's search in a goroutine and polls stop while it
-// runs. gophersat v1.4.0 has no way to interrupt Solve (its stop channels
-// only act between models), so on stop the search is abandoned: the call
-// returns Unknown at once, and the goroutine runs to its end in the
-// background, its answer dropped. Its memory is the clause set it was
-// given, which the caller no longer holds.
+// runs, and while it waits for its turn. gophersat v1.4.0 has no way to
+// interrupt Solve (its stop channels only act between models), so on
+// stop the search is abandoned: the call returns Unknown at once, and the
+// goroutine runs to its end in the background, its answer dropped; it
+// keeps the turn until then, so later gophersat solves in the process wait
+// for it (stopping when their own stop says so). gini has none of this.
 func (s *gopherSolver) Solve(stop func() bool, assumptions ...int) int {
 	if s.empty {
 		return Unsat
 	}
+	tick := time.NewTicker(slice)
+	defer tick.Stop()
+	if !wait(gopherTurn, tick.C, stop) {
+		return Unknown
+	}
+	handed := false // the goroutine releases the turn
+	defer func() {
+		if !handed {
+			<-gopherTurn
+		}
+	}()
 	cls := make([][]int, 0, len(s.clauses)+len(assumptions)+1)
 	cls = append(cls, s.clauses...)
 	for _, a := range assumptions {
@@ -150,9 +168,11 @@ func (s *gopherSolver) Solve(stop func() bool, assumptions ...int) int {
 		return status(sv.Solve())
 	}
 	done := make(chan solver.Status, 1)
-	go func() { done <- sv.Solve() }()
-	tick := time.NewTicker(slice)
-	defer tick.Stop()
+	handed = true
+	go func() {
+		defer func() { <-gopherTurn }()
+		done <- sv.Solve()
+	}()
 	for {
 		select {
 		case st := <-done:
@@ -160,6 +180,21 @@ func (s *gopherSolver) Solve(stop func() bool, assumptions ...int) int {
 		case <-tick.C:
 			if stop() {
 				return Unknown
+			}
+		}
+	}
+}
+
+// wait takes a turn, polling stop (nil: never) at each tick; false if
+// stop said so first.
+func wait(turn chan struct{}, tick <-chan time.Time, stop func() bool) bool {
+	for {
+		select {
+		case turn <- struct{}{}:
+			return true
+		case <-tick:
+			if stop != nil && stop() {
+				return false
 			}
 		}
 	}
