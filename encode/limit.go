@@ -194,10 +194,7 @@ func (e *Encoder) limitInput(st *limitState, a, x *Op) {
 	e.cur = append(e.cur[:0], a, x)
 	parts := e.nodes.list(len(a.asX) + 2)
 	parts = append(parts, e.not(e.usedNode(a)), e.not(e.bNode(a, x)))
-	wit := limitHeld
-	if st.n == 1 {
-		wit = limitHeld1
-	}
+	wit := limitWitFor(st.n)
 	if e.limitReleased(wit, a, x) {
 		return // a is never held at x
 	}
@@ -226,6 +223,42 @@ func (e *Encoder) limitInput(st *limitState, a, x *Op) {
 	e.assert(e.or(e.litNode(hv), body), st.extra)
 	e.cur = append(e.cur[:0], x)
 	e.limitCount(st, hv)
+}
+
+// limitWitFor is the witness that an input is released, for capacity n.
+func limitWitFor(n int) *theory.Formula {
+	if n == 1 {
+		return limitHeld1
+	}
+	return limitHeld
+}
+
+// limitCanOverflow reports whether n acquires other than x may ever be
+// held at x: those that returned (pending: all that are live), not known
+// to be released before x, and the pending ones that overlap x, which
+// may be appended later. If not, the counter could never propagate
+// anything, nor could any instance of the plain grounding exist: there
+// are no n distinct candidates. A semaphore seldom full skips most of
+// its counters this way.
+func (e *Encoder) limitCanOverflow(n int, x *Op, all bool) bool {
+	wit := limitWitFor(n)
+	cands := 0
+	for _, y := range e.opsOf(h.Acquire) {
+		if y == x || realTime(y, x) == vFalse {
+			continue
+		}
+		if y.pending() && !all {
+			if slices.Contains(x.conc, y) {
+				cands++
+			}
+		} else if !e.limitReleased(wit, y, x) {
+			cands++
+		}
+		if cands >= n {
+			return true
+		}
+	}
+	return false
 }
 
 // limitReleased reports whether a witness that a is released before x
@@ -277,21 +310,25 @@ func (e *Encoder) limitCount(st *limitState, in Lit) {
 	case len(st.regs) == k:
 		e.limitClause(st, -in, -st.regs[k-1])
 	}
-	m := min(k, len(st.regs)+1)
-	regs := make([]Lit, m)
-	for j := 1; j <= m; j++ {
+	// The new registers replace the old ones in place, from the top, so
+	// that s_(j−1) and s_j are still the old ones when s'_j is made.
+	old := len(st.regs)
+	m := min(k, old+1)
+	if m > old {
+		st.regs = append(st.regs, 0)
+	}
+	for j := m; j >= 1; j-- {
 		s := e.aux()
-		regs[j-1] = s
 		if j == 1 {
 			e.limitDef(st, -in, s)
 		} else {
 			e.limitDef(st, -in, -st.regs[j-2], s)
 		}
-		if j <= len(st.regs) {
+		if j <= old {
 			e.limitDef(st, -st.regs[j-1], s)
 		}
+		st.regs[j-1] = s
 	}
-	st.regs = regs
 }
 
 // limitTighten lowers the bound by one for an input known true: the
@@ -315,7 +352,11 @@ func (e *Encoder) limitReturned(a *axiom, op *Op) {
 	if op.Label.Method != h.Acquire {
 		return
 	}
-	op.lim = e.limitStart(a.Capacity, op, nil)
+	if !e.limitCanOverflow(a.Capacity, op, false) {
+		op.lim = &limitState{dead: true}
+	} else {
+		op.lim = e.limitStart(a.Capacity, op, nil)
+	}
 	for _, y := range e.opsOf(h.Acquire) {
 		if y != op && !y.pending() && realTime(y, op) != vFalse {
 			e.limitInput(op.lim, y, op)
@@ -341,7 +382,7 @@ func (e *Encoder) limitOpen(a *axiom, extra []Lit) {
 			}
 			open = y.pending() && y.Label.Method == h.Acquire
 		}
-		if !open {
+		if !open || !e.limitCanOverflow(a.Capacity, x, true) {
 			continue
 		}
 		st := e.limitStart(a.Capacity, x, extra)
