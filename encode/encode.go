@@ -61,6 +61,8 @@ type Op struct {
 	// such a table could only drop its oldest entries, and an operation
 	// that stalls pending kept every later entry.
 	owned ownedList
+	// lim is LIMIT's counter for a returned acquire (limit.go).
+	lim *limitState
 }
 
 func (o *Op) pending() bool { return o.Return < 0 }
@@ -149,7 +151,13 @@ type Encoder struct {
 	meaning []varPair
 	lazy    Values // non-nil: transitivity is generated on demand
 	stamp   uint32
-	nodes   nodes // arena for the formulas being grounded
+	nodes   nodes       // arena for the formulas being grounded
+	stop    func() bool // polled during long groundings (SetStop)
+	stopped bool
+	polls   uint32
+	// units[v] is +1 or -1 once a unit clause fixing variable v was
+	// emitted (limit.go reads it), else 0.
+	units []int8
 	// newMatches are match variables created since the last
 	// flushMatches, whose sanity instances are still to be emitted.
 	newMatches []newMatch
@@ -234,6 +242,32 @@ func New(k *theory.Kernel, sink Sink) *Encoder {
 	return e
 }
 
+// SetStop makes the encoder poll stop during its groundings. Once stop
+// returns true the encoder stops grounding, every entry point returns at
+// once, and the clauses emitted are a part of the encoding only: the
+// caller must check Stopped and give the encoder up. (A part of the
+// clauses is satisfiable whenever the whole is, so a check that went on
+// regardless could miss a violation but never invent one.)
+func (e *Encoder) SetStop(stop func() bool) { e.stop = stop }
+
+// Stopped reports whether stop interrupted a grounding.
+func (e *Encoder) Stopped() bool { return e.stopped }
+
+// poll reports whether to stop; it asks stop once every 1,024 calls, as a
+// call is a small piece of grounding work and stop reads the clock.
+func (e *Encoder) poll() bool {
+	if e.stopped {
+		return true
+	}
+	if e.stop == nil {
+		return false
+	}
+	if e.polls++; e.polls%1024 == 0 && e.stop() {
+		e.stopped = true
+	}
+	return e.stopped
+}
+
 // Stats reports the encoding's size so far.
 func (e *Encoder) Stats() (vars, clauses int) { return e.nvars, e.clause }
 
@@ -242,6 +276,9 @@ func (e *Encoder) VarName(v int) string { return e.names[v] }
 
 func (e *Encoder) emit(cl []Lit) {
 	e.clause++
+	if len(cl) == 1 {
+		e.unit(cl[0])
+	}
 	e.sink.AddClause(cl)
 }
 
@@ -250,6 +287,7 @@ func (e *Encoder) newVar(name func() string) int {
 	for v >= len(e.epoch) {
 		e.epoch = append(e.epoch, 0)
 		e.meaning = append(e.meaning, varPair{kind: vNone})
+		e.units = append(e.units, 0)
 	}
 	e.meaning[v] = varPair{kind: vAux}
 	e.nvars++
@@ -794,7 +832,10 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 	clear(op.asX[len(keep):])
 	op.asX = keep
 	for _, a := range e.ax {
-		if len(a.Exists) > 0 && a.closable {
+		switch {
+		case a.shape == shapeLimit:
+			e.limitReturned(a, op)
+		case len(a.Exists) > 0 && a.closable:
 			e.instances(a, op, true, nil)
 		}
 	}
@@ -825,7 +866,10 @@ func (e *Encoder) EmitOpen(act Lit) {
 		extra = []Lit{-act}
 	}
 	for _, a := range e.ax {
-		if len(a.Exists) > 0 {
+		switch {
+		case a.shape == shapeLimit:
+			e.limitOpen(a, extra)
+		case len(a.Exists) > 0:
 			e.instances(a, nil, false, extra)
 		}
 	}
@@ -882,6 +926,7 @@ func (e *Encoder) Remove(serials []int) []int {
 			}
 			e.epoch[ov.v]++
 			e.meaning[ov.v] = varPair{kind: vNone}
+			e.units[ov.v] = 0
 			forget = append(forget, int(ov.v))
 			if ov.pair {
 				e.vars.del(ov.key)

@@ -60,6 +60,11 @@ func prepare(a *theory.Axiom) *axiom {
 	}
 	p.valid = nf == 1 && body.Kind == theory.KNot && body.Args[0].Kind == theory.KRet && body.Args[0].V == theory.Bottom
 	p.shape = shapeOf(a)
+	if p.shape == shapeLimit {
+		// Grounded by counting (limit.go): no tuples, no plans.
+		p.closable = true
+		return p
+	}
 	p.plan = p.planOrder(-1)
 	for f := range a.Forall {
 		p.fixedPlans = append(p.fixedPlans, p.planOrder(f))
@@ -140,11 +145,14 @@ const (
 	shapeTotal            // x1 ≠ x2 ⇒ b(x1,x2) ⊕ b(x2,x1)
 	shapeFunction         // match(x1,y) ∧ match(x2,y) ⇒ x1 = x2
 	shapeInjective        // match(x,y1) ∧ match(x,y2) ⇒ y1 = y2
+	shapeLimit            // LIMIT(n), grounded by counting (limit.go)
 )
 
 func shapeOf(a *theory.Axiom) shape {
 	same := theory.Equal
 	switch {
+	case a.Capacity > 0 && same(a.Body, theory.Limit(a.Capacity).Parts[0].Body):
+		return shapeLimit
 	case len(a.Forall) == 3 && len(a.Exists) == 0 &&
 		same(a.Body, theory.Implies(theory.And(theory.B(0, 1), theory.B(1, 2)), theory.B(0, 2))):
 		return shapeTransitive
@@ -172,6 +180,9 @@ func (e *Encoder) transitivity(a *axiom, s *Op) {
 	pend := s.conc // at s's call, exactly the operations pending then
 	// The clause is built directly: its atoms are literals or constants.
 	emit := func(x1, x2, x3 *Op) {
+		if e.poll() {
+			return
+		}
 		l12, c12 := e.bLit(x1, x2)
 		if l12 == 0 && !c12 {
 			return
@@ -298,7 +309,11 @@ func (p *axiom) planOrder(first int) plan {
 			perm[k], perm[i] = perm[i], perm[k]
 		}
 	}
-	try(0)
+	if nf <= exhaustivePlan {
+		try(0)
+	} else {
+		best = p.greedyOrder(first, atoms)
+	}
 	pl := plan{order: best, gen: make([]*source, nf), checks: make([][]check, nf), meth: make([]h.Method, nf)}
 	for l, v := range best {
 		pl.gen[l] = matchSource(p.ante, v, func(u int) bool { return slices.Index(best[:l], u) >= 0 })
@@ -317,6 +332,51 @@ func (p *axiom) planOrder(first int) plan {
 		pl.checks[l] = append(pl.checks[l], check{f: f})
 	}
 	return pl
+}
+
+// exhaustivePlan is the most universal variables whose binding orders
+// planOrder tries all of (at most 6! = 720); beyond, it picks greedily, so
+// that preparing a kernel stays polynomial in the size of its formulas.
+// Every axiom of the paper but LIMIT(n), which is grounded by counting,
+// has at most 3.
+const exhaustivePlan = 6
+
+// greedyOrder binds first (if ≥ 0) first, then, at each level, a variable
+// that a match atom binds to an earlier one if there is one, else the
+// variable that completes the most atoms: O(nf² · atoms).
+func (p *axiom) greedyOrder(first int, atoms []*theory.Formula) []int {
+	nf := len(p.Forall)
+	var order []int
+	bound := make([]bool, nf)
+	bind := func(v int) { order, bound[v] = append(order, v), true }
+	if first >= 0 {
+		bind(first)
+	}
+	isBound := func(u int) bool { return bound[u] }
+	for len(order) < nf {
+		best, bestScore := -1, -1
+		for v := 0; v < nf; v++ {
+			if bound[v] {
+				continue
+			}
+			score := 0
+			if matchSource(p.ante, v, isBound) != nil {
+				score += 1 << 20
+			}
+			bound[v] = true
+			for _, f := range atoms {
+				if levelOf(f, append(order, v)) == len(order) {
+					score++
+				}
+			}
+			bound[v] = false
+			if score > bestScore {
+				best, bestScore = v, score
+			}
+		}
+		bind(best)
+	}
+	return order
 }
 
 // levelOf is the level at which the last variable of f is bound when the
@@ -522,6 +582,9 @@ type instState struct {
 // rec binds the universal variable of the given level to each candidate
 // in turn, and emits the instance at the last level.
 func (e *Encoder) rec(st *instState, level int) {
+	if e.poll() {
+		return
+	}
 	a, nf, pl := st.a, st.nf, st.pl
 	if level == nf {
 		if st.must == nil && a.closable {

@@ -47,6 +47,9 @@ func (e *Encoder) Assigned(lits []Lit) {
 	}
 	e.nodes.reset()
 	for _, l := range lits {
+		if e.poll() {
+			return
+		}
 		v := l
 		if v < 0 {
 			v = -v

@@ -2,7 +2,6 @@ package monitor
 
 import (
 	"errors"
-	"time"
 
 	"github.com/satmon/satmon/internal/sat"
 
@@ -25,6 +24,9 @@ func EnumerateMember(k *theory.Kernel, hist *h.History, stop func() bool) (bool,
 	e := &enumerator{k: k, stop: stop, axioms: k.Axioms()}
 	member := false
 	err := forCompletions(k, hist, func(comp *h.History) (bool, error) {
+		if e.stopped() {
+			return false, errStopped
+		}
 		ok, err := e.completion(k.Prepare(comp).Ops)
 		member = ok
 		return ok, err
@@ -76,6 +78,9 @@ func (e *enumerator) completion(ops []h.Op) (bool, error) {
 		return e.matchings(0)
 	}
 	return linearizations(n, func(a, b int) bool { return h.Before(&ops[a], &ops[b]) }, func(pos []int) (bool, error) {
+		if e.stopped() {
+			return false, errStopped
+		}
 		copy(e.pos, pos)
 		return e.matchings(0)
 	})
@@ -225,12 +230,17 @@ func (o oneOp) Used(int) bool        { return true }
 // leaves the completions to the SAT solver, which is told the order by
 // assumptions. For the exchanger, whose kernel is not sequential, the one
 // order tried is real time itself.
-func EnumerateLinearizations(k *theory.Kernel, hist *h.History, solver string, limit func() time.Duration, stop func() bool) (bool, error) {
+// stop is polled and may be nil; when it returns true the enumeration,
+// the grounding and the solver give up with errStopped.
+func EnumerateLinearizations(k *theory.Kernel, hist *h.History, solver string, stop func() bool) (bool, error) {
 	s, err := sat.New(solver)
 	if err != nil {
 		return false, err
 	}
-	e := EncodeHistory(k, hist, s)
+	e, err := encodeHistory(k, hist, s, stop)
+	if err != nil {
+		return false, err
+	}
 	ops := e.Ops()
 	n := len(ops)
 	try := func(pos []int) (bool, error) {
@@ -251,7 +261,7 @@ func EnumerateLinearizations(k *theory.Kernel, hist *h.History, solver string, l
 				}
 			}
 		}
-		r := s.Solve(limit(), assume...)
+		r := s.Solve(stop, assume...)
 		if r == sat.Unknown && stop != nil && stop() {
 			return false, errStopped
 		}

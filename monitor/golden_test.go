@@ -57,7 +57,7 @@ func TestGolden(t *testing.T) {
 				cfg := gen.Config{Object: obj, Ops: 40 + rng.IntN(80), Concurrency: 2 + rng.IntN(6),
 					Seed: rng.Int64(), Mutate: rng.IntN(2), Capacity: rng.IntN(4)}
 				if obj == h.Semaphore {
-					cfg.Capacity = 1 + rng.IntN(2)
+					cfg.Capacity = 1 + rng.IntN(4)
 				}
 				hist, _ = gen.History(cfg)
 			}

@@ -41,12 +41,12 @@ func TestIncrementalEquisatisfiable(t *testing.T) {
 			enc.Return(serialOf(j), o.Label.Ret, o.Return+2)
 			act := live.NewVar()
 			enc.EmitOpen(act)
-			inc := live.Solve(0, act)
+			inc := live.Solve(nil, act)
 			live.AddClause([]int{-act})
 
 			scratch, _ := sat.New("gini")
 			EncodeHistory(k, hist.Prefix(a.Seq+1), scratch)
-			batch := scratch.Solve(0)
+			batch := scratch.Solve(nil)
 			if inc != batch {
 				t.Fatalf("history %d, step %d: incremental says %d, from scratch %d\n%v", i, step+1, inc, batch, hist)
 			}

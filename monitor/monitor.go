@@ -103,6 +103,9 @@ type tuning struct {
 	// activation: SYMBOLIC -i -r retires the clauses of forgotten
 	// operations with activation literals instead of rebuilding its solver.
 	activation bool
+	// plainLimit: LIMIT is evaluated and grounded tuple by tuple, as
+	// written, instead of by counting (theory.Kernel.Literal).
+	plainLimit bool
 	// maxWait overrides defaultMaxWait (see remover) when positive;
 	// negative means a cap of 0 (forget at once).
 	maxWait int
@@ -216,15 +219,19 @@ type Monitor struct {
 	win      *window
 	chk      checker
 	start    time.Time
-	deadline time.Time
-	steps    int
-	winSum   int
-	maxWin   int
-	res      Result
-	done     bool
-	rem      *remover // -r
-	removed  int
-	seq      int // the number of actions fed so far: the next action's Seq
+	deadline time.Time // of the current piece of work (beginWork)
+	// spent is the time spent working so far, in New and Step: what
+	// Options.Timeout limits. workStart is when the current piece began.
+	spent     time.Duration
+	workStart time.Time
+	steps     int
+	winSum    int
+	maxWin    int
+	res       Result
+	done      bool
+	rem       *remover // -r
+	removed   int
+	seq       int // the number of actions fed so far: the next action's Seq
 }
 
 // New starts monitoring a history of object obj with parameter param (the
@@ -235,7 +242,12 @@ func New(obj Object, param string, opt Options) (*Monitor, error) {
 }
 
 // NewContext is New under ctx: once ctx is done, the monitor stops with
-// verdict Timeout, as when Options.Timeout expires.
+// verdict Timeout, as when Options.Timeout expires. Both interrupt every
+// phase of the work — preparing the kernel, grounding, SAT solving,
+// enumeration — within milliseconds (a gophersat search is abandoned, not
+// stopped: see internal/sat). Options.Timeout limits the time spent
+// working: in New and in Step, not between steps, so that time spent
+// waiting for the next action of a live log does not count.
 func NewContext(ctx context.Context, obj Object, param string, opt Options) (*Monitor, error) {
 	return newMonitor(ctx, obj, param, opt, tuning{})
 }
@@ -244,26 +256,35 @@ func newMonitor(ctx context.Context, obj h.Object, param string, opt Options, tu
 	if err := ValidateParam(obj, param); err != nil {
 		return nil, err
 	}
-	k, err := theory.KernelOf(obj, param)
+	opt = opt.withDefaults()
+	m := &Monitor{ctx: ctx, opt: opt}
+	m.beginWork()
+	m.start = m.workStart
+	defer m.endWork()
+	k, err := theory.KernelOfStop(obj, param, m.expired)
+	if errors.Is(err, theory.ErrStopped) {
+		m.res = Result{Object: obj.String(), Algorithm: opt.Name(), Exact: opt.Exact()}
+		m.finish(Timeout)
+		return m, nil
+	}
 	if err != nil {
 		return nil, err
 	}
-	opt = opt.withDefaults()
-	m := &Monitor{ctx: ctx, opt: opt, kernel: k, start: time.Now()}
-	if opt.Timeout > 0 {
-		m.deadline = m.start.Add(opt.Timeout)
+	if tune.plainLimit {
+		k = k.Literal()
 	}
+	m.kernel = k
 	m.win = newWindow(k, obj, param)
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
 	switch opt.Algorithm {
 	case Enumerate:
-		m.chk = &enumChecker{k: k, opt: opt, limit: m.remaining, stop: m.expired}
+		m.chk = &enumChecker{k: k, opt: opt, stop: m.expired}
 	case Saturate:
-		m.chk = newSatChecker(k, tune.eager)
+		m.chk = newSatChecker(k, tune.eager, m.expired)
 	case Symbolic:
-		if m.chk, err = newSymChecker(k, opt, tune.activation, m.remaining, m.expired); err != nil {
+		if m.chk, err = newSymChecker(k, opt, tune.activation, m.expired); err != nil {
 			return nil, err
 		}
 	}
@@ -277,17 +298,21 @@ func newMonitor(ctx context.Context, obj h.Object, param string, opt Options, tu
 	return m, nil
 }
 
-// remaining is the time left before the deadline (0: no limit).
-func (m *Monitor) remaining() time.Duration {
-	if m.deadline.IsZero() {
-		return 0
+// beginWork starts timing a piece of work: the deadline is what is left
+// of Options.Timeout after the work done so far.
+func (m *Monitor) beginWork() {
+	m.workStart = time.Now()
+	if m.opt.Timeout > 0 {
+		m.deadline = m.workStart.Add(m.opt.Timeout - m.spent)
 	}
-	if d := time.Until(m.deadline); d > time.Millisecond {
-		return d
-	}
-	return time.Millisecond
 }
 
+// endWork adds the piece of work's time to the time spent.
+func (m *Monitor) endWork() { m.spent += time.Since(m.workStart) }
+
+// expired reports whether ctx is done or the time limit is used up. It
+// is every phase's stop function, polled often: a context check and a
+// clock read.
 func (m *Monitor) expired() bool {
 	return m.ctx.Err() != nil || !m.deadline.IsZero() && time.Now().After(m.deadline)
 }
@@ -322,6 +347,8 @@ func (m *Monitor) Step(a Action) (violation bool, err error) {
 	if m.done {
 		return false, nil
 	}
+	m.beginWork()
+	defer m.endWork()
 	if m.expired() {
 		m.finish(Timeout)
 		return false, nil
@@ -388,7 +415,10 @@ func (m *Monitor) Result() Result {
 	r := m.res
 	r.Steps = m.steps
 	r.Seconds = time.Since(m.start).Seconds()
-	st := m.chk.stats()
+	var st Stats
+	if m.chk != nil { // nil when stopped while preparing the kernel
+		st = m.chk.stats()
+	}
 	st.MaxWindow = m.maxWin
 	st.Removed = m.removed
 	if m.rem != nil {
@@ -553,7 +583,6 @@ func Actions(hist *History) []Action {
 type enumChecker struct {
 	k      *theory.Kernel
 	opt    Options
-	limit  func() time.Duration
 	stop   func() bool
 	checks int
 }
@@ -568,7 +597,7 @@ func (c *enumChecker) ret(w *window, _ int) (bool, error) {
 	if c.opt.Completion {
 		return EnumerateMember(c.k, hist, c.stop)
 	}
-	return EnumerateLinearizations(c.k, hist, c.opt.Solver, c.limit, c.stop)
+	return EnumerateLinearizations(c.k, hist, c.opt.Solver, c.stop)
 }
 
 func (c *enumChecker) stats() Stats { return Stats{Checks: c.checks} }

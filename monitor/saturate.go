@@ -41,9 +41,10 @@ type satChecker struct {
 	forget []saturate.Var
 }
 
-func newSatChecker(k *theory.Kernel, eager bool) *satChecker {
+func newSatChecker(k *theory.Kernel, eager bool, stop func() bool) *satChecker {
 	sink := &satSink{s: saturate.New()}
 	enc := encode.New(k, sink)
+	enc.SetStop(stop)
 	if eager {
 		enc.EagerMatching()
 	} else {
@@ -56,6 +57,15 @@ func newSatChecker(k *theory.Kernel, eager bool) *satChecker {
 
 func (c *satChecker) call(w *window, s int) error {
 	c.enc.Call(encOp(w.op(s), s))
+	return c.stopped()
+}
+
+// stopped is errStopped once the encoder was interrupted: its clauses are
+// then incomplete, and the monitor stops with Timeout.
+func (c *satChecker) stopped() error {
+	if c.enc.Stopped() {
+		return errStopped
+	}
 	return nil
 }
 
@@ -66,6 +76,9 @@ func (c *satChecker) ret(w *window, s int) (bool, error) {
 	// Transitivity is generated as it becomes unit: alternate until no
 	// new fact appears.
 	for c.sink.s.Propagate() {
+		if err := c.stopped(); err != nil {
+			return false, err
+		}
 		lits := c.sink.s.TakeAssigned()
 		if len(lits) == 0 {
 			return true, nil

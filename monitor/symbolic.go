@@ -3,7 +3,6 @@ package monitor
 import (
 	"slices"
 	"sort"
-	"time"
 
 	"github.com/satmon/satmon/encode"
 	h "github.com/satmon/satmon/internal/history"
@@ -39,26 +38,35 @@ func addInitialWrite(k *theory.Kernel, e *encode.Encoder) {
 // its actions in order; pending operations' ∀∃ instances are included
 // unconditionally, so s is satisfiable iff hist is linearizable.
 func EncodeHistory(k *theory.Kernel, hist *h.History, s encode.Sink) *encode.Encoder {
-	e := replay(k, hist, s)
-	e.EmitOpen(0)
+	e, _ := encodeHistory(k, hist, s, nil)
 	return e
+}
+
+// encodeHistory is EncodeHistory polling stop (nil: never); it returns
+// errStopped, and an incomplete encoding, once stop returns true.
+func encodeHistory(k *theory.Kernel, hist *h.History, s encode.Sink, stop func() bool) (*encode.Encoder, error) {
+	e := replayWith(k, hist, s, false, stop)
+	if !e.Stopped() {
+		e.EmitOpen(0)
+	}
+	if e.Stopped() {
+		return e, errStopped
+	}
+	return e, nil
 }
 
 // EncodeHistoryNamed is EncodeHistory with variable names recorded, for
 // DIMACS comments.
 func EncodeHistoryNamed(k *theory.Kernel, hist *h.History, s encode.Sink) *encode.Encoder {
-	e := replayWith(k, hist, s, true)
+	e := replayWith(k, hist, s, true, nil)
 	e.EmitOpen(0)
 	return e
 }
 
-func replay(k *theory.Kernel, hist *h.History, s encode.Sink) *encode.Encoder {
-	return replayWith(k, hist, s, false)
-}
-
-func replayWith(k *theory.Kernel, hist *h.History, s encode.Sink, names bool) *encode.Encoder {
+func replayWith(k *theory.Kernel, hist *h.History, s encode.Sink, names bool, stop func() bool) *encode.Encoder {
 	e := encode.New(k, s)
 	e.Names = names
+	e.SetStop(stop)
 	addInitialWrite(k, e)
 	idx := make(map[int]int, len(hist.Ops))
 	for i := range hist.Ops {
@@ -68,6 +76,9 @@ func replayWith(k *theory.Kernel, hist *h.History, s encode.Sink, names bool) *e
 		}
 	}
 	for _, a := range Actions(hist) {
+		if e.Stopped() {
+			break
+		}
 		i := idx[a.Seq]
 		o := &hist.Ops[i]
 		if a.Kind == h.Call {
@@ -83,7 +94,6 @@ func replayWith(k *theory.Kernel, hist *h.History, s encode.Sink, names bool) *e
 type symChecker struct {
 	opt    Options
 	k      *theory.Kernel
-	limit  func() time.Duration
 	stop   func() bool
 	solver sat.Solver      // live solver (-i)
 	enc    *encode.Encoder // live encoder (-i)
@@ -93,8 +103,8 @@ type symChecker struct {
 	cls    int
 }
 
-func newSymChecker(k *theory.Kernel, opt Options, activation bool, limit func() time.Duration, stop func() bool) (*symChecker, error) {
-	c := &symChecker{opt: opt, k: k, limit: limit, stop: stop}
+func newSymChecker(k *theory.Kernel, opt Options, activation bool, stop func() bool) (*symChecker, error) {
+	c := &symChecker{opt: opt, k: k, stop: stop}
 	if opt.Incremental {
 		s, err := sat.New(opt.Solver)
 		if err != nil {
@@ -110,8 +120,17 @@ func newSymChecker(k *theory.Kernel, opt Options, activation bool, limit func() 
 		} else {
 			c.enc = startEncoder(k, s)
 		}
+		c.enc.SetStop(stop)
 	}
 	return c, nil
+}
+
+// stopped is errStopped once the live encoder was interrupted.
+func (c *symChecker) stopped() error {
+	if c.enc != nil && c.enc.Stopped() {
+		return errStopped
+	}
+	return nil
 }
 
 // actSink is the other way SYMBOLIC -i -r could forget (the issue asks
@@ -175,13 +194,16 @@ func (c *symChecker) call(w *window, s int) error {
 	if c.enc != nil {
 		c.enc.Call(encOp(w.op(s), s))
 	}
-	return nil
+	return c.stopped()
 }
 
 func (c *symChecker) ret(w *window, s int) (bool, error) {
 	if c.enc != nil {
 		o := w.op(s)
 		c.enc.Return(s, o.Label.Ret, o.Return+2)
+	}
+	if err := c.stopped(); err != nil {
+		return false, err
 	}
 	hist, serials := w.history()
 	c.checks++
@@ -193,11 +215,14 @@ func (c *symChecker) ret(w *window, s int) (bool, error) {
 	case c.enc != nil:
 		act := c.solver.NewVar()
 		c.enc.EmitOpen(act)
+		if err := c.stopped(); err != nil {
+			return false, err
+		}
 		assume := []int{act}
 		if c.guard != nil {
 			assume = c.guard.assumptions(act)
 		}
-		r := c.solver.Solve(c.limit(), assume...)
+		r := c.solver.Solve(c.stop, assume...)
 		c.solver.AddClause([]int{-act}) // retire this step's open instances
 		c.vars, c.cls = c.enc.Stats()
 		return c.answer(r)
@@ -206,9 +231,12 @@ func (c *symChecker) ret(w *window, s int) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		e := EncodeHistory(c.k, hist, s)
+		e, err := encodeHistory(c.k, hist, s, c.stop)
+		if err != nil {
+			return false, err
+		}
 		c.vars, c.cls = e.Stats()
-		return c.answer(s.Solve(c.limit()))
+		return c.answer(s.Solve(c.stop))
 	}
 }
 
@@ -233,9 +261,12 @@ func (c *symChecker) completionsScratch(hist *h.History) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		e := EncodeHistory(c.k, comp, s)
+		e, err := encodeHistory(c.k, comp, s, c.stop)
+		if err != nil {
+			return false, err
+		}
 		c.vars, c.cls = e.Stats()
-		r := s.Solve(c.limit())
+		r := s.Solve(c.stop)
 		if r == sat.Unknown && c.stop() {
 			return false, errStopped
 		}
@@ -254,6 +285,9 @@ func (c *symChecker) completionsLive(hist *h.History, serials []int) (bool, erro
 	act := c.solver.NewVar()
 	c.enc.EmitOpen(act)
 	defer c.solver.AddClause([]int{-act})
+	if err := c.stopped(); err != nil {
+		return false, err
+	}
 	c.vars, c.cls = c.enc.Stats()
 	pending, cands, sizes := pendingCandidates(c.k, hist)
 	member := false
@@ -278,7 +312,7 @@ func (c *symChecker) completionsLive(hist *h.History, serials []int) (bool, erro
 				}
 			}
 		}
-		r := c.solver.Solve(c.limit(), assume...)
+		r := c.solver.Solve(c.stop, assume...)
 		if r == sat.Unknown && c.stop() {
 			return false, errStopped
 		}
@@ -309,6 +343,7 @@ func (c *symChecker) remove(w *window, serials []int) error {
 		return err
 	}
 	c.solver, c.enc = s, startEncoder(c.k, s)
+	c.enc.SetStop(c.stop)
 	type event struct{ seq, serial int }
 	var evs []event
 	_, order := w.history()
@@ -324,6 +359,9 @@ func (c *symChecker) remove(w *window, serials []int) error {
 	}
 	sort.Slice(evs, func(i, j int) bool { return evs[i].seq < evs[j].seq })
 	for _, ev := range evs {
+		if err := c.stopped(); err != nil {
+			return err
+		}
 		o := w.op(ev.serial)
 		if ev.seq == o.Call {
 			c.enc.Call(encOp(o, ev.serial))

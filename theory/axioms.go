@@ -269,10 +269,14 @@ func Mutex() *Def {
 
 // Limit is LIMIT for a semaphore of capacity n: of n acquires before
 // another, one was released before it.
-func Limit(n int) *Def {
-	forall := make([]string, n+1)
-	for i := range forall {
-		forall[i] = fmt.Sprintf("x%d", i)
+func Limit(n int) *Def { return limit(n, nil) }
+
+// limit builds LIMIT(n), polling stop (which may be nil) once per row of
+// the n²/2 distinctness conjuncts; it returns nil if stop returned true.
+func limit(n int, stop func() bool) *Def {
+	var forall []string
+	for i := 0; i <= n; i++ {
+		forall = append(forall, fmt.Sprintf("x%d", i))
 	}
 	r := n + 1
 	var pre []*Formula
@@ -280,6 +284,9 @@ func Limit(n int) *Def {
 		pre = append(pre, Meth(i, h.Acquire))
 	}
 	for i := 0; i < n; i++ {
+		if stop != nil && stop() {
+			return nil
+		}
 		pre = append(pre, B(i, n))
 		for j := i + 1; j < n; j++ {
 			pre = append(pre, Neq(i, j))
@@ -289,9 +296,11 @@ func Limit(n int) *Def {
 	for i := 0; i <= n; i++ {
 		matched = append(matched, Match(i, r))
 	}
+	a := ax(forall, vs("r"), Implies(And(pre...), And(B(r, n), Or(matched...))))
+	a.Capacity = n
 	return def(fmt.Sprintf("LIMIT(%d)", n),
-		"the figure's witness is r but its match(y, x_i) names an unbound y; we read match(x_i, r). The x_i (i < n) must be distinct: read literally, n copies of one acquire would force a release before every later acquire, making a semaphore of capacity n a lock",
-		ax(forall, vs("r"), Implies(And(pre...), And(B(r, n), Or(matched...)))))
+		"the figure's witness is r but its match(y, x_i) names an unbound y; we read match(x_i, r). The x_i (i < n) must be distinct: read literally, n copies of one acquire would force a release before every later acquire, making a semaphore of capacity n a lock. Evaluated and grounded by counting, not tuple by tuple (docs/encoding.md)",
+		a)
 }
 
 // Exchange is EXCHANGE.

@@ -16,8 +16,55 @@ type Model interface {
 // all N operations (no used guards: callers evaluate on the used
 // operations only).
 func Holds(a *Axiom, m Model) bool {
+	if a.Capacity > 0 {
+		return limitCounterexample(a.Capacity, m) == nil
+	}
+	return HoldsLiterally(a, m)
+}
+
+// HoldsLiterally is Holds by enumerating every tuple of the universal
+// variables, whatever the axiom (Holds counts for LIMIT; tests compare
+// the two).
+func HoldsLiterally(a *Axiom, m Model) bool {
 	env := make([]int, a.Vars())
 	return holdsForall(a, m, env, 0)
+}
+
+// limitCounterexample evaluates LIMIT(n),
+//
+//	∀x0…xn. ⋀ meth(xi) = acquire ∧ ⋀i<n b(xi,xn) ∧ ⋀i<j<n xi ≠ xj
+//	        ⇒ ∃r. b(r,xn) ∧ ⋁i≤n match(xi,r),
+//
+// by counting, in O(N³) instead of O(N^(n+2)). The witness distributes
+// over the disjunction, so an instance fails iff no r with b(r,xn)
+// releases xn itself and none releases any xi. For a fixed xn an instance
+// fails iff xn is an acquire that no such r releases and n distinct
+// acquires before xn are each released by no such r ("held at xn"): the
+// counterexample is xn with the first n of them.
+func limitCounterexample(n int, m Model) []int {
+	releasedBefore := func(a, x int) bool {
+		for r := 0; r < m.N(); r++ {
+			if m.Before(r, x) && m.Match(a, r) {
+				return true
+			}
+		}
+		return false
+	}
+	for x := 0; x < m.N(); x++ {
+		if m.Label(x).Method != h.Acquire || releasedBefore(x, x) {
+			continue
+		}
+		var held []int
+		for a := 0; a < m.N() && len(held) < n; a++ {
+			if m.Label(a).Method == h.Acquire && m.Before(a, x) && !releasedBefore(a, x) {
+				held = append(held, a)
+			}
+		}
+		if len(held) == n {
+			return append(held, x)
+		}
+	}
+	return nil
 }
 
 func holdsForall(a *Axiom, m Model, env []int, i int) bool {
@@ -49,6 +96,9 @@ func holdsExists(a *Axiom, m Model, env []int, i int) bool {
 // Counterexample returns an assignment of the universal variables under
 // which a fails on m, or nil if a holds.
 func Counterexample(a *Axiom, m Model) []int {
+	if a.Capacity > 0 {
+		return limitCounterexample(a.Capacity, m)
+	}
 	env := make([]int, a.Vars())
 	var found []int
 	var walk func(i int) bool

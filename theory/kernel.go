@@ -1,6 +1,7 @@
 package theory
 
 import (
+	"errors"
 	"fmt"
 
 	h "github.com/satmon/satmon/internal/history"
@@ -23,9 +24,25 @@ type Kernel struct {
 	Sequential bool
 }
 
+// MaxCapacity is the largest semaphore capacity satmon accepts. LIMIT(n)
+// is a formula of n²/2 conjuncts (its acquires are pairwise distinct):
+// at 1,024 it takes about 0.4 s and 100 MB to build, and it grows
+// fourfold with each doubling. Checking it is by counting and costs
+// O(window · n) per acquire, far below that.
+const MaxCapacity = 1024
+
+// ErrStopped is KernelOfStop's error when stop interrupted it.
+var ErrStopped = errors.New("theory: stopped")
+
 // KernelOf returns the kernel theory of obj with parameter param
 // (semaphore capacity, register initial value).
 func KernelOf(obj h.Object, param string) (*Kernel, error) {
+	return KernelOfStop(obj, param, nil)
+}
+
+// KernelOfStop is KernelOf, polling stop (nil: never) while it builds
+// large formulas; it returns ErrStopped once stop returns true.
+func KernelOfStop(obj h.Object, param string, stop func() bool) (*Kernel, error) {
 	k := &Kernel{Object: obj, Param: param, Sequential: true}
 	switch obj {
 	case h.Queue, h.Stack, h.PQueue:
@@ -46,7 +63,14 @@ func KernelOf(obj h.Object, param string) (*Kernel, error) {
 		k.Sanity = []*Def{Match3Tagged(h.LockM, h.Unlock), Injective(), Function()}
 	case h.Semaphore:
 		n := (&h.History{Param: param}).Capacity()
-		k.Theory = []*Def{Atomic(), TotalOf(h.Release), Limit(n)}
+		if n > MaxCapacity {
+			return nil, fmt.Errorf("semaphore capacity %d: satmon accepts at most %d (LIMIT(n) is a formula of n²/2 conjuncts)", n, MaxCapacity)
+		}
+		lim := limit(n, stop)
+		if lim == nil {
+			return nil, ErrStopped
+		}
+		k.Theory = []*Def{Atomic(), TotalOf(h.Release), lim}
 		k.Sanity = []*Def{Match3Tagged(h.Acquire, h.Release), Injective(), Function()}
 	case h.Exchanger:
 		k.Sequential = false
@@ -157,4 +181,29 @@ func (k *Kernel) Candidates(hist *h.History, o *h.Op) []h.Value {
 		return []h.Value{h.Void}
 	}
 	return out
+}
+
+// Literal returns a copy of the kernel whose axioms are all evaluated and
+// grounded tuple by tuple as written: LIMIT loses its Capacity mark, which
+// makes Holds and the encoder count instead. For tests, which compare the
+// two on small capacities; the literal LIMIT(n) costs W^(n+1).
+func (k *Kernel) Literal() *Kernel {
+	c := *k
+	lit := func(ds []*Def) []*Def {
+		out := make([]*Def, len(ds))
+		for i, d := range ds {
+			nd := *d
+			nd.Parts = make([]*Axiom, len(d.Parts))
+			for j, a := range d.Parts {
+				na := *a
+				na.Capacity = 0
+				nd.Parts[j] = &na
+			}
+			out[i] = &nd
+		}
+		return out
+	}
+	c.Theory, c.Sanity = lit(k.Theory), lit(k.Sanity)
+	c.Pair = c.Sanity[0].Parts[0]
+	return &c
 }

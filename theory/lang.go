@@ -112,6 +112,12 @@ type Axiom struct {
 	Forall []string
 	Exists []string
 	Body   *Formula
+	// Capacity is n for LIMIT(n), 0 for every other axiom. LIMIT has n+1
+	// universal variables: evaluating or grounding it literally visits
+	// every (n+1)-tuple of operations, so Holds and the encoder read it as
+	// the cardinality constraint it states (docs/encoding.md), and the
+	// formula stays its specification.
+	Capacity int
 }
 
 // Vars is the number of variables of the axiom.

@@ -1,6 +1,7 @@
 package theory
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -177,5 +178,61 @@ func TestSetAddRemRequiresMatch(t *testing.T) {
 	}
 	if Holds(SetAddRem().Parts[0], m) {
 		t.Fatal("ADDREM(set) admits remove(x) ⇒ true with nothing added")
+	}
+}
+
+// anyOrder is a model with an arbitrary relation b (not necessarily an
+// order) and matching: LIMIT's counting must agree with the formula on
+// every interpretation, not only on linearizations.
+type anyOrder struct {
+	seq
+	before map[[2]int]bool
+}
+
+func (a *anyOrder) Before(i, j int) bool { return a.before[[2]int{i, j}] }
+
+// Holds counts for LIMIT(n); it must agree with the literal evaluation of
+// the formula over every tuple, and a counterexample must be one.
+func TestLimitCountingIsLimit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 1))
+	fails := 0
+	for i := 0; i < 3000; i++ {
+		n := 1 + rng.IntN(3)
+		size := 1 + rng.IntN(6)
+		m := &anyOrder{seq: seq{match: map[[2]int]bool{}}, before: map[[2]int]bool{}}
+		for j := 0; j < size; j++ {
+			if rng.IntN(3) > 0 {
+				m.labels = append(m.labels, lbl(h.Acquire, "", ""))
+			} else {
+				m.labels = append(m.labels, lbl(h.Release, "", ""))
+			}
+		}
+		for x := 0; x < size; x++ {
+			for y := 0; y < size; y++ {
+				if rng.IntN(2) == 0 {
+					m.before[[2]int{x, y}] = true
+				}
+				if rng.IntN(4) == 0 {
+					m.match[[2]int{x, y}] = true
+				}
+			}
+		}
+		a := Limit(n).Parts[0]
+		want := HoldsLiterally(a, m)
+		if got := Holds(a, m); got != want {
+			t.Fatalf("LIMIT(%d): counting says %v, the formula %v on %+v", n, got, want, m)
+		}
+		if want {
+			continue
+		}
+		fails++
+		cex := Counterexample(a, m)
+		env := append(append([]int{}, cex...), 0)
+		if len(cex) != n+1 || holdsExists(a, m, env, n+1) || !Eval(a.Body.Args[0], m, env) {
+			t.Fatalf("LIMIT(%d): %v is no counterexample on %+v", n, cex, m)
+		}
+	}
+	if fails == 0 {
+		t.Fatal("LIMIT never failed: the comparison tests nothing")
 	}
 }

@@ -47,6 +47,8 @@ Examples:
   satmon scale
   satmon scale --steps 10k,100k,1M,10M --objects queue,stack
   satmon scale --steps 100k -r=false
+  satmon scale --objects semaphore            (capacities 16 and 64)
+  satmon scale --objects semaphore=8 --steps 10k
 
 Flags:
 `)
@@ -74,17 +76,27 @@ Flags:
 	}
 	if *one != "" {
 		name, n, ok := strings.Cut(*one, ":")
-		obj, okObj := history.ParseObject(name)
+		obj, okObj := parseScaleObject(name)
 		steps, err := parseCount(n)
 		if !ok || !okObj || err != nil {
 			fmt.Fprintf(stderr, "satmon scale: bad --one %q\n", *one)
 			return exitUsage
 		}
-		return measure(cfg(obj, steps), opt, stdout, stderr)
+		c := cfg(obj.obj, steps)
+		if obj.capacity > 0 {
+			c.Capacity = obj.capacity
+		}
+		return measure(c, opt, stdout, stderr)
 	}
-	var objs []history.Object
+	var objs []scaleObject
 	for _, name := range strings.Split(*objects, ",") {
-		obj, ok := history.ParseObject(name)
+		if o, ok := history.ParseObject(name); ok && o == history.Semaphore && !strings.Contains(name, "=") {
+			// A semaphore's capacity is the size of its LIMIT counter:
+			// measure a small and a large one.
+			objs = append(objs, scaleObject{o, 16}, scaleObject{o, 64})
+			continue
+		}
+		obj, ok := parseScaleObject(name)
 		if !ok {
 			fmt.Fprintf(stderr, "satmon scale: unknown object %q\n", name)
 			return exitUsage
@@ -113,7 +125,7 @@ Flags:
 	for _, obj := range objs {
 		for _, n := range counts {
 			var out bytes.Buffer
-			cmd := exec.Command(self, "scale", "--one", fmt.Sprintf("%s:%d", obj, n),
+			cmd := exec.Command(self, "scale", "--one", fmt.Sprintf("%s:%d", obj.arg(), n),
 				"--concurrency", strconv.Itoa(*conc), "--capacity", strconv.Itoa(*capacity),
 				"--algorithm", *alg, "--remove-obsolete="+strconv.FormatBool(*remove), "--seed", strconv.FormatInt(*seed, 10))
 			cmd.Stdout, cmd.Stderr = &out, stderr
@@ -126,6 +138,42 @@ Flags:
 		}
 	}
 	return exitOK
+}
+
+// scaleObject is an object of --objects: NAME, or semaphore=CAPACITY.
+// A bare "semaphore" stands for capacities 16 and 64; other objects take
+// --capacity.
+type scaleObject struct {
+	obj      history.Object
+	capacity int // 0: --capacity
+}
+
+func parseScaleObject(s string) (scaleObject, bool) {
+	name, c, withCap := strings.Cut(s, "=")
+	obj, ok := history.ParseObject(name)
+	if !ok || !withCap {
+		return scaleObject{obj: obj}, ok
+	}
+	n, err := strconv.Atoi(c)
+	if err != nil || n <= 0 || obj != history.Semaphore {
+		return scaleObject{}, false
+	}
+	return scaleObject{obj, n}, true
+}
+
+// arg is the object as --one takes it.
+func (o scaleObject) arg() string {
+	if o.capacity > 0 {
+		return fmt.Sprintf("%s=%d", o.obj, o.capacity)
+	}
+	return o.obj.String()
+}
+
+func (o scaleObject) String() string {
+	if o.capacity > 0 {
+		return fmt.Sprintf("%s %d", o.obj, o.capacity)
+	}
+	return o.obj.String()
 }
 
 // measure runs one generated log through a checker and prints one row.

@@ -15,7 +15,7 @@ import (
 const (
 	Sat     = 1
 	Unsat   = -1
-	Unknown = 0 // the time limit expired
+	Unknown = 0 // stopped before an answer
 )
 
 // Solver is an incremental SAT solver over DIMACS-style literals.
@@ -23,9 +23,14 @@ type Solver interface {
 	NewVar() int
 	AddClause(lits []int)
 	// Solve decides the clauses under the assumed literals, giving up with
-	// Unknown after limit (0: no limit).
-	Solve(limit time.Duration, assumptions ...int) int
+	// Unknown soon after stop returns true (stop may be nil: no limit).
+	// stop is polled every few milliseconds while the search runs, not
+	// before it starts: a quick solve never waits for a poll.
+	Solve(stop func() bool, assumptions ...int) int
 }
+
+// slice is how long a search runs between two polls of stop.
+const slice = 5 * time.Millisecond
 
 // New returns a backend by name: "gini" or "gophersat".
 func New(name string) (Solver, error) {
@@ -75,15 +80,26 @@ func (s *giniSolver) AddClause(lits []int) {
 	s.g.Add(z.LitNull)
 }
 
-func (s *giniSolver) Solve(limit time.Duration, assumptions ...int) int {
-	s.g.Assume(s.guard)
-	for _, l := range assumptions {
-		s.g.Assume(z.Dimacs2Lit(l))
+// Solve runs gini in slices: Try stops the search after a slice (gini
+// checks its deadline every few thousand propagations) and the next slice
+// resumes with the clauses learnt so far, assumptions given again, until
+// an answer or stop. A search that answers within its first slice costs
+// exactly one Try, without goroutines or polling.
+func (s *giniSolver) Solve(stop func() bool, assumptions ...int) int {
+	for {
+		s.g.Assume(s.guard)
+		for _, l := range assumptions {
+			s.g.Assume(z.Dimacs2Lit(l))
+		}
+		// Always Try, never Solve: Try leaves its deadline set, and a later
+		// Solve would stop at it at once.
+		if r := s.g.Try(slice); r != Unknown {
+			return r
+		}
+		if stop != nil && stop() {
+			return Unknown
+		}
 	}
-	if limit > 0 {
-		return s.g.Try(limit)
-	}
-	return s.g.Solve()
 }
 
 // gopherSolver collects the clauses and solves them from scratch with
@@ -104,10 +120,34 @@ func (s *gopherSolver) AddClause(lits []int) {
 	s.clauses = append(s.clauses, append([]int(nil), lits...))
 }
 
-func (s *gopherSolver) Solve(limit time.Duration, assumptions ...int) int {
+// gopherTurn is held by the one gophersat search running in the process:
+// gophersat v1.4.0's searches share a package-level buffer (bufLits in
+// its learn.go), and two at once corrupt each other (seen as an index out
+// of range in computeLbd).
+var gopherTurn = make(chan struct{}, 1)
+
+// Solve runs gophersat's search in a goroutine and polls stop while it
+// runs, and while it waits for its turn. gophersat v1.4.0 has no way to
+// interrupt Solve (its stop channels only act between models), so on
+// stop the search is abandoned: the call returns Unknown at once, and the
+// goroutine runs to its end in the background, its answer dropped; it
+// keeps the turn until then, so later gophersat solves in the process wait
+// for it (stopping when their own stop says so). gini has none of this.
+func (s *gopherSolver) Solve(stop func() bool, assumptions ...int) int {
 	if s.empty {
 		return Unsat
 	}
+	tick := time.NewTicker(slice)
+	defer tick.Stop()
+	if !wait(gopherTurn, tick.C, stop) {
+		return Unknown
+	}
+	handed := false // the goroutine releases the turn
+	defer func() {
+		if !handed {
+			<-gopherTurn
+		}
+	}()
 	cls := make([][]int, 0, len(s.clauses)+len(assumptions)+1)
 	cls = append(cls, s.clauses...)
 	for _, a := range assumptions {
@@ -124,19 +164,40 @@ func (s *gopherSolver) Solve(limit time.Duration, assumptions ...int) int {
 		return Sat
 	}
 	sv := solver.New(pb)
-	if limit > 0 {
-		done := make(chan solver.Status, 1)
-		go func() { done <- sv.Solve() }()
+	if stop == nil {
+		return status(sv.Solve())
+	}
+	done := make(chan solver.Status, 1)
+	handed = true
+	go func() {
+		defer func() { <-gopherTurn }()
+		done <- sv.Solve()
+	}()
+	for {
 		select {
 		case st := <-done:
 			return status(st)
-		case <-time.After(limit):
-			// gophersat cannot be interrupted; the goroutine finishes on its
-			// own and its answer is dropped.
-			return Unknown
+		case <-tick.C:
+			if stop() {
+				return Unknown
+			}
 		}
 	}
-	return status(sv.Solve())
+}
+
+// wait takes a turn, polling stop (nil: never) at each tick; false if
+// stop said so first.
+func wait(turn chan struct{}, tick <-chan time.Time, stop func() bool) bool {
+	for {
+		select {
+		case turn <- struct{}{}:
+			return true
+		case <-tick:
+			if stop != nil && stop() {
+				return false
+			}
+		}
+	}
 }
 
 // Normalize drops repeated literals from a clause (in place) and reports
