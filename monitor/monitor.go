@@ -56,6 +56,9 @@ type Options struct {
 	RemoveObsolete bool          // -r: forget obsolete matches (§5)
 	Solver         string        // SAT backend for SYMBOLIC: "gini" (default) or "gophersat"
 	Timeout        time.Duration // per history; 0 means none
+	// Warn receives -r's warning that a window keeps growing (see
+	// docs/removal.md); nil means standard error.
+	Warn io.Writer
 
 	// eager, for tests: SATURATE grounds every transitivity and matching
 	// instance up front, as SYMBOLIC does, instead of when it can matter.
@@ -123,7 +126,8 @@ type Stats struct {
 	MaxWindow    int     `json:"max_window"`              // most operations held at once
 	MeanWindow   float64 `json:"mean_window"`             // mean operations held, over steps
 	Removed      int     `json:"removed,omitempty"`       // operations forgotten by -r
-	RepeatedTags int     `json:"repeated_tags,omitempty"` // tags seen twice: their operations are never removed
+	RepeatedTags int     `json:"repeated_tags,omitempty"` // tags seen twice: matching is not unique
+	Summaries    int     `json:"summaries,omitempty"`     // quiescent points where -r summarized repeated values
 	// ForcedRemovals counts operations forgotten, although a pending
 	// operation overlapped them, because too many were waiting (docs/removal.md).
 	ForcedRemovals int `json:"forced_removals,omitempty"`
@@ -172,6 +176,10 @@ type Monitor struct {
 	done     bool
 	rem      *remover // -r
 	removed  int
+	// summaries made (summary.go), and whether -r warned that the
+	// window grows
+	summaries int
+	warned    bool
 }
 
 // ErrNotImplemented is returned for algorithm variants that do not exist yet.
@@ -264,18 +272,25 @@ func (m *Monitor) Step(a h.Action) (violation bool, err error) {
 		return false, err
 	}
 	if member && a.Kind == h.Return && m.rem != nil {
+		arg := m.win.op(i).Label.Arg
 		// Forget obsolete operations only now, after saturation, so that
 		// what was derived through them stays (§5.3, Example 5.8).
-		if gone := m.rem.returned(m.win, i); len(gone) > 0 {
-			if err := m.chk.remove(m.win, gone); err != nil {
-				return false, err
-			}
-			m.win.remove(gone)
-			m.removed += len(gone)
+		if err := m.forget(m.rem.returned(m.win, i)); err != nil {
+			return false, err
+		}
+		// Where values repeat, summarize at quiescent points (summary.go).
+		if member, err = m.summarize(arg); errors.Is(err, errStopped) {
+			m.finish(Timeout)
+			return false, nil
+		} else if err != nil {
+			return false, err
 		}
 	}
 	m.steps++
 	n := m.win.size()
+	if m.rem != nil && !m.warned && n > warnWindow {
+		m.warnGrowing()
+	}
 	m.winSum += n
 	if n > m.maxWin {
 		m.maxWin = n
@@ -308,6 +323,7 @@ func (m *Monitor) Result() Result {
 	if m.rem != nil {
 		st.RepeatedTags = m.rem.repeats
 		st.ForcedRemovals = m.rem.forced
+		st.Summaries = m.summaries
 	}
 	if m.steps > 0 {
 		st.MeanWindow = float64(m.winSum) / float64(m.steps)
