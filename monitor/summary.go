@@ -22,7 +22,11 @@ import (
 //   - set, at a point where no operation on value x is open: x's
 //     presence, as one completed add(x) ⇒ true when x is present, nothing
 //     when absent. A set is a product of independent one-value objects,
-//     so each value is summarized alone, whenever that value is quiet.
+//     so each value is summarized alone, whenever that value is quiet;
+//   - queue, stack, priority queue, lock, exchanger, at a point where no
+//     operation is open and the object is empty (free): nothing at all.
+//     A non-empty collection's states are sequences, too many to write
+//     down; there the window still grows, and -r says so (warnGrowing).
 //
 // Before the replacement the segment is checked exactly (SAT on its
 // complete encoding): a segment that is not linearizable is a violation,
@@ -32,8 +36,8 @@ import (
 // removal already bounds the window, and nothing changes.
 
 // warnWindow is the window size from which -r says, once, that it cannot
-// keep the window bounded and why.
-const warnWindow = 1000
+// keep the window bounded and why (a variable for tests).
+var warnWindow = 1000
 
 // summarize is called after the return of an operation with argument arg
 // left the window a member and the remover ran. It summarizes the window
@@ -57,6 +61,10 @@ func (m *Monitor) summarize(arg h.Value) (bool, error) {
 			}
 		}
 		scope = []h.Value{arg}
+	case h.Queue, h.Stack, h.PQueue, h.Lock, h.Exchanger:
+		if len(w.open) > 0 || !m.rem.anyRepeated() || held(w) != 0 {
+			return true, nil
+		}
 	default:
 		return true, nil
 	}
@@ -99,6 +107,25 @@ func (m *Monitor) summarize(arg h.Value) (bool, error) {
 	return true, nil
 }
 
+// held counts, over a window where every operation has returned, the
+// elements a collection holds (adds less successful removes) or the locks
+// held (locks less unlocks): the kernels match every successful remove
+// and every unlock to an earlier add or lock (ADDREM, TOTAL), so in any
+// linearization the object ends empty, or free, iff the count is 0. An
+// exchanger holds nothing between exchanges.
+func held(w *window) int {
+	n := 0
+	for _, o := range w.ops {
+		switch l := o.Label; {
+		case l.Method == h.Add, l.Method == h.LockM:
+			n++
+		case l.Method == h.Rem && l.Ret != h.Empty, l.Method == h.Unlock:
+			n--
+		}
+	}
+	return n
+}
+
 // forget removes operations from the checker and the window.
 func (m *Monitor) forget(gone []int) error {
 	if len(gone) == 0 {
@@ -133,7 +160,11 @@ func (m *Monitor) states(seg *h.History) (labels []h.Label, member bool, err err
 		return nil, true, nil
 	}
 	labels = []h.Label{}
-	if seg.Object == h.Set {
+	switch seg.Object {
+	case h.Queue, h.Stack, h.PQueue, h.Lock, h.Exchanger:
+		// summarize calls only when nothing is held: the one state left.
+		return labels, true, nil
+	case h.Set:
 		// The segment is linearizable from the empty set, and each
 		// add ⇒ true starts a presence interval that a remove ⇒ true ends
 		// (docs/theories.md, Sets): the value is present at the end iff
