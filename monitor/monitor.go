@@ -70,6 +70,8 @@ type Options struct {
 	// maxWait, for tests: overrides defaultMaxWait (see remover) when
 	// positive; negative means a cap of 0 (forget at once).
 	maxWait int
+	// noSummary, for tests: -r without summaries (summary.go).
+	noSummary bool
 }
 
 // Name is the variant's name in the paper's notation, e.g. "symbolic -c -i".
@@ -274,15 +276,18 @@ func (m *Monitor) Step(a h.Action) (violation bool, err error) {
 	if member && a.Kind == h.Return && m.rem != nil {
 		arg := m.win.op(i).Label.Arg
 		// Forget obsolete operations only now, after saturation, so that
-		// what was derived through them stays (§5.3, Example 5.8).
-		if err := m.forget(m.rem.returned(m.win, i)); err != nil {
-			return false, err
-		}
-		// Where values repeat, summarize at quiescent points (summary.go).
+		// what was derived through them stays (§5.3, Example 5.8). Where
+		// values repeat, summarize at quiescent points first (summary.go):
+		// the summary also takes the operations the paper's rules release,
+		// and knows more from them.
+		gone := m.rem.returned(m.win, i)
 		if member, err = m.summarize(arg); errors.Is(err, errStopped) {
 			m.finish(Timeout)
 			return false, nil
 		} else if err != nil {
+			return false, err
+		}
+		if err := m.forget(m.win.live(gone)); err != nil {
 			return false, err
 		}
 	}

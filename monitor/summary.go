@@ -45,10 +45,16 @@ var warnWindow = 1000
 // a member.
 func (m *Monitor) summarize(arg h.Value) (bool, error) {
 	w := m.win
+	if m.opt.noSummary {
+		return true, nil
+	}
 	var scope []h.Value // the tags summarized; nil: all
 	switch w.obj {
 	case h.Register:
-		if len(w.open) > 0 || !m.rem.anyRepeated() {
+		// Once summarized, a register is summarized again at every
+		// quiescent point: a read may have told which summary write is
+		// last, and the paper's rule forgets reads.
+		if len(w.open) > 0 || !m.rem.anyRepeated() && w.summaryOps == 0 {
 			return true, nil
 		}
 	case h.Set:

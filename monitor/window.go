@@ -25,6 +25,7 @@ type window struct {
 	// (summary.go) insert operations between two actions, and each takes
 	// two indices of its own. last is the largest index given so far.
 	shift, last int
+	summaryOps  int // live operations inserted by addCompleted
 
 	view        *h.History // cached history of the live operations
 	viewSerials []int
@@ -81,16 +82,31 @@ func (w *window) addCompleted(labels []h.Label) []int {
 		s := w.next
 		w.next++
 		l.Pending = false
-		w.ops[s] = &h.Op{ID: "summary", Label: l, Call: base + i, Return: base + k + i}
+		w.ops[s] = &h.Op{ID: "summary", Label: l, Call: base + i, Return: base + k + i, Line: summaryLine}
 		w.order = append(w.order, s)
 		out = append(out, s)
 	}
 	w.shift += 2 * k
 	w.last += 2 * k
+	w.summaryOps += k
 	return out
 }
 
+// summaryLine marks the operations addCompleted inserts: no log line.
+const summaryLine = -1
+
 func (w *window) op(s int) *h.Op { return w.ops[s] }
+
+// live filters serials in place, keeping those still in the window.
+func (w *window) live(serials []int) []int {
+	out := serials[:0]
+	for _, s := range serials {
+		if _, ok := w.ops[s]; ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
 
 func (w *window) size() int { return len(w.ops) }
 
@@ -98,7 +114,10 @@ func (w *window) size() int { return len(w.ops) }
 func (w *window) remove(serials []int) {
 	w.view = nil
 	for _, s := range serials {
-		if _, ok := w.ops[s]; ok {
+		if o, ok := w.ops[s]; ok {
+			if o.Line == summaryLine {
+				w.summaryOps--
+			}
 			delete(w.ops, s)
 			w.dead++
 		}
