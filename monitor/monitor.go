@@ -182,6 +182,7 @@ type Monitor struct {
 	// window grows
 	summaries int
 	warned    bool
+	initGone  bool // the register's virtual initial write was forgotten
 }
 
 // ErrNotImplemented is returned for algorithm variants that do not exist yet.

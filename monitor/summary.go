@@ -90,7 +90,19 @@ func (m *Monitor) summarize(arg h.Value) (bool, error) {
 		return member, err
 	}
 	m.summaries++
-	m.forget(serials)
+	if err := m.forget(serials); err != nil {
+		return false, err
+	}
+	if _, ok := m.kernel.InitialWrite(); ok && !m.initGone {
+		// The summary writes overwrite the virtual initial write (serial
+		// 0 in the encoder), and no read of it is left: it is obsolete
+		// (Lemma 5.2). Kept, it would own a helper of every later read's
+		// READFROM instance.
+		m.initGone = true
+		if err := m.chk.remove(w, []int{0}); err != nil {
+			return false, err
+		}
+	}
 	m.rem.forgetTags(scope)
 	news := w.addCompleted(labels)
 	for _, s := range news {
