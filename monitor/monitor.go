@@ -61,6 +61,9 @@ type Options struct {
 	RemoveObsolete bool          // -r: forget obsolete matches (§5)
 	Solver         string        // SAT backend for SYMBOLIC: "gini" (default) or "gophersat"
 	Timeout        time.Duration // per history; 0 means none
+	// Warn receives -r's warning that a window keeps growing (see
+	// docs/removal.md); nil means standard error.
+	Warn io.Writer
 }
 
 // DefaultOptions is the variant satmon runs unless told otherwise:
@@ -109,6 +112,8 @@ type tuning struct {
 	// maxWait overrides defaultMaxWait (see remover) when positive;
 	// negative means a cap of 0 (forget at once).
 	maxWait int
+	// noSummary, for tests: -r without summaries (summary.go).
+	noSummary bool
 }
 
 // Name is the variant's name in the paper's notation, e.g. "symbolic -c -i".
@@ -173,7 +178,8 @@ type Stats struct {
 	MaxWindow    int     `json:"max_window"`              // most operations held at once
 	MeanWindow   float64 `json:"mean_window"`             // mean operations held, over steps
 	Removed      int     `json:"removed,omitempty"`       // operations forgotten by -r
-	RepeatedTags int     `json:"repeated_tags,omitempty"` // tags seen twice: their operations are never removed
+	RepeatedTags int     `json:"repeated_tags,omitempty"` // tags seen twice: matching is not unique
+	Summaries    int     `json:"summaries,omitempty"`     // quiescent points where -r summarized repeated values
 	// ForcedRemovals counts operations forgotten, although a pending
 	// operation overlapped them, because too many were waiting (docs/removal.md).
 	ForcedRemovals int `json:"forced_removals,omitempty"`
@@ -232,6 +238,12 @@ type Monitor struct {
 	rem       *remover // -r
 	removed   int
 	seq       int // the number of actions fed so far: the next action's Seq
+	// summaries made (summary.go), and whether -r warned that the
+	// window grows
+	summaries int
+	warned    bool
+	initGone  bool // the register's virtual initial write was forgotten
+	noSummary bool // tests: -r without summaries (tuning.noSummary)
 }
 
 // New starts monitoring a history of object obj with parameter param (the
@@ -257,7 +269,7 @@ func newMonitor(ctx context.Context, obj h.Object, param string, opt Options, tu
 		return nil, err
 	}
 	opt = opt.withDefaults()
-	m := &Monitor{ctx: ctx, opt: opt}
+	m := &Monitor{ctx: ctx, opt: opt, noSummary: tune.noSummary}
 	m.beginWork()
 	m.start = m.workStart
 	defer m.endWork()
@@ -377,18 +389,28 @@ func (m *Monitor) Step(a Action) (violation bool, err error) {
 		return false, err
 	}
 	if member && a.Kind == h.Return && m.rem != nil {
+		arg := m.win.op(i).Label.Arg
 		// Forget obsolete operations only now, after saturation, so that
-		// what was derived through them stays (§5.3, Example 5.8).
-		if gone := m.rem.returned(m.win, i); len(gone) > 0 {
-			if err := m.chk.remove(m.win, gone); err != nil {
-				return false, err
-			}
-			m.win.remove(gone)
-			m.removed += len(gone)
+		// what was derived through them stays (§5.3, Example 5.8). Where
+		// values repeat, summarize at quiescent points first (summary.go):
+		// the summary also takes the operations the paper's rules release,
+		// and knows more from them.
+		gone := m.rem.returned(m.win, i)
+		if member, err = m.summarize(arg); errors.Is(err, errStopped) {
+			m.finish(Timeout)
+			return false, nil
+		} else if err != nil {
+			return false, err
+		}
+		if err := m.forget(m.win.live(gone)); err != nil {
+			return false, err
 		}
 	}
 	m.steps++
 	n := m.win.size()
+	if m.rem != nil && !m.warned && n > warnWindow {
+		m.warnGrowing()
+	}
 	m.winSum += n
 	if n > m.maxWin {
 		m.maxWin = n
@@ -424,6 +446,7 @@ func (m *Monitor) Result() Result {
 	if m.rem != nil {
 		st.RepeatedTags = m.rem.repeats
 		st.ForcedRemovals = m.rem.forced
+		st.Summaries = m.summaries
 	}
 	if m.steps > 0 {
 		st.MeanWindow = float64(m.winSum) / float64(m.steps)

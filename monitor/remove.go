@@ -303,3 +303,35 @@ func (r *remover) overwritten(w *window, latest int) []int {
 	}
 	return out
 }
+
+// repeated reports whether tag key is live and seen repeated.
+func (r *remover) repeated(key h.Value) bool {
+	t := r.byKey[key]
+	return t != nil && t.repeated
+}
+
+// anyRepeated reports whether some live tag is repeated.
+func (r *remover) anyRepeated() bool {
+	for _, t := range r.byKey {
+		if t.repeated {
+			return true
+		}
+	}
+	return false
+}
+
+// forgetTags drops what the remover knows of the operations of tags keys
+// (all tags when keys is nil): a summary (summary.go) has replaced them.
+// The waiting list keeps their serials; settle skips operations that are
+// gone.
+func (r *remover) forgetTags(keys []h.Value) {
+	if keys == nil {
+		clear(r.byKey)
+		clear(r.observers)
+		return
+	}
+	for _, k := range keys {
+		delete(r.byKey, k)
+		delete(r.observers, k)
+	}
+}

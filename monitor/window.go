@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"fmt"
+	"slices"
 
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/theory"
@@ -20,6 +21,11 @@ type window struct {
 	dead   int   // removed serials still in order
 	open   map[string]int
 	next   int
+	// shift is added to every action index of the log: summaries
+	// (summary.go) insert operations between two actions, and each takes
+	// two indices of its own. last is the largest index given so far.
+	shift, last int
+	summaryOps  int // live operations inserted by addCompleted
 
 	view        *h.History // cached history of the live operations
 	viewSerials []int
@@ -41,7 +47,7 @@ func (w *window) add(a h.Action) (int, error) {
 		l.Pending, l.Ret = true, h.Void
 		s := w.next
 		w.next++
-		w.ops[s] = &h.Op{ID: a.ID, Label: l, Call: a.Seq, Return: -1, Line: a.Line}
+		w.ops[s] = &h.Op{ID: a.ID, Label: l, Call: w.seq(a.Seq), Return: -1, Line: a.Line}
 		w.order = append(w.order, s)
 		w.open[a.ID] = s
 		return s, nil
@@ -52,13 +58,55 @@ func (w *window) add(a h.Action) (int, error) {
 		}
 		delete(w.open, a.ID)
 		o := w.ops[s]
-		o.Return, o.Label.Ret, o.Label.Pending = a.Seq, a.Label.Ret, false
+		o.Return, o.Label.Ret, o.Label.Pending = w.seq(a.Seq), a.Label.Ret, false
 		return s, nil
 	}
 	return 0, fmt.Errorf("bad action kind %d", a.Kind)
 }
 
+// seq maps a log's action index into the window's.
+func (w *window) seq(logSeq int) int {
+	s := logSeq + w.shift
+	w.last = max(w.last, s)
+	return s
+}
+
+// addCompleted inserts completed operations with the given labels after
+// every action so far and before the next one, all overlapping each
+// other (every call before every return), and returns their serials.
+func (w *window) addCompleted(labels []h.Label) []int {
+	w.view = nil
+	base, k := w.last+1, len(labels)
+	var out []int
+	for i, l := range labels {
+		s := w.next
+		w.next++
+		l.Pending = false
+		w.ops[s] = &h.Op{ID: "summary", Label: l, Call: base + i, Return: base + k + i, Line: summaryLine}
+		w.order = append(w.order, s)
+		out = append(out, s)
+	}
+	w.shift += 2 * k
+	w.last += 2 * k
+	w.summaryOps += k
+	return out
+}
+
+// summaryLine marks the operations addCompleted inserts: no log line.
+const summaryLine = -1
+
 func (w *window) op(s int) *h.Op { return w.ops[s] }
+
+// live filters serials in place, keeping those still in the window.
+func (w *window) live(serials []int) []int {
+	out := serials[:0]
+	for _, s := range serials {
+		if _, ok := w.ops[s]; ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
 
 func (w *window) size() int { return len(w.ops) }
 
@@ -66,7 +114,10 @@ func (w *window) size() int { return len(w.ops) }
 func (w *window) remove(serials []int) {
 	w.view = nil
 	for _, s := range serials {
-		if _, ok := w.ops[s]; ok {
+		if o, ok := w.ops[s]; ok {
+			if o.Line == summaryLine {
+				w.summaryOps--
+			}
 			delete(w.ops, s)
 			w.dead++
 		}
@@ -83,7 +134,9 @@ func (w *window) remove(serials []int) {
 }
 
 // history is the live operations as a History, in call order, with the
-// serial of each.
+// serial of each. Action indices are renumbered 0, 1, … in the same
+// order: only their order means anything, and a History's consumers
+// (Actions) size tables by the largest index, which grows with the log.
 func (w *window) history() (*h.History, []int) {
 	if w.view == nil {
 		v := &h.History{Object: w.obj, Param: w.param}
@@ -94,9 +147,31 @@ func (w *window) history() (*h.History, []int) {
 				w.viewSerials = append(w.viewSerials, s)
 			}
 		}
+		compact(v)
 		w.view = v
 	}
 	return w.view, w.viewSerials
+}
+
+// compact renumbers the action indices of hist's operations 0, 1, … in
+// their order.
+func compact(hist *h.History) {
+	seqs := make([]int, 0, 2*len(hist.Ops))
+	for i := range hist.Ops {
+		seqs = append(seqs, hist.Ops[i].Call)
+		if hist.Ops[i].Return >= 0 {
+			seqs = append(seqs, hist.Ops[i].Return)
+		}
+	}
+	slices.Sort(seqs)
+	rank := func(s int) int { i, _ := slices.BinarySearch(seqs, s); return i }
+	for i := range hist.Ops {
+		o := &hist.Ops[i]
+		o.Call = rank(o.Call)
+		if o.Return >= 0 {
+			o.Return = rank(o.Return)
+		}
+	}
 }
 
 // pendingMinCall is the earliest call among pending operations, or -1.

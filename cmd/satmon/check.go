@@ -478,7 +478,7 @@ func (p printer) print(r monitor.Result) {
 		fmt.Fprintf(p.w, "    checks %d, clauses %d, variables %d, propagations %d, window max %d mean %.1f, removed %d\n",
 			s.Checks, s.Clauses, s.Vars, s.Propagations, s.MaxWindow, s.MeanWindow, s.Removed)
 		if s.RepeatedTags > 0 {
-			fmt.Fprintf(p.w, "    matching not unique: %d repeated tags, whose operations are never removed\n", s.RepeatedTags)
+			fmt.Fprintf(p.w, "    matching not unique: %d repeated tags, %d quiescent-point summaries (docs/removal.md)\n", s.RepeatedTags, s.Summaries)
 		}
 		if s.ForcedRemovals > 0 {
 			fmt.Fprintf(p.w, "    %d operations removed while a stalled pending operation overlapped them (wait cap reached)\n", s.ForcedRemovals)

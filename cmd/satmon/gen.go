@@ -45,7 +45,7 @@ func (f *genFlags) define(fs *pflag.FlagSet) {
 	fs.IntVar(&f.pending, "pending", 0, "operations left without a return at the end (at most --concurrency)")
 	fs.Int64Var(&f.seed, "seed", 1, "random seed: the same flags and seed give the same log")
 	fs.IntVar(&f.mutate, "mutate", 0, "faults to inject (wrong or swapped return values, lost elements, ...); 0 keeps the log linearizable")
-	fs.IntVar(&f.values, "values", 0, "register/set: draw values from a pool of this size so they repeat (0: unique register values, 4 set elements)")
+	fs.IntVar(&f.values, "values", 0, "register, set, queue, stack, pqueue: draw values from a pool of this size so they repeat (0: unique register and collection values, 4 set elements)")
 	fs.StringVarP(&f.output, "output", "o", "", "write the log to this file instead of stdout")
 	fs.StringVar(&f.impl, "impl", "", "record a real run of a concurrent implementation instead (see the list below)")
 	fs.IntVar(&f.threads, "threads", 4, "with --impl: goroutines calling the implementation")

@@ -33,6 +33,7 @@ func runScale(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	alg := fs.StringP("algorithm", "a", "saturate", "checker algorithm")
 	remove := fs.BoolP("remove-obsolete", "r", true, "forget obsolete operations (-r)")
 	seed := fs.Int64("seed", 1, "generator seed")
+	values := fs.Int("values", 4, "register and set: values drawn from a pool of this size, so they repeat")
 	one := fs.String("one", "", "internal: run one measurement (object:steps) and print it")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: satmon scale [flags]
@@ -49,6 +50,7 @@ Examples:
   satmon scale --steps 100k -r=false
   satmon scale --objects semaphore            (capacities 16 and 64)
   satmon scale --objects semaphore=8 --steps 10k
+  satmon scale --objects register,set --values 4 --concurrency 4
 
 Flags:
 `)
@@ -72,7 +74,11 @@ Flags:
 		return exitUsage
 	}
 	cfg := func(obj history.Object, n int) gen.Config {
-		return gen.Config{Object: obj, Ops: n / 2, Concurrency: *conc, Capacity: *capacity, Seed: *seed}
+		c := gen.Config{Object: obj, Ops: n / 2, Concurrency: *conc, Capacity: *capacity, Seed: *seed}
+		if obj == history.Register || obj == history.Set {
+			c.Values = *values
+		}
+		return c
 	}
 	if *one != "" {
 		name, n, ok := strings.Cut(*one, ":")
@@ -119,7 +125,7 @@ Flags:
 	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
-	fmt.Fprintf(w, "%s, concurrency %d, capacity %d, seed %d\n", opt.Name(), *conc, *capacity, *seed)
+	fmt.Fprintf(w, "%s, concurrency %d, capacity %d, values %d (register, set), seed %d\n", opt.Name(), *conc, *capacity, *values, *seed)
 	fmt.Fprintf(w, "%-22s %10s %10s %10s %12s %10s %12s\n", "object", "steps", "seconds", "ns/step", "steps/s", "window", "peak RSS MB")
 	w.Flush()
 	for _, obj := range objs {
@@ -127,7 +133,8 @@ Flags:
 			var out bytes.Buffer
 			cmd := exec.Command(self, "scale", "--one", fmt.Sprintf("%s:%d", obj.arg(), n),
 				"--concurrency", strconv.Itoa(*conc), "--capacity", strconv.Itoa(*capacity),
-				"--algorithm", *alg, "--remove-obsolete="+strconv.FormatBool(*remove), "--seed", strconv.FormatInt(*seed, 10))
+				"--algorithm", *alg, "--remove-obsolete="+strconv.FormatBool(*remove), "--seed", strconv.FormatInt(*seed, 10),
+				"--values", strconv.Itoa(*values))
 			cmd.Stdout, cmd.Stderr = &out, stderr
 			if err := cmd.Run(); err != nil {
 				fmt.Fprintf(stderr, "satmon scale: %s, %d steps: %v\n", obj, n, err)

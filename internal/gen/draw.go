@@ -22,7 +22,7 @@ func newDrawer(cfg Config, rng *rand.Rand) drawer {
 	t := &tags{}
 	switch cfg.Object {
 	case history.Queue, history.Stack, history.PQueue:
-		return &collection{obj: cfg.Object, capacity: cfg.Capacity, rng: rng, tags: t}
+		return &collection{obj: cfg.Object, capacity: cfg.Capacity, values: cfg.Values, rng: rng, tags: t}
 	case history.Set:
 		v := cfg.Values
 		if v == 0 {
@@ -63,6 +63,7 @@ type element struct {
 type collection struct {
 	obj      history.Object
 	capacity int
+	values   int // > 0: elements drawn from "1".."values", so they repeat
 	rng      *rand.Rand
 	tags     *tags
 	items    []element
@@ -82,6 +83,9 @@ func (c *collection) draw(mutate, _, _ bool) (x, y history.Label, pair, mutated 
 	}
 	if add {
 		l := history.Label{Method: history.Add, Arg: c.tags.next()}
+		if c.values > 0 {
+			l.Arg = history.Value(strconv.Itoa(1 + c.rng.IntN(c.values)))
+		}
 		if c.obj == history.PQueue {
 			l.Prio = int64(1 + c.rng.IntN(4)) // few priorities, so ties occur
 		}

@@ -22,9 +22,10 @@ type Config struct {
 	Pending  int   // operations left without a return, at most Concurrency
 	Seed     int64 // the same Config always yields the same history
 	Mutate   int   // faults to inject; 0 keeps the history linearizable
-	// Values is the size of the value pool for register writes and set
-	// elements, so that values repeat; 0 means unique register values
-	// and a pool of 4 set elements.
+	// Values is the size of the value pool for register writes, set
+	// elements and collection elements, so that values repeat; 0 means
+	// unique register and collection values and a pool of 4 set
+	// elements.
 	Values int
 }
 

@@ -1,0 +1,271 @@
+package monitor
+
+import (
+	"fmt"
+	"os"
+	"slices"
+
+	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/sat"
+)
+
+// Summaries: where values repeat, the paper's removal (§5) is stuck —
+// matching is not unique, so no match is provably obsolete — and the
+// window of a register or set grows with the log. At a quiescent point
+// the part of the window that values repeat in is replaced by the
+// abstract states it may leave, written as completed operations that the
+// kernel reads like any other (docs/removal.md, "Repeated values"):
+//
+//   - register, at a point where no operation is open: the values the
+//     register may hold, as mutually overlapping completed writes, one
+//     per value (whichever is linearized last is the current value);
+//   - set, at a point where no operation on value x is open: x's
+//     presence, as one completed add(x) ⇒ true when x is present, nothing
+//     when absent. A set is a product of independent one-value objects,
+//     so each value is summarized alone, whenever that value is quiet;
+//   - queue, stack, priority queue, lock, exchanger, at a point where no
+//     operation is open and the object is empty (free): nothing at all.
+//     A non-empty collection's states are sequences, too many to write
+//     down; there the window still grows, and -r says so (warnGrowing).
+//
+// Before the replacement the segment is checked exactly (SAT on its
+// complete encoding): a segment that is not linearizable is a violation,
+// found here although SATURATE's unit propagation may have missed it, and
+// a linearizable one yields the exact set of states. Only tags the
+// remover saw repeated trigger a summary: with unique values the paper's
+// removal already bounds the window, and nothing changes.
+
+// warnWindow is the window size from which -r says, once, that it cannot
+// keep the window bounded and why (a variable for tests).
+var warnWindow = 1000
+
+// summarize is called after the return of an operation with argument arg
+// left the window a member and the remover ran. It summarizes the window
+// where a quiescent point allows and reports whether the window is still
+// a member.
+func (m *Monitor) summarize(arg h.Value) (bool, error) {
+	w := m.win
+	if m.noSummary {
+		return true, nil
+	}
+	var scope []h.Value // the tags summarized; nil: all
+	switch w.obj {
+	case h.Register:
+		// Once summarized, a register is summarized again at every
+		// quiescent point: a read may have told which summary write is
+		// last, and the paper's rule forgets reads.
+		if len(w.open) > 0 || !m.rem.anyRepeated() && w.summaryOps == 0 {
+			return true, nil
+		}
+	case h.Set:
+		if !m.rem.repeated(arg) {
+			return true, nil
+		}
+		for _, s := range w.open {
+			if w.op(s).Label.Arg == arg {
+				return true, nil
+			}
+		}
+		scope = []h.Value{arg}
+	case h.Queue, h.Stack, h.PQueue, h.Lock, h.Exchanger:
+		if len(w.open) > 0 || !m.rem.anyRepeated() || held(w) != 0 {
+			return true, nil
+		}
+	default:
+		return true, nil
+	}
+	seg := &h.History{Object: w.obj, Param: w.param}
+	var serials []int
+	for _, s := range w.order {
+		o := w.ops[s]
+		if o == nil || scope != nil && o.Label.Arg != arg {
+			continue
+		}
+		seg.Ops = append(seg.Ops, *o)
+		serials = append(serials, s)
+	}
+	compact(seg)
+	labels, member, err := m.states(seg)
+	if !member || err != nil || labels == nil {
+		return member, err
+	}
+	m.summaries++
+	if err := m.forget(serials); err != nil {
+		return false, err
+	}
+	if _, ok := m.kernel.InitialWrite(); ok && !m.initGone {
+		// The summary writes overwrite the virtual initial write (serial
+		// 0 in the encoder), and no read of it is left: it is obsolete
+		// (Lemma 5.2). Kept, it would own a helper of every later read's
+		// READFROM instance.
+		m.initGone = true
+		if err := m.chk.remove(w, []int{0}); err != nil {
+			return false, err
+		}
+	}
+	m.rem.forgetTags(scope)
+	news := w.addCompleted(labels)
+	for _, s := range news {
+		if err := m.chk.call(w, s); err != nil {
+			return false, err
+		}
+	}
+	for _, s := range news {
+		// The summary over-approximates nothing the segment could not
+		// leave, so a conflict here is a violation of the real history.
+		if ok, err := m.chk.ret(w, s); !ok || err != nil {
+			return false, err
+		}
+	}
+	for _, s := range news {
+		if err := m.forget(m.rem.returned(w, s)); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// held counts, over a window where every operation has returned, the
+// elements a collection holds (adds less successful removes) or the locks
+// held (locks less unlocks): the kernels match every successful remove
+// and every unlock to an earlier add or lock (ADDREM, TOTAL), so in any
+// linearization the object ends empty, or free, iff the count is 0. An
+// exchanger holds nothing between exchanges.
+func held(w *window) int {
+	n := 0
+	for _, o := range w.ops {
+		switch l := o.Label; {
+		case l.Method == h.Add, l.Method == h.LockM:
+			n++
+		case l.Method == h.Rem && l.Ret != h.Empty, l.Method == h.Unlock:
+			n--
+		}
+	}
+	return n
+}
+
+// forget removes operations from the checker and the window.
+func (m *Monitor) forget(gone []int) error {
+	if len(gone) == 0 {
+		return nil
+	}
+	if err := m.chk.remove(m.win, gone); err != nil {
+		return err
+	}
+	m.win.remove(gone)
+	m.removed += len(gone)
+	return nil
+}
+
+// states decides the complete segment seg exactly and returns the
+// labels of the completed operations that stand for the states it may
+// leave: member is false when seg is not linearizable; labels is nil
+// (and member true) when the solver gave up, and then nothing is
+// summarized.
+func (m *Monitor) states(seg *h.History) (labels []h.Label, member bool, err error) {
+	s, err := sat.New(m.opt.Solver)
+	if err != nil {
+		return nil, false, err
+	}
+	e := EncodeHistory(m.kernel, seg, s)
+	switch s.Solve(m.expired) {
+	case sat.Unsat:
+		return nil, false, nil
+	case sat.Unknown:
+		if m.expired() {
+			return nil, false, errStopped
+		}
+		return nil, true, nil
+	}
+	labels = []h.Label{}
+	switch seg.Object {
+	case h.Queue, h.Stack, h.PQueue, h.Lock, h.Exchanger:
+		// summarize calls only when nothing is held: the one state left.
+		return labels, true, nil
+	case h.Set:
+		// The segment is linearizable from the empty set, and each
+		// add ⇒ true starts a presence interval that a remove ⇒ true ends
+		// (docs/theories.md, Sets): the value is present at the end iff
+		// one interval is left open.
+		open := 0
+		for i := range seg.Ops {
+			switch l := seg.Ops[i].Label; {
+			case l.Method == h.Add && l.Ret == h.True:
+				open++
+			case l.Method == h.Rem && l.Ret == h.True:
+				open--
+			}
+		}
+		if open == 1 {
+			labels = append(labels, h.Label{Method: h.Add, Arg: seg.Ops[0].Label.Arg, Ret: h.True})
+		}
+		return labels, true, nil
+	}
+	// Register: the value it holds is the last write's (the initial write
+	// included). Write w can be last iff the encoding is satisfiable with
+	// b(w', w) for every other write w'.
+	ops := e.Ops()
+	var vals []h.Value
+	for _, x := range ops {
+		if x.Label.Method != h.Write || slices.Contains(vals, x.Label.Arg) {
+			continue
+		}
+		var assume []int
+		possible := true
+		for _, y := range ops {
+			if y == x || y.Label.Method != h.Write {
+				continue
+			}
+			l, val := e.BLit(y.Serial, x.Serial)
+			if l == 0 {
+				if !val {
+					possible = false
+					break
+				}
+				continue
+			}
+			assume = append(assume, l)
+		}
+		if !possible {
+			continue
+		}
+		switch s.Solve(m.expired, assume...) {
+		case sat.Sat:
+			vals = append(vals, x.Label.Arg)
+		case sat.Unknown:
+			if m.expired() {
+				return nil, false, errStopped
+			}
+			return nil, true, nil
+		}
+	}
+	slices.Sort(vals)
+	for _, v := range vals {
+		labels = append(labels, h.Label{Method: h.Write, Arg: v})
+	}
+	return labels, true, nil
+}
+
+// warnGrowing says once, on Options.Warn (standard error by default), that
+// -r cannot keep this window bounded, and why.
+func (m *Monitor) warnGrowing() {
+	m.warned = true
+	out := m.opt.Warn
+	if out == nil {
+		out = os.Stderr
+	}
+	var why string
+	switch obj := m.win.obj; {
+	case obj == h.Register && len(m.win.open) > 0:
+		why = "values repeat, and a register is summarized only at a point where no operation is open; none came yet"
+	case obj == h.Set && m.rem.repeats > 0:
+		why = "values repeat, and a set value is summarized only at a point where no operation on it is open; some value has had one open throughout"
+	case obj == h.Register || obj == h.Set:
+		why = "a pending operation overlaps the operations that could be forgotten"
+	case m.rem.repeats > 0:
+		why = fmt.Sprintf("%d tags repeat, and -r forgets operations of a %s only where matching is unique", m.rem.repeats, obj)
+	default:
+		why = "a pending operation overlaps the operations that could be forgotten"
+	}
+	fmt.Fprintf(out, "satmon: warning: -r cannot bound this log's window (%d operations and growing): %s; see docs/removal.md\n", m.win.size(), why)
+}

@@ -1,0 +1,253 @@
+package monitor
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/satmon/satmon/internal/gen"
+	h "github.com/satmon/satmon/internal/history"
+)
+
+// repeatedHistory draws a small history whose values repeat: half from
+// the generator with a pool of 1–4 values (linearizable or mutated), a
+// quarter random labels over three values, and a quarter short blocks of
+// such labels one after the other, so that quiescent points fall between
+// them and later blocks are checked against summaries.
+func repeatedHistory(rng *rand.Rand, obj h.Object, maxOps int) *h.History {
+	n := 2 + rng.IntN(maxOps-1)
+	switch rng.IntN(4) {
+	case 0:
+		return garbageHistory(rng, obj, n)
+	case 1:
+		return blocks(rng, obj, n)
+	}
+	{
+		cfg := gen.Config{Object: obj, Ops: n, Concurrency: 1 + rng.IntN(4), Seed: rng.Int64(),
+			Mutate: rng.IntN(3), Capacity: rng.IntN(4), Values: 1 + rng.IntN(4)}
+		if obj == h.Semaphore {
+			cfg.Capacity = 1 + rng.IntN(2)
+		}
+		cfg.Pending = rng.IntN(min(cfg.Concurrency, n) + 1)
+		if hist, err := gen.History(cfg); err == nil {
+			return hist
+		}
+	}
+	return garbageHistory(rng, obj, n)
+}
+
+// blocks strings random-label histories of 1–4 operations together, each
+// called after the previous one's last action.
+func blocks(rng *rand.Rand, obj h.Object, n int) *h.History {
+	out := garbageHistory(rng, obj, min(n, 1+rng.IntN(4)))
+	for len(out.Ops) < n {
+		b := garbageHistory(rng, obj, min(n-len(out.Ops), 1+rng.IntN(4)))
+		end := 0
+		for _, o := range out.Ops {
+			end = max(end, o.Call+1, o.Return+1)
+		}
+		for _, o := range b.Ops {
+			o.ID = fmt.Sprintf("%d", len(out.Ops)+1)
+			o.Call += end
+			if o.Return >= 0 {
+				o.Return += end
+			}
+			out.Ops = append(out.Ops, o)
+		}
+	}
+	return out
+}
+
+// With -r, summaries at quiescent points (summary.go) never make a
+// checker report a violation that ENUMERATE -c does not confirm at the
+// same step or earlier, on histories whose values repeat; and every
+// violation a variant finds with -r but without summaries it also finds
+// with them. Violations found without -r but lost with it are counted
+// and logged: the paper's rules lose some (docs/removal.md). The
+// histories mix every object, weighted towards the register and the set
+// and the collections with duplicate values.
+func TestRepeatedValuesSound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 2))
+	n := scale(600)
+	objs := []h.Object{h.Register, h.Set, h.Register, h.Set, h.Register, h.Set,
+		h.Queue, h.Stack, h.PQueue, h.Lock, h.Semaphore, h.Exchanger}
+	variants := []Options{
+		{Algorithm: Saturate},
+		{Algorithm: Symbolic},
+		{Algorithm: Symbolic, Incremental: true},
+	}
+	// lost: found without -r, not with it; bySummary: found by -r
+	// without summaries, not with them; gained: found with summaries,
+	// not without them.
+	type count struct{ found, lost, bySummary, gained, later int }
+	counts := make([]count, len(variants))
+	summaries, viol := 0, 0
+	for i := 0; i < n; i++ {
+		obj := objs[i%len(objs)]
+		hist := repeatedHistory(rng, obj, 9)
+		var oracle exactOracle
+		for j, opt := range variants {
+			plain := check(hist, opt)
+			opt.RemoveObsolete = true
+			rem := check(hist, opt)
+			paper := checkTuned(hist, tuned{opt, tuning{noSummary: true}})
+			summaries += rem.Stats.Summaries
+			a := oracle.confirm(t, i, hist, plain, opt.Name()+" without -r")
+			b := oracle.confirm(t, i, hist, rem, opt.Name())
+			p := oracle.confirm(t, i, hist, paper, opt.Name()+" without summaries")
+			c := &counts[j]
+			if a && !b {
+				c.lost++
+				t.Logf("history %d: %s loses the violation found without -r at step %d (%d summaries)\n%v", i, opt.Name(), *plain.ViolationStep, rem.Stats.Summaries, hist)
+			}
+			if p && !b {
+				c.bySummary++
+				t.Errorf("history %d: %s loses the violation found without summaries at step %d\n%v", i, opt.Name(), *paper.ViolationStep, hist)
+			}
+			if b && !p {
+				c.gained++
+			}
+			if p && b && *rem.ViolationStep > *paper.ViolationStep {
+				c.later++
+				t.Errorf("history %d: %s finds at step %d the violation found without summaries at step %d\n%v",
+					i, opt.Name(), *rem.ViolationStep, *paper.ViolationStep, hist)
+			}
+			if b {
+				c.found++
+				viol++
+			}
+		}
+		if (i+1)%2000 == 0 {
+			t.Logf("%d histories, %d summaries so far: %+v", i+1, summaries, counts)
+		}
+	}
+	if summaries == 0 || viol == 0 {
+		t.Fatalf("%d summaries, %d violations: the test tests nothing", summaries, viol)
+	}
+	for j, opt := range variants {
+		opt.RemoveObsolete = true
+		c := counts[j]
+		t.Logf("%-18s violations %5d; lost against no -r %d; against -r without summaries: lost %d, gained %d, later %d",
+			opt.Name(), c.found, c.lost, c.bySummary, c.gained, c.later)
+	}
+	t.Logf("%d histories, %d summaries", n, summaries)
+}
+
+// The issue's logs: a register and a set with 4 values. With -r the
+// window stays small however long the log, and summaries do the work.
+func TestRepeatedValuesWindowBounded(t *testing.T) {
+	for _, obj := range []h.Object{h.Register, h.Set} {
+		for _, opt := range []Options{
+			{Algorithm: Saturate, RemoveObsolete: true},
+			{Algorithm: Symbolic, RemoveObsolete: true},
+		} {
+			var windows []int
+			for _, ops := range []int{300, 2400} {
+				cfg := gen.Config{Object: obj, Ops: ops, Concurrency: 4, Values: 4, Seed: 7}
+				m, err := New(obj, cfg.Param(), opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := gen.Generate(cfg, func(a h.Action) error {
+					if v, err := m.Step(a); v || err != nil {
+						return fmt.Errorf("violation %v or error %v on a linearizable log", v, err)
+					}
+					return nil
+				}); err != nil {
+					t.Fatal(err)
+				}
+				r := m.Result()
+				if r.Stats.Summaries == 0 {
+					t.Fatalf("%v %s: no summary", obj, opt.Name())
+				}
+				windows = append(windows, r.Stats.MaxWindow)
+			}
+			// The longest stretch without a quiescent point grows slowly
+			// with the log, so the largest window may too; what must not
+			// happen is growth with the log's length (8× here).
+			if windows[1] > 2*windows[0]+20 {
+				t.Errorf("%v %s: largest window %d at 300 operations, %d at 2,400", obj, opt.Name(), windows[0], windows[1])
+			}
+			t.Logf("%v %s: largest window %v", obj, opt.Name(), windows)
+		}
+	}
+}
+
+// A register log with no quiescent point: one write stays pending while
+// the others repeat 2 values. The window must grow, and -r says so once
+// on Options.Warn.
+func TestRepeatedValuesWarns(t *testing.T) {
+	defer func(w int) { warnWindow = w }(warnWindow)
+	warnWindow = 100
+	var b strings.Builder
+	b.WriteString("# @object atomic-register 0\n[p] call write(9)\n")
+	for i := 0; i < 70; i++ {
+		fmt.Fprintf(&b, "[w%d] call write(%d)\n[w%d] return\n[r%d] call read\n[r%d] return %d\n", i, i%2, i, i, i, i%2)
+	}
+	var warn bytes.Buffer
+	res, err := CheckLog(strings.NewReader(b.String()), "stall.log", h.NoObject, "",
+		Options{Algorithm: Saturate, RemoveObsolete: true, Warn: &warn})
+	if err != nil || res.Verdict != OK {
+		t.Fatalf("%v %v", res.Verdict, err)
+	}
+	if res.Stats.MaxWindow <= warnWindow {
+		t.Fatalf("window %d: the log was meant to grow past %d", res.Stats.MaxWindow, warnWindow)
+	}
+	if got := strings.Count(warn.String(), "warning"); got != 1 {
+		t.Fatalf("%d warnings, want 1: %q", got, warn.String())
+	}
+	if !strings.Contains(warn.String(), "no operation is open") {
+		t.Errorf("warning does not say why: %q", warn.String())
+	}
+}
+
+// After a summary, what it stands for still constrains the rest of the
+// log: each log's violation comes after a quiescent point where its values
+// repeat, and needs the summarized state to be seen.
+func TestSummaryKeepsViolation(t *testing.T) {
+	logs := map[string]string{
+		// {1, 2} may be current; reading 2 then 1 is impossible.
+		"register": `# @object atomic-register 0
+[1] call write(1)
+[1] return
+[2] call write(1)
+[2] return
+[3] call write(2)
+[4] call write(1)
+[3] return
+[4] return
+[5] call read
+[5] return 2
+[6] call read
+[6] return 1
+`,
+		// 1 is present after the quiescent point.
+		"set": `# @object atomic-set
+[1] call add(1)
+[2] call add(1)
+[1] return true
+[3] call remove(1)
+[3] return true
+[2] return true
+[4] call contains(1)
+[4] return false
+`,
+	}
+	for name, log := range logs {
+		for _, opt := range []Options{
+			{Algorithm: Saturate, RemoveObsolete: true},
+			{Algorithm: Symbolic, RemoveObsolete: true},
+			{Algorithm: Symbolic, Incremental: true, RemoveObsolete: true},
+		} {
+			res, err := CheckLog(strings.NewReader(log), name, h.NoObject, "", opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Verdict != Violation || res.Stats.Summaries == 0 {
+				t.Errorf("%s, %s: %s after %d summaries, want a violation after a summary", name, opt.Name(), res.Verdict, res.Stats.Summaries)
+			}
+		}
+	}
+}
