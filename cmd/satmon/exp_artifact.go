@@ -376,7 +376,7 @@ func expArtifact(w *bufio.Writer, stderr io.Writer, f expFlags) error {
 			artSteps += "*"
 			artTime += "*"
 		}
-		detail.add(r.Set, r.History, r.Limit.String(), r.Algorithm, r.Variant, fmt.Sprint(rec.TotalSteps),
+		detail.add(r.Set, r.History, limitName(r.Limit), r.Algorithm, r.Variant, fmt.Sprint(rec.TotalSteps),
 			artSteps, artTime, fmt.Sprint(r.Violation), thousands(st), secs(stime), sv, orDash(tv), r.Source)
 		gk := groupKey{r.Set, r.Limit, r.Variant}
 		g, ok := groups[gk]
@@ -410,19 +410,19 @@ func expArtifact(w *bufio.Writer, stderr io.Writer, f expFlags) error {
 		}
 	}
 	sum := &expTable{Name: "artifact", Title: "per set, limit and variant: average steps processed, histories finished within the limit, violations found (exact: verdicts.tsv)",
-		Header: []string{"set", "limit", "artifact", "satmon", "histories", "avg steps", "artifact avg", "satmon avg", "artifact finished", "satmon finished", "artifact viol.", "satmon viol.", "exact viol.", "verdicts differ"}}
+		Header: []string{"set", "limit", "artifact", "satmon", "histories", "steps", "art. avg", "satmon avg", "art. done", "satmon done", "art. viol", "satmon viol", "exact viol", "differ"}}
 	var lines []string
 	for _, gk := range gorder {
 		g := groups[gk]
 		n := float64(g.n)
-		sum.add(gk.set, gk.limit.String(), g.alg, gk.variant, fmt.Sprint(g.n), f1(float64(g.total)/n), f1(float64(g.artSteps)/n), f1(float64(g.satSteps)/n),
+		sum.add(gk.set, limitName(gk.limit), g.alg, gk.variant, fmt.Sprint(g.n), f1(float64(g.total)/n), f1(float64(g.artSteps)/n), f1(float64(g.satSteps)/n),
 			fmt.Sprint(g.artDone), fmt.Sprint(g.satDone), fmt.Sprint(g.artViol), fmt.Sprint(g.satViol), fmt.Sprint(g.truthViol), fmt.Sprint(g.differ))
 		if g.n == 1 || gk.set == "big-msq" || gk.set == "sync-stack" {
 			lines = append(lines, fmt.Sprintf("%s %s: artifact %s: %s of %s steps in %v on %s; satmon %s: %s (%s, %s)%s",
-				gk.set, gk.limit, g.alg, g.first[1], g.first[2], gk.limit, g.first[0], gk.variant, g.first[3], g.first[4], g.first[5], meanNote(g.n, g.artSteps, g.satSteps)))
+				gk.set, limitName(gk.limit), g.alg, g.first[1], g.first[2], limitName(gk.limit), g.first[0], gk.variant, g.first[3], g.first[4], g.first[5], meanNote(g.n, g.artSteps, g.satSteps)))
 		} else {
 			lines = append(lines, fmt.Sprintf("%s %s: artifact %s: %d of %d histories finished, %d violations; satmon %s: %d finished, %d violations (exact: %d); verdicts differ on %d",
-				gk.set, gk.limit, g.alg, g.artDone, g.n, g.artViol, gk.variant, g.satDone, g.satViol, g.truthViol, g.differ))
+				gk.set, limitName(gk.limit), g.alg, g.artDone, g.n, g.artViol, gk.variant, g.satDone, g.satViol, g.truthViol, g.differ))
 		}
 	}
 	if err := sum.emit(w, f.out); err != nil {

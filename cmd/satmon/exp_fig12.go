@@ -82,7 +82,7 @@ func expFig12(w *bufio.Writer, stderr io.Writer, f expFlags) error {
 	for _, h := range hs {
 		total += h.Steps
 	}
-	fmt.Fprintf(w, "fig12: %d histories (%s), %.1f steps on average; limits %v\n", len(hs), historySource(hs), float64(total)/float64(len(hs)), limits)
+	fmt.Fprintf(w, "fig12: %d histories (%s), %.1f steps on average; limits %s\n", len(hs), historySource(hs), float64(total)/float64(len(hs)), limitList(limits))
 	if f.quick {
 		fmt.Fprintln(w, "(--quick: two histories, limits 500 times smaller than the paper's; not comparable with its numbers)")
 	}
@@ -132,7 +132,7 @@ func expFig12Queue(w *bufio.Writer, stderr io.Writer, f expFlags) error {
 		return err
 	}
 	limits := fig12LimitsFor(f)
-	fmt.Fprintf(w, "fig12-queue: %d recorded msqueue histories (8 goroutines, %d operations); limits %v\n", len(hs), ops, limits)
+	fmt.Fprintf(w, "fig12-queue: %d recorded msqueue histories (8 goroutines, %d operations); limits %s\n", len(hs), ops, limitList(limits))
 	return fig12Run(w, stderr, f, "fig12-queue", hs, vs, limits, nil, false)
 }
 
@@ -158,7 +158,7 @@ func fig12Run(w *bufio.Writer, stderr io.Writer, f expFlags, name string, hs []*
 	avg := make([][]float64, len(vs))
 	t := &expTable{Name: name, Title: "average steps processed within each limit (finished: histories processed to their end by the largest limit)", Header: []string{"variant"}}
 	for _, l := range limits {
-		t.Header = append(t.Header, l.String())
+		t.Header = append(t.Header, limitName(l))
 	}
 	t.Header = append(t.Header, "finished")
 	if paper {
@@ -169,7 +169,7 @@ func fig12Run(w *bufio.Writer, stderr io.Writer, f expFlags, name string, hs []*
 	}
 	per := &expTable{Name: name + "-histories", Header: []string{"history", "variant", "steps"}}
 	for _, l := range limits {
-		per.Header = append(per.Header, "within "+l.String())
+		per.Header = append(per.Header, "within "+limitName(l))
 	}
 	per.Header = append(per.Header, "verdict", "seconds")
 	for i, v := range vs {

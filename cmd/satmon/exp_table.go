@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -119,6 +120,18 @@ func secs(x float64) string {
 	return fmt.Sprintf("%.2fs", x)
 }
 
-func limitName(s float64) string {
-	return fmt.Sprint(durOf(s))
+// limitName writes a limit as the paper does: "5s", "100s", "50ms".
+func limitName(d time.Duration) string {
+	if d >= time.Second && d%time.Second == 0 {
+		return fmt.Sprintf("%ds", d/time.Second)
+	}
+	return d.String()
+}
+
+func limitList(ls []time.Duration) string {
+	s := make([]string, len(ls))
+	for i, l := range ls {
+		s[i] = limitName(l)
+	}
+	return strings.Join(s, ", ")
 }

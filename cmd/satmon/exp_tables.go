@@ -158,7 +158,7 @@ func expTable1(w *bufio.Writer, stderr io.Writer, f expFlags) error {
 		}
 		steps += hs[j].Steps
 	}
-	fmt.Fprintf(w, "limit %v per history; %.1f steps per history on average; %d of %d violating (%s)\n", limit, float64(steps)/float64(len(hs)), total, len(hs), basis)
+	fmt.Fprintf(w, "limit %s per history; %.1f steps per history on average; %d of %d violating (%s)\n", limitName(limit), float64(steps)/float64(len(hs)), total, len(hs), basis)
 	t := &expTable{Name: "table1", Header: []string{"variant", "avg steps", "finished", "avg time to viol.", "violations", "paper: avg steps", "paper: time", "paper: viol."}}
 	for i, v := range vs {
 		st, done, found := 0, 0, 0
@@ -210,7 +210,7 @@ func expTable2(w *bufio.Writer, stderr io.Writer, f expFlags) error {
 			total++
 		}
 	}
-	fmt.Fprintf(w, "limit %v per history; %d of %d violating (%s)\n", limit, total, len(hs), basis)
+	fmt.Fprintf(w, "limit %s per history; %d of %d violating (%s)\n", limitName(limit), total, len(hs), basis)
 	t := &expTable{Name: "table2", Header: []string{"variant", "% violations", "found", "avg step detected", "paper: %", "paper: step"}}
 	for i, v := range vs {
 		found, stepSum := 0, 0
