@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -54,18 +53,6 @@ type job struct {
 	H      *expHistory
 	V      monitor.Options
 	Limits []time.Duration // increasing
-}
-
-func (j job) key(exp string) string {
-	return runKey(exp, j.H.Name, j.V.Name(), secondsOf(j.Limits))
-}
-
-func runKey(exp, hist, variant string, limits []float64) string {
-	ls := make([]string, len(limits))
-	for i, l := range limits {
-		ls[i] = strconv.FormatFloat(l, 'g', -1, 64)
-	}
-	return exp + "|" + hist + "|" + variant + "|" + strings.Join(ls, ",")
 }
 
 func secondsOf(ls []time.Duration) []float64 {
@@ -160,18 +147,18 @@ func measureJob(exp string, j job) runRecord {
 // runner runs jobs on a pool of workers, shows a progress bar on a
 // terminal, appends every record to DIR/runs.jsonl as it completes (so an
 // interrupted run keeps what it measured) and, with resume, reuses the
-// records already there.
+// records already there (see reuse).
 type runner struct {
 	exp     string
 	workers int
 	bar     io.Writer // where the progress bar goes (stderr)
 	outDir  string
 	resume  bool
-	done    map[string]runRecord
+	done    map[string][]runRecord // by history and variant
 }
 
 func (r *runner) loadDone() error {
-	r.done = map[string]runRecord{}
+	r.done = map[string][]runRecord{}
 	if !r.resume || r.outDir == "" {
 		return nil
 	}
@@ -192,9 +179,49 @@ func (r *runner) loadDone() error {
 		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
 			return fmt.Errorf("%s:%d: %v", f.Name(), line, err)
 		}
-		r.done[runKey(rec.Experiment, rec.History, rec.Variant, rec.Limits)] = rec
+		if rec.Error != "" || len(rec.Within) != len(rec.Limits) {
+			continue
+		}
+		k := rec.History + "|" + rec.Variant
+		r.done[k] = append(r.done[k], rec)
 	}
 	return sc.Err()
+}
+
+// reuse answers j from a run already measured, by any experiment, on the
+// same history with the same variant up to limits that include all of j's:
+// the steps within each limit are read off that run as off a new one.
+func (r *runner) reuse(j job) (runRecord, bool) {
+	want := secondsOf(j.Limits)
+	for _, rec := range r.done[j.H.Name+"|"+j.V.Name()] {
+		idx := make([]int, len(want))
+		ok := true
+		for i, l := range want {
+			if idx[i] = indexF(rec.Limits, l); idx[i] < 0 {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		out := rec
+		out.Experiment = r.exp
+		out.Limits = want
+		out.Within = make([]int, len(want))
+		for i, k := range idx {
+			out.Within[i] = rec.Within[k]
+		}
+		last := idx[len(idx)-1]
+		out.Verdict = rec.verdictAt(last)
+		out.Steps = out.Within[len(want)-1]
+		out.Seconds = min(rec.Seconds, want[len(want)-1])
+		if out.Verdict != string(monitor.Violation) {
+			out.ViolationStep, out.ViolationSeconds = 0, 0
+		}
+		return out, true
+	}
+	return runRecord{}, false
 }
 
 // run measures every job and returns the records in job order.
@@ -220,7 +247,7 @@ func (r *runner) run(jobs []job) ([]runRecord, error) {
 	out := make([]runRecord, len(jobs))
 	var todo []int
 	for i, j := range jobs {
-		if rec, ok := r.done[j.key(r.exp)]; ok {
+		if rec, ok := r.reuse(j); ok {
 			out[i] = rec
 		} else {
 			todo = append(todo, i)

@@ -163,8 +163,6 @@ func runExperiment(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 // usageError marks bad flags or input (exit 2, as every other error here).
 type usageError struct{ error }
 
-func durOf(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
-
 // selectVariants reads a comma-separated list of variant names, each an
 // algorithm and its flags in any order ("symbolic -r -i").
 func selectVariants(s string, def []monitor.Options) ([]monitor.Options, error) {

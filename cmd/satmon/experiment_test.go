@@ -257,3 +257,29 @@ func TestArtifactVariantsAndLimits(t *testing.T) {
 		t.Errorf("a file without the steps column: %v, want a positioned error", err)
 	}
 }
+
+// A run up to a larger limit answers a later job with fewer limits, from
+// any experiment, with --resume: nothing is measured twice.
+func TestRunnerReuse(t *testing.T) {
+	h, err := readExpHistory(filepath.Join(testutil.Root(t), "testdata", "stack"), "figure11-h2.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	v := monitor.Options{Algorithm: monitor.Saturate}
+	first, err := (&runner{exp: "a", outDir: dir}).run([]job{{H: h, V: v, Limits: []time.Duration{time.Minute, time.Hour}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{exp: "b", outDir: dir, resume: true}
+	again, err := r.run([]job{{H: h, V: v, Limits: []time.Duration{time.Minute}}, {H: h, V: v, Limits: []time.Duration{2 * time.Hour}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := runLines(t, dir); got != 2 {
+		t.Errorf("runs.jsonl has %d runs, want 2 (the first, and the 2h job measured anew)", got)
+	}
+	if a := again[0]; a.Experiment != "b" || len(a.Within) != 1 || a.Within[0] != first[0].Within[0] || a.Verdict != first[0].verdictAt(0) {
+		t.Errorf("reused %+v from %+v", a, first[0])
+	}
+}
