@@ -495,7 +495,7 @@ func meanNote(n, art, sat int) string {
 	if n <= 1 {
 		return ""
 	}
-	return fmt.Sprintf("; mean over %d histories: artifact %.1f, satmon %.1f", n, float64(art)/float64(n), float64(sat)/float64(n))
+	return fmt.Sprintf("; mean over %d histories: artifact %s, satmon %s", n, thousands1(float64(art)/float64(n)), thousands1(float64(sat)/float64(n)))
 }
 
 func orDash(s string) string {
@@ -563,4 +563,12 @@ func readArtifactAvg(path string) (map[string]float64, error) {
 		out[v.Name()] = x
 	}
 	return out, nil
+}
+
+// thousands1 formats x with one decimal and comma separators.
+func thousands1(x float64) string {
+	s := fmt.Sprintf("%.1f", x)
+	i := strings.IndexByte(s, '.')
+	n, _ := strconv.Atoi(s[:i])
+	return thousands(n) + s[i:]
 }

@@ -114,6 +114,9 @@ func thousands(n int) string {
 func f1(x float64) string { return fmt.Sprintf("%.1f", x) }
 
 func secs(x float64) string {
+	if x < 0.01 {
+		return fmt.Sprintf("%.2fms", x*1000)
+	}
 	if x < 1 {
 		return fmt.Sprintf("%.3fs", x)
 	}
