@@ -182,7 +182,11 @@ func TestExperimentUsage(t *testing.T) {
 	if code, _, _ := runCmd("experiment", "fig12", "--resume"); code != exitUsage {
 		t.Errorf("--resume without --out: exit %d", code)
 	}
-	code, out, errs := runCmd("experiment", "correct", "--histories", "2")
+	code, out, errs := runCmd("experiment", "fig12-queue", "--quick", "--histories", "1", "--variants", "saturate -r")
+	if code != exitOK || !strings.Contains(out, "saturate -r") || !strings.Contains(out, "200ms") {
+		t.Errorf("fig12-queue: exit %d: %s%s", code, out, errs)
+	}
+	code, out, errs = runCmd("experiment", "correct", "--histories", "2")
 	if code != exitOK || !strings.Contains(out, "msqueue") {
 		t.Errorf("correct: exit %d: %s%s", code, out, errs)
 	}
