@@ -258,10 +258,16 @@ func plotFig12(dir, name string, vs []monitor.Options, limits []time.Duration, a
 		if err != nil {
 			return nil, err
 		}
-		c := plotutil.Color(i)
+		ci := i // a variant keeps its colour and marks whichever others are plotted
+		for k, pv := range paperVariants {
+			if pv.Name() == v.Name() {
+				ci = k
+			}
+		}
+		c := plotutil.Color(ci)
 		line.Color, points.Color = c, c
-		points.Shape = plotutil.Shape(i % 4)
-		line.Dashes = plotutil.Dashes(i % 3)
+		points.Shape = plotutil.Shape(ci % 4)
+		line.Dashes = plotutil.Dashes(ci % 3)
 		p.Add(line, points)
 		p.Legend.Add(v.Name(), line, points)
 		if pp, ok := paper[v.Name()]; ok {
@@ -277,6 +283,11 @@ func plotFig12(dir, name string, vs []monitor.Options, limits []time.Duration, a
 			p.Legend.Add("paper: "+v.Name(), sc)
 		}
 	}
+	// Steps start at 1 on the log axis, leaving its first decade (no
+	// variant processes fewer than 10 steps here) to the legend.
+	p.X.Min = 1
+	p.X.Max = max(p.X.Max, 2000)
+	p.Y.Min = 0
 	p.BackgroundColor = color.White
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
