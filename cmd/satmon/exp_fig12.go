@@ -236,6 +236,14 @@ func fig12Run(w *bufio.Writer, stderr io.Writer, f expFlags, name string, hs []*
 	return err
 }
 
+// fig12Colors gives each of the nine variants its own colour (plotutil's
+// palette has seven).
+var fig12Colors = []color.Color{
+	color.RGBA{0xe4, 0x1a, 0x1c, 0xff}, color.RGBA{0xff, 0x7f, 0x00, 0xff}, color.RGBA{0x37, 0x7e, 0xb8, 0xff},
+	color.RGBA{0x4d, 0xaf, 0x4a, 0xff}, color.RGBA{0x98, 0x4e, 0xa3, 0xff}, color.RGBA{0xa6, 0x56, 0x28, 0xff},
+	color.RGBA{0xf7, 0x81, 0xbf, 0xff}, color.RGBA{0x33, 0x33, 0x33, 0xff}, color.RGBA{0x17, 0xbe, 0xcf, 0xff},
+}
+
 // plotFig12 draws Figure 12: for every variant, the average steps (x, log
 // scale) processed within each limit (y), and the paper's 5 s and 100 s
 // numbers as hollow marks of the same colour.
@@ -264,7 +272,7 @@ func plotFig12(dir, name string, vs []monitor.Options, limits []time.Duration, a
 				ci = k
 			}
 		}
-		c := plotutil.Color(ci)
+		c := fig12Colors[ci%len(fig12Colors)]
 		line.Color, points.Color = c, c
 		points.Shape = plotutil.Shape(ci % 4)
 		line.Dashes = plotutil.Dashes(ci % 3)
