@@ -5,30 +5,25 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"image/color"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
 
-	"github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/impls"
 	"github.com/satmon/satmon/monitor"
-	"github.com/satmon/satmon/monitor/logfmt"
 )
 
 func init() {
-	register(&command{name: "experiment", summary: "reproduce the paper's §6: fig12, table1, table2; and correct", run: runExperiment})
+	register(&command{name: "experiment", summary: "reproduce the paper's §6: fig12, artifact, table1, table2; and correct", run: runExperiment})
 }
 
-// paperVariants are the algorithm variants of the paper's Table 1.
+// paperVariants are the algorithm variants of the paper's Table 1 and
+// Figure 12.
 var paperVariants = []monitor.Options{
 	{Algorithm: monitor.Enumerate}, {Algorithm: monitor.Enumerate, Completion: true},
 	{Algorithm: monitor.Symbolic}, {Algorithm: monitor.Symbolic, RemoveObsolete: true},
@@ -37,42 +32,86 @@ var paperVariants = []monitor.Options{
 	{Algorithm: monitor.Saturate}, {Algorithm: monitor.Saturate, RemoveObsolete: true},
 }
 
+// expFlags are the flags every experiment shares.
+type expFlags struct {
+	quick     bool
+	out       string
+	plot      string
+	limit     time.Duration
+	maxLimit  time.Duration
+	variants  string
+	histories string
+	jobs      int
+	resume    bool
+	save      string
+	from      string
+	data      string
+	sets      string
+}
+
+const experimentUsage = `Usage: satmon experiment EXPERIMENT [flags]
+
+Reproduces the measurements of the paper's §6. Every (history, variant)
+pair is checked once, up to the largest time limit, with the time of each
+step recorded, so every limit is read off the same run; a variant that
+finishes a history stops there.
+
+On the paper's own histories (../shared/data/paper-histories, or --data):
+  fig12       Figure 12: the 10 sync-stack histories (1,020.8 steps on
+              average), limits 5, 25, 50, 75, 100 s, nine variants: average
+              steps processed within each limit, beside the paper's
+              numbers; plotted (log-scale steps) as fig12.svg/png
+  artifact    satmon beside the paper artifact's own measurements, history
+              by history, with the artifact's limits: big-msq (5-100 s),
+              scal-small (10 s), simple and sync-stack (5 s); --sets picks
+              some of them
+
+On histories recorded from satmon's own implementations (internal/impls):
+  table1      200 very concurrent runs (100 Michael-Scott queue, 100
+              bounded-reordering k-FIFO queue; 8 goroutines, 50 operations),
+              5 s each: average steps, time to violation, violations found
+  table2      100 barely concurrent k-FIFO runs (2 goroutines), 5 s each:
+              share of violations found and average step of detection
+  fig12-queue Figure 12's measurement on 10 recorded Michael-Scott queue
+              runs of 10,000 operations
+  correct     every implementation meant to be linearizable, run 1,000
+              times (--histories) and checked: any report is a bug (exit 1)
+Recorded schedules are not reproducible: --save-histories DIR keeps the
+logs, and --from DIR reruns an experiment on them.
+
+Long runs: --out DIR appends every measurement to DIR/runs.jsonl as it
+completes; --resume reuses those already there, so an interrupted run (or
+one split with --variants and --histories) continues where it stopped.
+
+Examples:
+  satmon experiment fig12 --quick
+  satmon experiment fig12 --variants 'saturate,saturate -r' --out /tmp/fig12
+  satmon experiment fig12 --jobs 2 --out /tmp/fig12 --resume
+  satmon experiment artifact --sets simple,scal-small --out /tmp/art
+  satmon experiment table1 --save-histories /tmp/t1 && satmon experiment table1 --from /tmp/t1
+
+Flags:
+`
+
 func runExperiment(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("experiment", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
-	quick := fs.Bool("quick", false, "shrink histories and limits so that the experiment runs in seconds (for CI)")
-	outDir := fs.String("out", "out", "directory for fig12's plots (SVG and PNG)")
-	limitFlag := fs.Duration("limit", 0, "per-history time limit (default: the paper's 5s; fig12: the largest of its limits)")
-	variants := fs.String("variants", "", "comma-separated subset of variants, e.g. 'saturate,saturate -r,symbolic -i'")
-	n := fs.Int("histories", 0, "histories per set, or runs per implementation for correct (default: the paper's counts; 1,000 runs)")
+	var f expFlags
+	fs.BoolVar(&f.quick, "quick", false, "small inputs and limits, so that the experiment runs in seconds (for CI); numbers are not comparable with the paper's")
+	fs.StringVar(&f.out, "out", "", "directory for CSV and JSON tables and runs.jsonl (every measurement, as it completes)")
+	fs.StringVar(&f.plot, "plot", "", "directory for fig12's plot (default: --out)")
+	fs.DurationVar(&f.limit, "limit", 0, "per-history time limit (default: the paper's 5s); fig12: the largest limit, the others scaled with it")
+	fs.DurationVar(&f.maxLimit, "max-limit", 0, "artifact: skip the artifact's limits above this (its big-msq limits reach 100s)")
+	fs.StringVar(&f.variants, "variants", "", "comma-separated variants, e.g. 'saturate,saturate -r,symbolic -i' (default: the paper's nine)")
+	fs.StringVar(&f.histories, "histories", "", "a count N (the first N histories; for table1 and table2 N per set; for correct, runs) or comma-separated history names")
+	fs.IntVar(&f.jobs, "jobs", 1, "histories checked at once; above 1, runs share the CPU and times grow")
+	fs.BoolVar(&f.resume, "resume", false, "reuse the measurements already in --out DIR/runs.jsonl")
+	fs.StringVar(&f.save, "save-histories", "", "write the histories measured under this directory (for --from)")
+	fs.StringVar(&f.from, "from", "", "measure the logs under this directory instead of recording or reading the default set")
+	fs.StringVar(&f.data, "data", "", "the paper-histories directory (default: ../shared/data/paper-histories above the working directory, or $SATMON_PAPER_HISTORIES)")
+	fs.StringVar(&f.sets, "sets", "", "artifact: comma-separated subset of big-msq, scal-small, simple, sync-stack")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: satmon experiment fig12|table1|table2|correct [flags]
-
-Reproduces the measurements of the paper's §6 on histories recorded from
-satmon's own concurrent implementations (internal/impls):
-
-  table1  very concurrent runs (100 Michael-Scott queue, 100 bounded-
-          reordering k-FIFO queue, 50 operations: ~20 enqueues, ~30
-          dequeues): average steps within the limit, average time to
-          violation, violations found, per variant
-  table2  100 barely concurrent k-FIFO runs: percentage of violations found
-          and average step of detection, per variant
-  fig12   steps processed within 5, 25, 50, 75 and 100 s per history over
-          ten Michael-Scott queue runs of 10,000 operations; one run per
-          variant and history records when each step completed, so every
-          limit comes from the same run; plotted on a log scale
-  correct every implementation meant to be linearizable, run 1,000 times
-          (--histories) and checked: any report is a bug (exit 1)
-
-Real schedules are not reproducible: each run records a fresh log.
-
-Examples:
-  satmon experiment table1 --quick
-  satmon experiment table2 --variants 'saturate,saturate -r,symbolic -i'
-  satmon experiment fig12 --quick --out /tmp/fig
-
-Flags:
-`)
+		fmt.Fprint(stderr, experimentUsage)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -86,280 +125,217 @@ Flags:
 		fs.Usage()
 		return exitUsage
 	}
-	vs, err := selectVariants(*variants)
-	if err != nil {
-		fmt.Fprintf(stderr, "satmon experiment: %v\n", err)
+	if f.resume && f.out == "" {
+		fmt.Fprintln(stderr, "satmon experiment: --resume needs --out DIR")
 		return exitUsage
+	}
+	if f.plot == "" {
+		f.plot = f.out
 	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
+	var err error
+	code := exitOK
 	switch fs.Arg(0) {
-	case "table1":
-		count, limit, ops := 100, 5*time.Second, 50
-		if *quick {
-			count, limit = 5, 200*time.Millisecond
-		}
-		count, limit = orDefault(*n, count), orDefaultD(*limitFlag, limit)
-		hists := record(w, "msqueue", count, impls.Options{Threads: 8, Ops: ops, Yield: 1})
-		hists = append(hists, record(w, "kfifo", count, impls.Options{Threads: 8, Ops: ops, Yield: 1})...)
-		fmt.Fprintf(w, "table1: %d very concurrent histories (%d msqueue, %d kfifo), %d operations each, limit %v\n", len(hists), count, count, ops, limit)
-		table(w, hists, vs, limit, false)
-	case "table2":
-		count, limit, ops := 100, 5*time.Second, 50
-		if *quick {
-			count, limit = 10, 200*time.Millisecond
-		}
-		count, limit = orDefault(*n, count), orDefaultD(*limitFlag, limit)
-		hists := record(w, "kfifo", count, impls.Options{Threads: 2, Ops: ops, Yield: 0})
-		fmt.Fprintf(w, "table2: %d barely concurrent kfifo histories, %d operations each, limit %v\n", len(hists), ops, limit)
-		table(w, hists, vs, limit, true)
 	case "fig12":
-		count, ops := 10, 10000
-		limits := []time.Duration{5 * time.Second, 25 * time.Second, 50 * time.Second, 75 * time.Second, 100 * time.Second}
-		if *quick {
-			count, ops = 3, 1000
-			limits = []time.Duration{10 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond, 150 * time.Millisecond, 200 * time.Millisecond}
-		}
-		count = orDefault(*n, count)
-		if *limitFlag > 0 {
-			scale := float64(*limitFlag) / float64(limits[len(limits)-1])
-			for i := range limits {
-				limits[i] = time.Duration(float64(limits[i]) * scale)
-			}
-		}
-		hists := record(w, "msqueue", count, impls.Options{Threads: 8, Ops: ops, Yield: 0.5})
-		fmt.Fprintf(w, "fig12: %d msqueue histories of %d operations\n", len(hists), ops)
-		if err := fig12(w, hists, vs, limits, *outDir); err != nil {
-			fmt.Fprintf(stderr, "satmon experiment: %v\n", err)
-			return exitUsage
-		}
+		err = expFig12(w, stderr, f)
+	case "fig12-queue":
+		err = expFig12Queue(w, stderr, f)
+	case "artifact":
+		err = expArtifact(w, stderr, f)
+	case "table1":
+		err = expTable1(w, stderr, f)
+	case "table2":
+		err = expTable2(w, stderr, f)
 	case "correct":
-		runs := 1000
-		if *quick {
-			runs = 20
-		}
-		runs = orDefault(*n, runs)
-		fmt.Fprintf(w, "correct: each implementation meant to be linearizable, %d runs (seeds 1..%d; 4 goroutines, 60 operations, yield 0.5), checked with saturate -r\n", runs, runs)
-		fmt.Fprintf(w, "%-16s %-24s %8s %12s\n", "implementation", "object", "runs", "reported")
-		bad := 0
-		for _, name := range impls.Names() {
-			obj, faulty, _ := impls.Info(name)
-			if faulty {
-				continue
-			}
-			reported := 0
-			for _, h := range record(w, name, runs, impls.Options{Threads: 4, Ops: 60, Yield: 0.5}) {
-				if r, _ := monitor.CheckHistory(h, monitor.Options{Algorithm: monitor.Saturate, RemoveObsolete: true}); r.Verdict != monitor.OK {
-					reported++
-				}
-			}
-			bad += reported
-			fmt.Fprintf(w, "%-16s %-24s %8d %12d\n", name, obj, runs, reported)
-			w.Flush()
-		}
-		if bad > 0 {
-			fmt.Fprintf(w, "A CORRECT IMPLEMENTATION WAS REPORTED %d TIMES: a bug in satmon or in the implementation\n", bad)
-			return exitViolation
-		}
+		code, err = expCorrect(w, f)
 	default:
-		fmt.Fprintf(stderr, "satmon experiment: unknown experiment %q (want fig12, table1, table2 or correct)\n", fs.Arg(0))
+		err = expUsageError{fmt.Errorf("unknown experiment %q (want fig12, artifact, table1, table2, fig12-queue or correct)", fs.Arg(0))}
+	}
+	if err != nil {
+		w.Flush()
+		fmt.Fprintf(stderr, "satmon experiment: %v\n", err)
 		return exitUsage
 	}
-	return exitOK
+	return code
 }
 
-func orDefault(v, d int) int {
-	if v > 0 {
-		return v
-	}
-	return d
-}
+// expUsageError marks bad flags or input (exit 2, as every other error here).
+type expUsageError struct{ error }
 
-func orDefaultD(v, d time.Duration) time.Duration {
-	if v > 0 {
-		return v
-	}
-	return d
-}
-
-func selectVariants(s string) ([]monitor.Options, error) {
-	if s == "" {
-		return paperVariants, nil
+// selectVariants reads a comma-separated list of variant names, each an
+// algorithm and its flags in any order ("symbolic -r -i").
+func selectVariants(s string, def []monitor.Options) ([]monitor.Options, error) {
+	if strings.TrimSpace(s) == "" {
+		return def, nil
 	}
 	var out []monitor.Options
 	for _, name := range strings.Split(s, ",") {
-		name = strings.Join(strings.Fields(name), " ")
+		v, err := parseVariant(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func parseVariant(name string) (monitor.Options, error) {
+	fields := strings.Fields(name)
+	if len(fields) == 0 {
+		return monitor.Options{}, fmt.Errorf("empty variant name")
+	}
+	alg, err := monitor.ParseAlgorithm(fields[0])
+	if err != nil {
+		return monitor.Options{}, fmt.Errorf("variant %q: %v", name, err)
+	}
+	o := monitor.Options{Algorithm: alg}
+	for _, fl := range fields[1:] {
+		switch fl {
+		case "-c":
+			o.Completion = true
+		case "-i":
+			o.Incremental = true
+		case "-r":
+			o.RemoveObsolete = true
+		default:
+			return o, fmt.Errorf("variant %q: unknown flag %q (want -c, -i, -r)", name, fl)
+		}
+	}
+	if err := o.Validate(); err != nil {
+		return o, fmt.Errorf("variant %q: %v", name, err)
+	}
+	return o, nil
+}
+
+// pickHistories applies --histories: a count keeps the first N, a list
+// keeps the histories whose name (or base name) it gives.
+func pickHistories(hs []*expHistory, sel string) ([]*expHistory, error) {
+	sel = strings.TrimSpace(sel)
+	if sel == "" {
+		return hs, nil
+	}
+	if n, err := strconv.Atoi(sel); err == nil {
+		if n <= 0 {
+			return nil, fmt.Errorf("--histories %d: want a positive count", n)
+		}
+		return hs[:min(n, len(hs))], nil
+	}
+	var out []*expHistory
+	for _, name := range strings.Split(sel, ",") {
+		name = strings.TrimSpace(name)
 		found := false
-		for _, v := range paperVariants {
-			if v.Name() == name {
-				out, found = append(out, v), true
+		for _, h := range hs {
+			if h.Name == name || filepath.Base(h.Name) == name || strings.TrimSuffix(filepath.Base(h.Name), ".log") == name {
+				out, found = append(out, h), true
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("unknown variant %q", name)
+			return nil, fmt.Errorf("--histories: no history named %q", name)
 		}
 	}
 	return out, nil
 }
 
+// countFlag is --histories read as a count, or def.
+func countFlag(sel string, def int) (int, error) {
+	if strings.TrimSpace(sel) == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(sel))
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("--histories %q: want a positive count here", sel)
+	}
+	return n, nil
+}
+
+// paperData finds the paper-histories directory.
+func paperData(f expFlags) (string, error) {
+	cands := []string{f.data}
+	if f.data == "" {
+		cands = nil
+		if env := os.Getenv("SATMON_PAPER_HISTORIES"); env != "" {
+			cands = append(cands, env)
+		}
+		if wd, err := os.Getwd(); err == nil {
+			for dir := wd; ; dir = filepath.Dir(dir) {
+				cands = append(cands, filepath.Join(dir, "..", "shared", "data", "paper-histories"))
+				if filepath.Dir(dir) == dir {
+					break
+				}
+			}
+		}
+	}
+	for _, c := range cands {
+		if st, err := os.Stat(filepath.Join(c, "sync-stack")); err == nil && st.IsDir() {
+			return c, nil
+		}
+	}
+	if f.data != "" {
+		return "", fmt.Errorf("--data %s: not a paper-histories directory (no sync-stack/ in it)", f.data)
+	}
+	return "", fmt.Errorf("the paper's histories were not found (../shared/data/paper-histories beside the repository); give --data DIR")
+}
+
 // record runs an implementation count times (seeds 1..count) and parses
-// the logs.
-func record(w *bufio.Writer, name string, count int, opt impls.Options) []*history.History {
-	var out []*history.History
+// the logs, naming them prefix/name-NNN.log.
+func record(prefix, name string, count int, opt impls.Options) ([]*expHistory, error) {
+	var out []*expHistory
 	for seed := 1; seed <= count; seed++ {
 		opt.Seed = int64(seed)
 		var buf bytes.Buffer
 		if err := impls.Run(name, opt, &buf); err != nil {
-			fmt.Fprintf(w, "# %s seed %d: %v\n", name, seed, err)
-			continue
+			return nil, fmt.Errorf("%s seed %d: %v", name, seed, err)
 		}
-		h, err := logfmt.ReadHistory(&buf, logfmt.Options{Name: name})
+		h, err := newExpHistory(fmt.Sprintf("%s/%s-%03d.log", prefix, name, seed), buf.Bytes())
 		if err != nil {
-			fmt.Fprintf(w, "# %s seed %d: %v\n", name, seed, err)
-			continue
+			return nil, fmt.Errorf("%s seed %d: %v", name, seed, err)
 		}
 		out = append(out, h)
 	}
-	return out
+	return out, nil
 }
 
-// table prints, per variant, average steps processed within the limit,
-// average time to violation and violations found; with percent, the
-// share of violating histories found and the average step of detection.
-// The violating histories are those any variant proved violating.
-func table(w *bufio.Writer, hists []*history.History, vs []monitor.Options, limit time.Duration, percent bool) {
-	results := make([][]monitor.Result, len(vs))
-	violating := make([]bool, len(hists))
-	for i, v := range vs {
-		v.Timeout = limit
-		for j, h := range hists {
-			r, _ := monitor.CheckHistory(h, v) // an error is verdict Error in r
-			results[i] = append(results[i], r)
-			if r.Verdict == monitor.Violation {
-				violating[j] = true
-			}
-		}
-	}
-	total := 0
-	for _, b := range violating {
-		if b {
-			total++
-		}
-	}
-	if percent {
-		fmt.Fprintf(w, "%-16s %14s %20s\n", "variant", "% violations", "avg step detected")
-	} else {
-		fmt.Fprintf(w, "%-16s %10s %20s %14s\n", "variant", "avg steps", "avg time to viol.", "violations")
-	}
-	for i, v := range vs {
-		steps, found, stepSum := 0, 0, 0
-		var secs float64
-		for _, r := range results[i] {
-			steps += r.Steps
-			if r.Verdict == monitor.Violation {
-				found++
-				secs += r.Seconds
-				stepSum += *r.ViolationStep
-			}
-		}
-		avgT, avgS := "-", "-"
-		if found > 0 {
-			avgT = fmt.Sprintf("%.3fs", secs/float64(found))
-			avgS = fmt.Sprintf("%.1f", float64(stepSum)/float64(found))
-		}
-		if percent {
-			pct := "-"
-			if total > 0 {
-				pct = fmt.Sprintf("%.0f%%", 100*float64(found)/float64(total))
-			}
-			fmt.Fprintf(w, "%-16s %14s %20s\n", v.Name(), pct, avgS)
-		} else {
-			fmt.Fprintf(w, "%-16s %10.1f %20s %14s\n", v.Name(), float64(steps)/float64(len(hists)), avgT, fmt.Sprintf("%d/%d", found, total))
-		}
-	}
-	fmt.Fprintf(w, "(%d of %d histories proved violating by some variant)\n", total, len(hists))
-	w.Flush()
+func newRunner(exp string, stderr io.Writer, f expFlags) *runner {
+	return &runner{exp: exp, workers: f.jobs, bar: stderr, outDir: f.out, resume: f.resume}
 }
 
-// fig12 measures, in one run per variant and history with the largest
-// limit, the time at which each step completed, and derives the steps
-// processed within every limit.
-func fig12(w *bufio.Writer, hists []*history.History, vs []monitor.Options, limits []time.Duration, dir string) error {
-	maxL := limits[len(limits)-1]
-	avg := make([][]float64, len(vs))
-	fmt.Fprintf(w, "%-16s", "variant")
-	for _, l := range limits {
-		fmt.Fprintf(w, " %10s", l)
+func expCorrect(w *bufio.Writer, f expFlags) (int, error) {
+	runs := 1000
+	if f.quick {
+		runs = 20
 	}
-	fmt.Fprintln(w)
-	for i, v := range vs {
-		v.Timeout = maxL
-		avg[i] = make([]float64, len(limits))
-		for _, h := range hists {
-			m, err := monitor.New(h.Object, h.Param, v)
-			if err != nil {
-				return err
-			}
-			start := time.Now()
-			var at []time.Duration
-			for _, a := range monitor.Actions(h) {
-				if _, err := m.Step(a); err != nil {
-					return err
-				}
-				if m.Done() {
-					break
-				}
-				at = append(at, time.Since(start))
-			}
-			for k, l := range limits {
-				n := 0
-				for n < len(at) && at[n] <= l {
-					n++
-				}
-				avg[i][k] += float64(n) / float64(len(hists))
-			}
-		}
-		fmt.Fprintf(w, "%-16s", v.Name())
-		for k := range limits {
-			fmt.Fprintf(w, " %10.1f", avg[i][k])
-		}
-		fmt.Fprintln(w)
-		w.Flush()
+	runs, err := countFlag(f.histories, runs)
+	if err != nil {
+		return exitUsage, err
 	}
-	p := plot.New()
-	p.Title.Text = "Steps processed within a time limit (Figure 12)"
-	p.X.Label.Text = "steps (log scale)"
-	p.Y.Label.Text = "time limit (s)"
-	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = plot.LogTicks{}
-	p.Legend.Top = true
-	p.Legend.Left = true
-	for i, v := range vs {
-		pts := make(plotter.XYs, len(limits))
-		for k, l := range limits {
-			pts[k].X, pts[k].Y = max(avg[i][k], 1), l.Seconds()
+	fmt.Fprintf(w, "correct: each implementation meant to be linearizable, %d runs (seeds 1..%d; 4 goroutines, 60 operations, yield 0.5), checked with saturate -r\n", runs, runs)
+	t := &expTable{Name: "correct", Header: []string{"implementation", "object", "runs", "reported"}}
+	bad := 0
+	for _, name := range impls.Names() {
+		obj, faulty, _ := impls.Info(name)
+		if faulty {
+			continue
 		}
-		line, points, err := plotter.NewLinePoints(pts)
+		hs, err := record("correct", name, runs, impls.Options{Threads: 4, Ops: 60, Yield: 0.5})
 		if err != nil {
-			return err
+			return exitUsage, err
 		}
-		c := plotutil.Color(i)
-		line.Color, points.Color = c, c
-		points.Shape = plotutil.Shape(i)
-		line.Dashes = plotutil.Dashes(i % 3)
-		p.Add(line, points)
-		p.Legend.Add(v.Name(), line, points)
-	}
-	p.BackgroundColor = color.White
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for _, ext := range []string{"svg", "png"} {
-		f := filepath.Join(dir, "fig12."+ext)
-		if err := p.Save(18*vg.Centimeter, 12*vg.Centimeter, f); err != nil {
-			return err
+		reported := 0
+		for _, h := range hs {
+			if r, _ := monitor.CheckHistory(h.Hist, monitor.Options{Algorithm: monitor.Saturate, RemoveObsolete: true}); r.Verdict != monitor.OK { // an error is verdict Error in r
+				reported++
+			}
 		}
-		fmt.Fprintf(w, "wrote %s\n", f)
+		bad += reported
+		t.add(name, obj.String(), fmt.Sprint(runs), fmt.Sprint(reported))
 	}
-	return nil
+	if err := t.emit(w, f.out); err != nil {
+		return exitUsage, err
+	}
+	if bad > 0 {
+		fmt.Fprintf(w, "A CORRECT IMPLEMENTATION WAS REPORTED %d TIMES: a bug in satmon or in the implementation\n", bad)
+		return exitViolation, nil
+	}
+	return exitOK, nil
 }
