@@ -155,7 +155,7 @@ func (s *Solver) bumpGen(v Var) {
 // lists, is paid for by the additions since, and storage stays within a
 // constant factor of the live clauses.
 func (s *Solver) maybeCollect() {
-	if s.used >= s.collectAt {
+	if s.used >= max(s.sweepMin, 2*s.liveAtCollect) {
 		s.collect()
 	}
 }
@@ -206,7 +206,7 @@ func (s *Solver) collect() {
 		}
 	}
 	s.used, s.stored, s.stale = live, live, false
-	s.collectAt = max(s.sweepMin, 2*live)
+	s.liveAtCollect = live
 	if s.epoch >= renormalizeAt {
 		s.renormalize()
 	}

@@ -90,10 +90,12 @@ type Solver struct {
 	spare     []Lit   // the arena's other half: a collection copies into it
 	freeSlots []int32 // slots ready for reuse
 	used      int     // slots not free: live, removed or dead
-	collectAt int     // collect once used reaches it
-	stored    int     // live stored clauses; recounted when stale
-	stale     bool    // a forgetting has happened since stored was counted
-	nunits    int     // live unit clauses
+	// liveAtCollect is the number of clauses alive after the last
+	// collection; the next one comes when used reaches twice it.
+	liveAtCollect int
+	stored        int  // live stored clauses; recounted when stale
+	stale         bool // a forgetting has happened since stored was counted
+	nunits        int  // live unit clauses
 
 	// queue holds assigned literals whose consequences have not been
 	// propagated yet; queue[:qhead] are done. Because nothing is ever
@@ -130,16 +132,15 @@ type Stats struct {
 // New returns an empty Solver.
 func New() *Solver {
 	return &Solver{
-		value:     make([]Value, 2),
-		watching:  make([][]watcher, 2),
-		reasonOf:  []int32{isFact},
-		live:      []bool{false},
-		units:     []int32{0},
-		vgen:      []uint32{0},
-		forgotAt:  []uint32{0},
-		epoch:     1,
-		sweepMin:  sweepMin,
-		collectAt: sweepMin,
+		value:    make([]Value, 2),
+		watching: make([][]watcher, 2),
+		reasonOf: []int32{isFact},
+		live:     []bool{false},
+		units:    []int32{0},
+		vgen:     []uint32{0},
+		forgotAt: []uint32{0},
+		epoch:    1,
+		sweepMin: sweepMin,
 	}
 }
 
