@@ -3,6 +3,7 @@ module github.com/satmon/satmon
 go 1.26
 
 require (
+	github.com/anishathalye/porcupine v1.3.1
 	github.com/crillab/gophersat v1.4.0
 	github.com/go-air/gini v1.0.4
 	github.com/schollz/progressbar/v3 v3.19.1

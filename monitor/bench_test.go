@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -47,24 +48,97 @@ func benchSyncStack(b *testing.B, opt Options) {
 
 // BenchmarkSaturateRQueueStream streams a generated queue log (capacity
 // 16, concurrency 8) through SATURATE -r; `satmon scale` prints the table
-// for longer logs.
+// for longer logs. BenchmarkSaturateRStream has the counters.
 func BenchmarkSaturateRQueueStream(b *testing.B) {
-	for i := 0; i < b.N; i++ {
-		m, err := New(h.Queue, "", Options{Algorithm: Saturate, RemoveObsolete: true})
-		if err != nil {
-			b.Fatal(err)
+	benchStream(b, h.Queue, 8)
+}
+
+// BenchmarkSaturateRStream streams generated queue and stack logs (10,000
+// operations, capacity 16, concurrency 2 and 8) through SATURATE -r. Next
+// to ns/step it reports deterministic counters, which do not depend on the
+// machine's load: allocations, clauses emitted, variables and Tseitin
+// helper variables created, and propagations, per step.
+func BenchmarkSaturateRStream(b *testing.B) {
+	for _, obj := range []h.Object{h.Queue, h.Stack} {
+		for _, conc := range []int{2, 8} {
+			b.Run(fmt.Sprintf("%v/c%d", obj, conc), func(b *testing.B) { benchStream(b, obj, conc) })
 		}
-		steps := 0
-		err = gen.Generate(gen.Config{Object: h.Queue, Ops: 10000, Concurrency: 8, Capacity: 16, Seed: 1}, func(a h.Action) error {
-			steps++
-			_, err := m.Step(a)
-			return err
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps*(i+1)), "ns/step")
 	}
+}
+
+func benchStream(b *testing.B, obj h.Object, conc int) {
+	var acts []h.Action
+	err := gen.Generate(gen.Config{Object: obj, Ops: 10000, Concurrency: conc, Capacity: 16, Seed: 1}, func(a h.Action) error {
+		acts = append(acts, a)
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	opt := Options{Algorithm: Saturate, RemoveObsolete: true}
+	run := func(m *Monitor) {
+		for _, a := range acts {
+			if _, err := m.Step(a); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if r := m.Result(); r.Verdict != OK {
+			b.Fatalf("verdict %s on a linearizable log", r.Verdict)
+		}
+	}
+	newMonitor := func() *Monitor {
+		m, err := New(obj, "", opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return m
+	}
+	// One untimed pass counts: the encoder's clauses and variables, and,
+	// by the names the encoder gives them, its Tseitin helpers.
+	m := newMonitor()
+	c := m.chk.(*satChecker)
+	var created []int
+	c.sink.created = &created
+	c.enc.Names = true
+	helpers := 0
+	for _, a := range acts {
+		created = created[:0]
+		if _, err := m.Step(a); err != nil {
+			b.Fatal(err)
+		}
+		for _, v := range created {
+			if c.enc.VarName(v) == "aux" {
+				helpers++
+			}
+		}
+	}
+	vars, clauses := c.enc.Stats()
+	props := c.stats().Propagations
+	steps := float64(len(acts))
+
+	var ms0, ms1 runtime.MemStats
+	b.ReportAllocs()
+	runtime.ReadMemStats(&ms0)
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for range b.N {
+		run(newMonitor())
+	}
+	cpu := cpuTime() - cpu0
+	b.StopTimer()
+	runtime.ReadMemStats(&ms1)
+	n := steps * float64(b.N)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n, "ns/step")
+	if cpu > 0 {
+		// CPU time beside wall time: on a shared machine wall time mostly
+		// measures the neighbours.
+		b.ReportMetric(float64(cpu.Nanoseconds())/n, "cpu-ns/step")
+	}
+	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/n, "allocs/step")
+	b.ReportMetric(float64(clauses)/steps, "clauses/step")
+	b.ReportMetric(float64(vars)/steps, "vars/step")
+	b.ReportMetric(float64(helpers)/steps, "helpers/step")
+	b.ReportMetric(float64(props)/steps, "props/step")
 }
 
 // BenchmarkSaturateVsSymbolic runs, history by history, SATURATE to the

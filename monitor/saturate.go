@@ -10,9 +10,18 @@ import (
 type satSink struct {
 	s   *saturate.Solver
 	buf []saturate.Lit
+	// created, when not nil, collects every variable handed out, for the
+	// benchmarks' per-step counters.
+	created *[]int
 }
 
-func (k *satSink) NewVar() int { return int(k.s.NewVar()) }
+func (k *satSink) NewVar() int {
+	v := int(k.s.NewVar())
+	if k.created != nil {
+		*k.created = append(*k.created, v)
+	}
+	return v
+}
 
 func (k *satSink) AddClause(lits []encode.Lit) {
 	k.buf = k.buf[:0]

@@ -30,6 +30,15 @@
 // lists the clauses and facts from which unit propagation derives it,
 // copied at conflict time.
 //
+// # Storage
+//
+// Clause storage follows MiniSat and gini. A unit clause is not stored:
+// it is a mark on its variable and an assignment (a fact with a handle). A
+// binary clause lives in its two watchers, which carry the other literal,
+// so propagating through it reads neither the clause table nor the
+// literals. Longer clauses keep their literals in one arena, a single
+// slice, reached through a table of slots that handles (ClauseID) name.
+//
 // # Forgetting
 //
 // Memory stays bounded on endless input because clauses and variables can
@@ -42,23 +51,20 @@
 //   - ForgetVar(v) drops the value of v and lets NewVar reuse its index; no
 //     live clause may mention v (it returns an error otherwise).
 //   - ForgetVars(vs) is the usual operation: it removes every clause that
-//     mentions one of vs, using per-variable occurrence lists, then
-//     forgets vs. Values derived for the remaining variables stay, even if
-//     they were derived through the removed clauses.
+//     mentions one of vs, then forgets vs. Values derived for the
+//     remaining variables stay, even if they were derived through the
+//     removed clauses.
 //
-// Removed clauses are detached lazily: their watchers and occurrences are
-// dropped when met, or by a sweep that runs once as many clauses have been
-// removed as are live, after which their slots are reused.
-//
-// # Measured choices
-//
-// BenchmarkPropagate (a sliding window of operations with strict-order
-// axioms, see bench_test.go) decided these: watchers carry a blocker
-// literal and the sweep drops watchers of satisfied clauses (about 15%
-// faster than bare clause references); sweeping when removed clauses
-// reach the live count beats 1/2 or 4 times it; and lazy detachment with
-// sweeps beat tagging every list entry with the clause's generation so
-// that slots could be reused at once (10-20% slower).
+// Forgetting visits no clause. Each forgetting is an epoch; a variable
+// records the epoch in which it was last forgotten and a clause the epoch
+// in which it was added, so a clause is dead as soon as one of its
+// variables has been forgotten in or after its own epoch. Propagation
+// drops the watchers of dead clauses when it meets them, and an
+// assignment whose reason is dead is a fact. A collection, run once the
+// table holds twice the clauses alive after the previous one, frees the
+// slots of dead and removed clauses, compacts the arena into its spare
+// half and drops their watchers; its cost is paid for by the additions
+// since.
 //
 // A Solver is not safe for concurrent use.
 package saturate

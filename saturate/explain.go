@@ -33,21 +33,23 @@ func (s *Solver) Conflict() *Conflict { return s.conflict }
 // later removals; callers must not modify it.
 func (s *Solver) Explain() []Reason { return s.explanation }
 
-func (s *Solver) setConflict(slot int32) {
+// setConflict records the conflict of the clause id, whose literals lits
+// are all false.
+func (s *Solver) setConflict(id ClauseID, lits []Lit) {
 	s.stats.Conflicts++
-	c := &s.clauses[slot]
-	s.conflict = &Conflict{Clause: makeClauseID(slot, c.gen), Lits: slices.Clone(c.lits)}
-	s.explanation = s.explain(slot)
+	s.conflict = &Conflict{Clause: id, Lits: slices.Clone(lits)}
+	s.explanation = s.explain(id, lits)
 }
 
-// explain walks the implication graph back from the conflicting clause in
-// slot. The graph is acyclic because a clause implies its lits[0] only
-// after all its other literals are false.
-func (s *Solver) explain(slot int32) []Reason {
-	c := &s.clauses[slot]
-	out := []Reason{{Clause: makeClauseID(slot, c.gen), Lits: slices.Clone(c.lits)}}
+// explain walks the implication graph back from the conflicting clause.
+// The graph is acyclic because a clause implies a literal only after all
+// its other literals are false. A reason clause that has died since (one
+// of its variables forgotten) but is not collected yet counts as gone:
+// the assignment is a fact.
+func (s *Solver) explain(id ClauseID, lits []Lit) []Reason {
+	out := []Reason{{Clause: id, Lits: slices.Clone(lits)}}
 	seen := make([]bool, len(s.live))
-	pending := slices.Clone(c.lits) // false literals still to be justified
+	pending := slices.Clone(lits) // false literals still to be justified
 	for len(pending) > 0 {
 		l := pending[len(pending)-1]
 		pending = pending[:len(pending)-1]
@@ -57,13 +59,26 @@ func (s *Solver) explain(slot int32) []Reason {
 		}
 		seen[v] = true
 		r := s.reasonOf[v]
-		if r == isFact {
+		switch {
+		case r == isUnit:
+			out = append(out, Reason{Clause: unitID(v, s.vgen[v]), Lits: []Lit{l.Not()}})
+			continue
+		case r == isFact || s.clauses[r].state != clauseLive || !s.alive(&s.clauses[r]):
 			out = append(out, Reason{Lits: []Lit{l.Not()}})
 			continue
 		}
-		rc := &s.clauses[r]
-		out = append(out, Reason{Clause: makeClauseID(r, rc.gen), Lits: slices.Clone(rc.lits)})
-		pending = append(pending, rc.lits[1:]...)
+		rl := slices.Clone(s.lits(r))
+		if rl[0].Var() != v {
+			// A binary clause may have implied its second literal; the
+			// implied literal comes first, as in longer clauses.
+			rl[0], rl[1] = rl[1], rl[0]
+		}
+		out = append(out, Reason{Clause: makeClauseID(r, s.clauses[r].gen), Lits: rl})
+		for _, m := range rl {
+			if m.Var() != v {
+				pending = append(pending, m)
+			}
+		}
 	}
 	return out
 }

@@ -6,47 +6,91 @@ import "fmt"
 // live. Assignments the clause implied stay; they become facts. Removing a
 // clause never undoes a conflict. Stale or zero handles are ignored.
 func (s *Solver) RemoveClause(id ClauseID) bool {
+	if id == NoClause {
+		return false
+	}
+	if v := id.unitVar(); v != 0 {
+		if int(v) >= len(s.live) || !s.live[v] || s.vgen[v] != id.gen() || s.units[v] == 0 {
+			return false
+		}
+		s.units[v] = 0
+		s.nunits--
+		if s.reasonOf[v] == isUnit {
+			s.reasonOf[v] = isFact
+		}
+		// A new unit clause on v must not get the handle just removed.
+		s.bumpGen(v)
+		return true
+	}
 	slot := id.slot()
-	if id == NoClause || slot < 0 || int(slot) >= len(s.clauses) {
+	if int(slot) >= len(s.clauses) {
 		return false
 	}
 	c := &s.clauses[slot]
-	if c.state != clauseLive || c.gen != id.gen() {
+	if c.state != clauseLive || c.gen != id.gen() || !s.alive(c) {
 		return false
 	}
-	s.removeSlot(slot)
-	s.maybeSweep()
-	return true
-}
-
-// removeSlot kills a live clause. Its watchers and occurrences are left in
-// place to be dropped when met or at the next sweep; only then can the
-// slot be reused, since until then they still name it.
-func (s *Solver) removeSlot(slot int32) {
-	c := &s.clauses[slot]
-	c.state = clauseDead
-	if len(c.lits) > 0 {
-		if v := c.lits[0].Var(); s.reasonOf[v] == slot {
+	lits := s.lits(slot)
+	for _, l := range lits {
+		if v := l.Var(); s.reasonOf[v] == slot {
 			s.reasonOf[v] = isFact
 		}
 	}
-	s.stats.Clauses--
-	s.removed = append(s.removed, slot)
+	s.stored--
+	if len(lits) == 2 {
+		// A binary clause's only references are its two watchers: drop
+		// them, and the slot is free at once.
+		for i, l := range lits {
+			s.unwatch(l, ^slot, lits[1-i])
+		}
+		c.state = slotFree
+		s.freeSlots = append(s.freeSlots, slot)
+		s.used--
+		return true
+	}
+	c.state = clauseRemoved
+	s.maybeCollect()
+	return true
+}
+
+// unwatch drops the watcher of l that names ref with the given other
+// literal, if l still has it (propagation may have dropped it).
+func (s *Solver) unwatch(l Lit, ref int32, other Lit) {
+	ws := s.watching[l]
+	for i, w := range ws {
+		if w.ref == ref && w.other == other {
+			s.watching[l] = append(ws[:i], ws[i+1:]...)
+			return
+		}
+	}
 }
 
 // ForgetVar forgets v: its value is dropped and NewVar may hand out its
 // index again. It fails, changing nothing, if v is not live or a live
-// clause mentions it; ForgetVars removes such clauses first.
+// clause mentions it; ForgetVars removes such clauses first. Finding such
+// a clause takes a pass over all clauses: ForgetVars is the operation
+// meant for use.
 func (s *Solver) ForgetVar(v Var) error {
 	if !s.IsLive(v) {
 		return fmt.Errorf("saturate: ForgetVar(%d): not a live variable", v)
 	}
-	for _, slot := range s.occurs[v] {
-		if c := &s.clauses[slot]; c.state == clauseLive {
-			return fmt.Errorf("saturate: ForgetVar(%d): live clause %v mentions it", v, c.lits)
+	if s.units[v] > 0 {
+		return fmt.Errorf("saturate: ForgetVar(%d): a live unit clause mentions it", v)
+	}
+	for slot := range s.clauses {
+		c := &s.clauses[slot]
+		if c.state != clauseLive || !s.alive(c) {
+			continue
+		}
+		for _, l := range s.lits(int32(slot)) {
+			if l.Var() == v {
+				return fmt.Errorf("saturate: ForgetVar(%d): live clause %v mentions it", v, s.lits(int32(slot)))
+			}
 		}
 	}
 	s.dropVar(v)
+	s.epoch++
+	s.stale = true
 	return nil
 }
 
@@ -54,6 +98,10 @@ func (s *Solver) ForgetVar(v Var) error {
 // forgets vs as ForgetVar does. Assignments of other variables stay, as
 // facts where their implying clause was removed. It fails, changing
 // nothing, if some v in vs is not live; duplicates are fine.
+//
+// No clause is visited: each v records the current epoch, and a clause
+// added in that epoch or before that mentions v is dead from now on. Dead
+// clauses are dropped when propagation meets them and by collections.
 func (s *Solver) ForgetVars(vs []Var) error {
 	for _, v := range vs {
 		if !s.IsLive(v) {
@@ -61,83 +109,123 @@ func (s *Solver) ForgetVars(vs []Var) error {
 		}
 	}
 	for _, v := range vs {
-		for _, slot := range s.occurs[v] {
-			if s.clauses[slot].state == clauseLive {
-				s.removeSlot(slot)
-			}
-		}
-	}
-	for _, v := range vs {
 		if s.live[v] {
 			s.dropVar(v)
 		}
 	}
-	s.maybeSweep()
+	s.epoch++
+	s.stale = true
+	s.maybeCollect()
 	return nil
 }
 
-// dropVar forgets v, which no live clause mentions. Its own watch and
-// occurrence lists can hold only removed clauses, so they are simply
-// emptied (keeping their capacity for the variable's next life). A queued
-// literal of v is skipped by Propagate, as v is now unassigned.
+// dropVar forgets v in the current epoch, with its unit clauses. Its own
+// watch lists are simply emptied (keeping their capacity for the
+// variable's next life): every clause in them mentions v and is dead. A
+// queued literal of v is skipped by Propagate, as v is now unassigned.
 func (s *Solver) dropVar(v Var) {
 	p, n := Pos(v), Neg(v)
 	s.live[v] = false
 	s.value[p], s.value[n] = Unknown, Unknown
 	s.reasonOf[v] = isFact
+	s.nunits -= int(s.units[v])
+	s.units[v] = 0
+	s.bumpGen(v)
+	s.forgotAt[v] = s.epoch
 	// Keep small lists for reuse; drop big ones, or every recycled index
 	// would keep the largest list it ever had and memory would creep up
 	// with the length of the log.
 	s.watching[p] = shrink(s.watching[p])
 	s.watching[n] = shrink(s.watching[n])
-	if cap(s.occurs[v]) > keepCap {
-		s.occurs[v] = nil
-	} else {
-		s.occurs[v] = s.occurs[v][:0]
-	}
 	s.freeVars = append(s.freeVars, v)
 	s.stats.Vars--
 }
 
-// maybeSweep sweeps once the removed clauses are as many as the live ones,
-// so that the sweep's cost, linear in the lists' total length, is paid for
-// by the removals and the lists stay within a constant factor of the live
-// clauses.
-func (s *Solver) maybeSweep() {
-	if len(s.removed) >= s.sweepMin && len(s.removed) >= s.stats.Clauses {
-		s.sweep()
+// bumpGen gives v's unit clauses a new handle.
+func (s *Solver) bumpGen(v Var) {
+	s.vgen[v]++
+	if s.vgen[v] == 0 { // wrapped: 0 would make a zero ClauseID possible
+		s.vgen[v] = 1
 	}
 }
 
-// sweep drops every watcher and occurrence of a removed clause, after
-// which the removed slots can be reused.
-func (s *Solver) sweep() {
+// maybeCollect collects once the clause table holds twice as many clauses
+// as were alive after the last collection (and at least sweepMin), so
+// that the collection's cost, linear in the table, the arena and the watch
+// lists, is paid for by the additions since, and storage stays within a
+// constant factor of the live clauses.
+func (s *Solver) maybeCollect() {
+	if s.used >= max(s.sweepMin, 2*s.liveAtCollect) {
+		s.collect()
+	}
+}
+
+// collect frees the slots of removed and dead clauses, compacts the
+// arena, drops every watcher of a freed clause (and of a satisfied one),
+// and turns into facts the assignments whose reason was freed.
+func (s *Solver) collect() {
+	to := s.spare[:0]
+	live := 0
+	for slot := range s.clauses {
+		c := &s.clauses[slot]
+		if c.state == slotFree {
+			continue
+		}
+		if c.state == clauseLive && s.alive(c) {
+			start := int32(len(to))
+			to = append(to, s.arena[c.start:c.start+c.size]...)
+			c.start = start
+			live++
+			continue
+		}
+		c.state = slotFree
+		s.freeSlots = append(s.freeSlots, int32(slot))
+	}
+	s.arena, s.spare = to, s.arena[:0]
+	// Every watcher names a slot that was not free before this
+	// collection, so one naming a free slot now names a freed clause.
 	for v := 1; v < len(s.live); v++ {
 		if !s.live[v] {
 			continue
 		}
-		occ := s.occurs[v][:0]
-		for _, slot := range s.occurs[v] {
-			if s.clauses[slot].state == clauseLive {
-				occ = append(occ, slot)
-			}
+		if r := s.reasonOf[v]; r >= 0 && s.clauses[r].state == slotFree {
+			s.reasonOf[v] = isFact
 		}
-		s.occurs[v] = occ
 		for _, l := range [2]Lit{Pos(Var(v)), Neg(Var(v))} {
 			ws := s.watching[l][:0]
 			for _, w := range s.watching[l] {
-				if s.clauses[w.clause].state == clauseLive && s.value[w.blocker] != True {
+				slot := w.ref
+				if slot < 0 {
+					slot = ^slot
+				}
+				if s.clauses[slot].state == clauseLive && s.value[w.other] != True {
 					ws = append(ws, w)
 				}
 			}
 			s.watching[l] = ws
 		}
 	}
-	for _, slot := range s.removed {
-		s.clauses[slot].state = slotFree
-		s.freeSlots = append(s.freeSlots, slot)
+	s.used, s.stored, s.stale = live, live, false
+	s.liveAtCollect = live
+	if s.epoch >= renormalizeAt {
+		s.renormalize()
 	}
-	s.removed = s.removed[:0]
+}
+
+// renormalize renumbers epochs from 1 right after a collection, when every
+// stored clause is alive: births become 1 and forgetting epochs 0, which
+// keeps every stored clause alive and every comparison to come correct.
+func (s *Solver) renormalize() {
+	for slot := range s.clauses {
+		s.clauses[slot].birth = 1
+	}
+	for l := range s.watching {
+		for i := range s.watching[l] {
+			s.watching[l][i].birth = 1
+		}
+	}
+	clear(s.forgotAt)
+	s.epoch = 2
 }
 
 // keepCap is the largest list capacity a recycled variable keeps.

@@ -160,24 +160,27 @@ func TestStaleClauseID(t *testing.T) {
 // storage follows the live size, not the number of steps.
 func TestMemoryBounded(t *testing.T) {
 	w := newWindow(8, 1)
+	maxLive := 0
 	for range 3000 {
 		w.step()
+		maxLive = max(maxLive, w.s.Stats().Clauses)
 	}
 	s := w.s
 	st := s.Stats()
-	if len(s.live)-1 > st.MaxVars || len(s.clauses) > 2*st.MaxClauses+sweepMin {
+	bound := 2*maxLive + sweepMin
+	if len(s.live)-1 > st.MaxVars || len(s.clauses) > bound {
 		t.Fatalf("storage grew: %d var slots (max live %d), %d clause slots (max live %d)",
-			len(s.live)-1, st.MaxVars, len(s.clauses), st.MaxClauses)
+			len(s.live)-1, st.MaxVars, len(s.clauses), maxLive)
 	}
-	watchers, occs := 0, 0
+	if st.MaxClauses > bound+maxLive {
+		t.Fatalf("%d clauses held at the peak for at most %d live", st.MaxClauses, maxLive)
+	}
+	watchers := 0
 	for l := range s.watching {
 		watchers += len(s.watching[l])
 	}
-	for v := range s.occurs {
-		occs += len(s.occurs[v])
-	}
-	if watchers > 2*(2*st.MaxClauses+sweepMin) || occs > 3*(2*st.MaxClauses+sweepMin) {
-		t.Fatalf("lists grew: %d watchers, %d occurrences for at most %d live clauses", watchers, occs, st.MaxClauses)
+	if watchers > 2*bound || len(s.arena) > 8*bound {
+		t.Fatalf("lists grew: %d watchers, %d arena literals for at most %d live clauses", watchers, len(s.arena), maxLive)
 	}
 	if !s.Propagate() {
 		t.Fatalf("consistent workload reported a conflict: %v", s.Explain())

@@ -86,8 +86,10 @@ func (x Value) String() string {
 // ClauseID is a handle on an added clause, used to remove it. The low 32
 // bits are the clause's storage slot and the high 32 bits the slot's
 // generation; slots are recycled but every reuse bumps the generation, so a
-// stale handle never removes a different clause. The zero ClauseID names no
-// clause.
+// stale handle never removes a different clause. A unit clause has no slot:
+// its low bits are its variable, complemented (so negative), and its high
+// bits the variable's generation, bumped each time the variable is
+// forgotten. The zero ClauseID names no clause.
 type ClauseID uint64
 
 // NoClause is the zero ClauseID; it never names a clause.
@@ -97,5 +99,18 @@ func makeClauseID(slot int32, gen uint32) ClauseID {
 	return ClauseID(gen)<<32 | ClauseID(uint32(slot))
 }
 
+// unitID is the handle of the unit clauses on v while v has generation
+// gen.
+func unitID(v Var, gen uint32) ClauseID { return makeClauseID(^int32(v), gen) }
+
 func (id ClauseID) slot() int32 { return int32(uint32(id)) }
 func (id ClauseID) gen() uint32 { return uint32(id >> 32) }
+
+// unitVar is the variable of a unit clause's handle, or 0 if id names a
+// stored clause.
+func (id ClauseID) unitVar() Var {
+	if s := id.slot(); s < 0 {
+		return Var(^s)
+	}
+	return 0
+}

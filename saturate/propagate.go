@@ -34,20 +34,50 @@ func (s *Solver) Propagate() bool {
 // soon as its literal is assigned. So, unlike in a backtracking solver, no
 // watcher stays on a false literal and the list of ¬p ends up empty
 // (watchers of removed clauses are dropped on the way too).
+//
+// A binary clause is handled from its watcher alone. A watcher of a dead
+// clause (one of its variables forgotten since it was added) is dropped
+// without acting: its literals may now name recycled variables.
 func (s *Solver) propagateLit(p Lit) bool {
 	falseLit := p.Not()
 	value := s.value
+	forgotAt := s.forgotAt
 	ws := s.watching[falseLit]
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
-		if value[w.blocker] == True {
+		if value[w.other] == True {
 			continue
 		}
-		c := &s.clauses[w.clause]
+		if w.ref < 0 {
+			// Binary: falseLit's variable is live (forgetting empties
+			// its lists), so the clause is alive iff other's is.
+			if forgotAt[w.other.Var()] >= w.birth {
+				continue
+			}
+			if value[w.other] == False {
+				s.watching[falseLit] = ws[:copy(ws, ws[i:])]
+				slot := ^w.ref
+				s.setConflict(makeClauseID(slot, s.clauses[slot].gen), s.lits(slot))
+				return false
+			}
+			s.assign(w.other, ^w.ref)
+			continue
+		}
+		c := &s.clauses[w.ref]
 		if c.state != clauseLive {
 			continue
 		}
-		lits := c.lits
+		lits := s.arena[c.start : c.start+c.size : c.start+c.size]
+		dead := false
+		for _, l := range lits {
+			if forgotAt[l.Var()] >= c.birth {
+				dead = true
+				break
+			}
+		}
+		if dead {
+			continue
+		}
 		// Keep the false watched literal at lits[1] so that lits[0] is
 		// the one that will be implied if no replacement is found.
 		if lits[0] == falseLit {
@@ -66,19 +96,19 @@ func (s *Solver) propagateLit(p Lit) bool {
 			// over the watch.
 			if value[lits[k]] == Unknown {
 				lits[1], lits[k] = lits[k], falseLit
-				s.watching[lits[1]] = append(s.watching[lits[1]], watcher{clause: w.clause, blocker: first})
+				s.watching[lits[1]] = append(s.watching[lits[1]], watcher{other: first, ref: w.ref, birth: w.birth})
 			}
 			continue
 		}
 		if value[first] == False {
 			// Leave the solver consistent for later removals.
 			s.watching[falseLit] = ws[:copy(ws, ws[i:])]
-			s.setConflict(w.clause)
+			s.setConflict(makeClauseID(w.ref, c.gen), lits)
 			return false
 		}
 		// The clause is unit; once first is assigned it is satisfied, so
 		// it need not be watched any more.
-		s.assign(first, w.clause)
+		s.assign(first, w.ref)
 	}
 	s.watching[falseLit] = ws[:0]
 	return true

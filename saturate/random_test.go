@@ -96,10 +96,22 @@ func checkExplanation(t *testing.T, s *Solver, seed uint64) {
 //     clauses with the engine's assignments as facts derives nothing new,
 //     and finds a conflict exactly when the engine has one.
 func TestRandomForget(t *testing.T) {
+	renumbered := 0
+	defer func() {
+		t.Logf("renumbered %d", renumbered)
+		if renumbered == 0 && !t.Failed() {
+			t.Errorf("no run renumbered its epochs")
+		}
+	}()
 	for seed := range uint64(2000) {
 		rng := rand.New(rand.NewPCG(seed, 2))
 		s := New()
 		s.sweepMin = rng.IntN(4)
+		if seed%4 == 0 {
+			// Start a few forgettings short of the renumbering of
+			// epochs, so that collections renumber them mid-run.
+			s.epoch = renormalizeAt - 3
+		}
 		logical := map[Var]Var{} // engine var → logical var
 		nlogical := Var(0)
 		var live []Var
@@ -174,6 +186,9 @@ func TestRandomForget(t *testing.T) {
 			if err := s.check(s.qhead == len(s.queue)); err != nil {
 				t.Fatalf("seed %d step %d: %v", seed, step, err)
 			}
+		}
+		if seed%4 == 0 && s.epoch < renormalizeAt-3 {
+			renumbered++
 		}
 		ok := s.Propagate()
 		if err := s.check(true); err != nil {

@@ -101,8 +101,8 @@ func (s *Solver) check(fixpoint bool) error {
 			if s.value[p] != Unknown || s.value[n] != Unknown {
 				return fmt.Errorf("forgotten var %d has a value", v)
 			}
-			if len(s.watching[p])+len(s.watching[n])+len(s.occurs[v]) != 0 {
-				return fmt.Errorf("forgotten var %d has watchers or occurrences", v)
+			if len(s.watching[p])+len(s.watching[n]) != 0 || s.units[v] != 0 {
+				return fmt.Errorf("forgotten var %d has watchers or unit clauses", v)
 			}
 			if s.reasonOf[v] != isFact {
 				return fmt.Errorf("forgotten var %d has a reason", v)
@@ -113,39 +113,76 @@ func (s *Solver) check(fixpoint bool) error {
 		if s.value[p] != -s.value[n] {
 			return fmt.Errorf("var %d: literal values %v/%v disagree", v, s.value[p], s.value[n])
 		}
-		if r := s.reasonOf[v]; r != isFact {
-			c := &s.clauses[r]
-			if c.state != clauseLive || c.lits[0].Var() != v || s.value[c.lits[0]] != True {
-				return fmt.Errorf("var %d: bad reason %v (state %d)", v, c.lits, c.state)
+		switch r := s.reasonOf[v]; {
+		case r == isUnit:
+			if s.units[v] == 0 || s.value[p] == Unknown {
+				return fmt.Errorf("var %d: unit reason without a live unit clause or a value", v)
 			}
-			for _, l := range c.lits[1:] {
-				if s.value[l] != False {
-					return fmt.Errorf("var %d: reason %v has non-false %v", v, c.lits, l)
+		case r >= 0:
+			c := &s.clauses[r]
+			if c.state == slotFree {
+				return fmt.Errorf("var %d: reason names free slot %d", v, r)
+			}
+			if c.state != clauseLive || !s.alive(c) {
+				break // dead, not collected yet: a fact
+			}
+			implied := 0
+			for _, l := range s.lits(r) {
+				switch {
+				case l.Var() == v && s.value[l] == True:
+					implied++
+				case s.value[l] != False:
+					return fmt.Errorf("var %d: reason %v has non-false %v", v, s.lits(r), l)
 				}
+			}
+			if implied != 1 {
+				return fmt.Errorf("var %d: reason %v does not imply it", v, s.lits(r))
 			}
 		}
 	}
 	if live != s.stats.Vars {
 		return fmt.Errorf("%d live vars, stats say %d", live, s.stats.Vars)
 	}
-	nclauses := 0
+	// Every watcher names a slot in use, and a binary one carries the
+	// clause's other literal and birth.
+	for l := range s.watching {
+		for _, w := range s.watching[l] {
+			slot := w.ref
+			if slot < 0 {
+				slot = ^slot
+			}
+			c := &s.clauses[slot]
+			if c.state == slotFree || c.birth != w.birth {
+				return fmt.Errorf("watcher of %v names slot %d (state %d, birth %d/%d)", Lit(l), slot, c.state, c.birth, w.birth)
+			}
+			if w.ref < 0 && c.state == clauseLive && s.alive(c) {
+				if lits := s.lits(slot); len(lits) != 2 || !(lits[0] == Lit(l) && lits[1] == w.other || lits[1] == Lit(l) && lits[0] == w.other) {
+					return fmt.Errorf("binary watcher of %v (other %v) on clause %v", Lit(l), w.other, lits)
+				}
+			}
+		}
+	}
+	used, nclauses, units := 0, 0, 0
+	for v := range s.units {
+		units += int(s.units[v])
+	}
+	if units != s.nunits {
+		return fmt.Errorf("%d unit clauses, counter says %d", units, s.nunits)
+	}
 	for slot := range s.clauses {
 		c := &s.clauses[slot]
-		if c.state != clauseLive {
+		if c.state != slotFree {
+			used++
+		}
+		if c.state != clauseLive || !s.alive(c) {
 			continue
 		}
 		nclauses++
+		lits := s.lits(int32(slot))
 		satisfied, tautology, open := false, false, 0
-		for i, l := range c.lits {
+		for i, l := range lits {
 			if !s.live[l.Var()] {
-				return fmt.Errorf("clause %v mentions forgotten var %d", c.lits, l.Var())
-			}
-			found := false
-			for _, o := range s.occurs[l.Var()] {
-				found = found || o == int32(slot)
-			}
-			if !found {
-				return fmt.Errorf("clause %v missing from occurrences of %d", c.lits, l.Var())
+				return fmt.Errorf("clause %v mentions forgotten var %d", lits, l.Var())
 			}
 			switch s.value[l] {
 			case True:
@@ -153,7 +190,7 @@ func (s *Solver) check(fixpoint bool) error {
 			case Unknown:
 				open++
 			}
-			for _, m := range c.lits[:i] {
+			for _, m := range lits[:i] {
 				tautology = tautology || m == l.Not()
 			}
 		}
@@ -161,23 +198,30 @@ func (s *Solver) check(fixpoint bool) error {
 			continue
 		}
 		if open < 2 {
-			return fmt.Errorf("clause %v is unit or false at a fixpoint", c.lits)
+			return fmt.Errorf("clause %v is unit or false at a fixpoint", lits)
 		}
-		for _, l := range c.lits[:2] {
+		ref := int32(slot)
+		if len(lits) == 2 {
+			ref = ^ref
+		}
+		for _, l := range lits[:2] {
 			if s.value[l] != Unknown {
-				return fmt.Errorf("clause %v watches assigned %v", c.lits, l)
+				return fmt.Errorf("clause %v watches assigned %v", lits, l)
 			}
 			found := false
 			for _, w := range s.watching[l] {
-				found = found || w.clause == int32(slot)
+				found = found || w.ref == ref
 			}
 			if !found {
-				return fmt.Errorf("clause %v has no watcher on %v", c.lits, l)
+				return fmt.Errorf("clause %v has no watcher on %v", lits, l)
 			}
 		}
 	}
-	if nclauses != s.stats.Clauses {
-		return fmt.Errorf("%d live clauses, stats say %d", nclauses, s.stats.Clauses)
+	if used != s.used {
+		return fmt.Errorf("%d slots in use, counter says %d", used, s.used)
+	}
+	if st := s.Stats(); nclauses+units != st.Clauses {
+		return fmt.Errorf("%d live clauses, stats say %d", nclauses+units, st.Clauses)
 	}
 	return nil
 }

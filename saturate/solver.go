@@ -5,45 +5,65 @@ import (
 	"slices"
 )
 
-// clauseState says what a clause slot currently holds.
+// clauseState says what a clause-table slot currently holds.
 type clauseState uint8
 
 const (
 	// slotFree: on the free list, ready for AddClause.
 	slotFree clauseState = iota
-	// clauseLive: added and not removed.
+	// clauseLive: added and not removed by RemoveClause. It is still dead
+	// if one of its variables was forgotten after it was added (see alive).
 	clauseLive
-	// clauseDead: removed, but watch and occurrence lists may still name
-	// the slot (they are cleaned lazily), so it must not be reused until
-	// the next sweep.
-	clauseDead
+	// clauseRemoved: removed by RemoveClause, but watch lists may still
+	// name the slot (they are cleaned lazily), so it must not be reused
+	// until the next collection.
+	clauseRemoved
 )
 
-// clause is one clause slot. For a clause that implied a literal, that
-// literal is lits[0]; for a clause that is being watched, its two watched
-// literals are lits[0] and lits[1].
+// clause is one clause-table entry: a clause of two or more literals, or
+// the empty clause. Its literals are arena[start:start+size]. For a longer
+// clause that implied a literal, that literal is the first; for one being
+// watched, its two watched literals are the first two. Unit clauses have no
+// entry: they are facts (see Solver.units).
 type clause struct {
-	lits  []Lit
+	start int32
+	size  int32
+	birth uint32 // the epoch in which it was added
 	gen   uint32
 	state clauseState
 }
 
 // watcher is an entry in a literal's watch list: the clause watches that
-// literal. blocker is another literal of the clause; if it is true the
-// clause is satisfied and need not be looked at.
+// literal. A binary clause lives in its two watchers: other is its other
+// literal, and propagation never reads the clause table or the arena for
+// it. For a longer clause other is a blocker: another literal of the
+// clause; if it is true the clause is satisfied and need not be looked at.
+// ref is the clause's slot, complemented (negative) for a binary clause.
+// birth is the clause's, so that a binary clause's liveness is decided
+// from the watcher alone.
 type watcher struct {
-	clause  int32
-	blocker Lit
+	other Lit
+	ref   int32
+	birth uint32
 }
 
-// isFact in reasonOf marks an assignment whose implying clause is gone (or
-// that is not assigned at all): it is simply a fact.
-const isFact int32 = -1
+// reasonOf values that are not clause slots.
+const (
+	// isFact marks an assignment whose implying clause is gone (or that is
+	// not assigned at all): it is simply a fact.
+	isFact int32 = -1
+	// isUnit marks an assignment made by a live unit clause.
+	isUnit int32 = -2
+)
 
-// sweepMin is the least number of removed clauses worth a sweep of the
-// watch and occurrence lists; below it the stale entries cost less than
-// the sweep. Tests lower Solver.sweepMin to sweep often.
+// sweepMin is the least number of stored clauses worth a collection; below
+// it the dead clauses cost less than the collection. Tests lower
+// Solver.sweepMin to collect often.
 const sweepMin = 1024
+
+// renormalizeAt is the epoch at which a collection renumbers births and
+// forgetting epochs from 1, long before the 32-bit epoch could wrap.
+const renormalizeAt = 1 << 31
 
 // Solver is a single-level unit-propagation engine. It is not safe for
 // concurrent use.
@@ -53,14 +73,29 @@ type Solver struct {
 	watching [][]watcher // clauses watching the literal; visited when it becomes false
 
 	// Per variable (indexed by Var; index 0 is unused).
-	reasonOf []int32   // slot of the clause that implied the variable, or isFact
-	live     []bool    // allocated and not forgotten
-	occurs   [][]int32 // slots of clauses mentioning the variable; may hold removed ones
-	freeVars []Var     // forgotten variables, reused by NewVar
+	reasonOf []int32  // slot of the clause that implied the variable, isUnit or isFact
+	live     []bool   // allocated and not forgotten
+	units    []int32  // 1 if the variable carries an unstored live unit clause (see addUnit)
+	vgen     []uint32 // bumped when the variable is forgotten; names unit-clause handles
+	forgotAt []uint32 // epoch in which the variable was last forgotten, 0 if never
+	freeVars []Var    // forgotten variables, reused by NewVar
+
+	// epoch counts forgettings (ForgetVar and ForgetVars calls), from 1.
+	// A clause is dead once one of its variables has been forgotten in
+	// or after the epoch of its birth: forgetting never visits clauses.
+	epoch uint32
 
 	clauses   []clause
+	arena     []Lit   // literals of the stored clauses
+	spare     []Lit   // the arena's other half: a collection copies into it
 	freeSlots []int32 // slots ready for reuse
-	removed   []int32 // dead slots still named by some list; freed by sweep
+	used      int     // slots not free: live, removed or dead
+	// liveAtCollect is the number of clauses alive after the last
+	// collection; the next one comes when used reaches twice it.
+	liveAtCollect int
+	stored        int  // live stored clauses; recounted when stale
+	stale         bool // a forgetting has happened since stored was counted
+	nunits        int  // live unit clauses
 
 	// queue holds assigned literals whose consequences have not been
 	// propagated yet; queue[:qhead] are done. Because nothing is ever
@@ -84,10 +119,12 @@ type Solver struct {
 
 // Stats are counters describing a Solver.
 type Stats struct {
-	Vars         int   // live variables
-	Clauses      int   // live clauses
-	MaxVars      int   // peak of Vars
-	MaxClauses   int   // peak of Clauses
+	Vars    int // live variables
+	Clauses int // live clauses
+	MaxVars int // peak of Vars
+	// MaxClauses is the peak of clauses held: live ones, and dead ones
+	// not yet collected.
+	MaxClauses   int
 	Propagations int64 // literals whose watch lists were processed
 	Conflicts    int64 // conflicts found (at most 1, as conflicts are sticky)
 }
@@ -99,7 +136,10 @@ func New() *Solver {
 		watching: make([][]watcher, 2),
 		reasonOf: []int32{isFact},
 		live:     []bool{false},
-		occurs:   make([][]int32, 1),
+		units:    []int32{0},
+		vgen:     []uint32{0},
+		forgotAt: []uint32{0},
+		epoch:    1,
 		sweepMin: sweepMin,
 	}
 }
@@ -116,7 +156,9 @@ func (s *Solver) NewVar() Var {
 		s.watching = append(s.watching, nil, nil)
 		s.reasonOf = append(s.reasonOf, isFact)
 		s.live = append(s.live, false)
-		s.occurs = append(s.occurs, nil)
+		s.units = append(s.units, 0)
+		s.vgen = append(s.vgen, 1)
+		s.forgotAt = append(s.forgotAt, 0)
 	}
 	s.live[v] = true
 	s.stats.Vars++
@@ -138,8 +180,23 @@ func (s *Solver) Value(l Lit) Value {
 	return s.value[l]
 }
 
-// Stats returns the solver's counters.
-func (s *Solver) Stats() Stats { return s.stats }
+// Stats returns the solver's counters. After a forgetting, the count of
+// live clauses is taken by a pass over the clause table, since forgetting
+// itself does not visit the clauses it kills.
+func (s *Solver) Stats() Stats {
+	if s.stale {
+		s.stored = 0
+		for slot := range s.clauses {
+			if c := &s.clauses[slot]; c.state == clauseLive && s.alive(c) {
+				s.stored++
+			}
+		}
+		s.stale = false
+	}
+	st := s.stats
+	st.Clauses = s.stored + s.nunits
+	return st
+}
 
 // AddClause adds the disjunction of lits and returns its handle. Every
 // literal must belong to a live variable; AddClause panics otherwise,
@@ -157,23 +214,58 @@ func (s *Solver) Stats() Stats { return s.stats }
 //     solver is in conflict from now on;
 //   - otherwise two of its literals are watched.
 //
+// A unit clause is not stored: it is a fact about its variable, counted
+// on the variable. A binary clause is stored for its handle and for
+// explanations, but propagation reads it from its watchers only.
+//
 // Every clause gets a handle and counts as live until removed, and every
 // clause is removed by ForgetVars of one of its variables. After a
 // conflict, clauses are stored but no longer take effect.
 func (s *Solver) AddClause(lits ...Lit) ClauseID {
 	lits, tautology := s.normalize(lits)
+	if len(lits) == 1 {
+		return s.addUnit(lits[0])
+	}
+	return s.store(lits, tautology)
+}
+
+// store adds a clause to the clause table and the arena.
+func (s *Solver) store(lits []Lit, tautology bool) ClauseID {
 	slot := s.allocSlot()
 	c := &s.clauses[slot]
-	c.lits = append(c.lits[:0], lits...)
-	for _, l := range lits {
-		v := l.Var()
-		s.occurs[v] = append(s.occurs[v], slot)
-	}
-	s.stats.Clauses++
-	s.stats.MaxClauses = max(s.stats.MaxClauses, s.stats.Clauses)
+	c.start, c.size, c.birth = int32(len(s.arena)), int32(len(lits)), s.epoch
+	s.arena = append(s.arena, lits...)
+	s.stored++
+	s.stats.MaxClauses = max(s.stats.MaxClauses, s.used+s.nunits)
 	id := makeClauseID(slot, c.gen)
 	if s.conflict == nil && !tautology {
 		s.attach(slot)
+	}
+	return id
+}
+
+// addUnit adds the unit clause l. The first live unit clause of a
+// variable is not stored: it is a mark on the variable and, if l is not
+// assigned yet, an assignment whose reason is isUnit; its handle is the
+// variable with its generation (see unitID). A second one while the first
+// lives, which an encoder hardly ever emits, is stored like longer
+// clauses (it is never watched: it is satisfied or false at once).
+func (s *Solver) addUnit(l Lit) ClauseID {
+	v := l.Var()
+	if s.units[v] > 0 {
+		return s.store([]Lit{l}, false)
+	}
+	s.units[v] = 1
+	s.nunits++
+	s.stats.MaxClauses = max(s.stats.MaxClauses, s.used+s.nunits)
+	id := unitID(v, s.vgen[v])
+	if s.conflict == nil {
+		switch s.value[l] {
+		case Unknown:
+			s.assign(l, isUnit)
+		case False:
+			s.setConflict(id, []Lit{l})
+		}
 	}
 	return id
 }
@@ -233,12 +325,32 @@ func (s *Solver) allocSlot() int32 {
 		s.clauses = append(s.clauses, clause{gen: 1})
 	}
 	s.clauses[slot].state = clauseLive
+	s.used++
 	return slot
+}
+
+// lits returns the literals of the clause in slot, in the arena: valid
+// until the arena next grows or is collected.
+func (s *Solver) lits(slot int32) []Lit {
+	c := &s.clauses[slot]
+	return s.arena[c.start : c.start+c.size : c.start+c.size]
+}
+
+// alive reports whether none of c's variables has been forgotten since c
+// was added. (c's variables were live when it was added, so if alive they
+// still are: the same variables, not recycled ones.)
+func (s *Solver) alive(c *clause) bool {
+	for _, l := range s.arena[c.start : c.start+c.size] {
+		if s.forgotAt[l.Var()] >= c.birth {
+			return false
+		}
+	}
+	return true
 }
 
 // attach makes a freshly added clause act on the current assignment.
 func (s *Solver) attach(slot int32) {
-	lits := s.clauses[slot].lits
+	lits := s.lits(slot)
 	open := 0 // lits[:open] are the unassigned literals
 	for i, l := range lits {
 		switch s.value[l] {
@@ -251,17 +363,21 @@ func (s *Solver) attach(slot int32) {
 	}
 	switch open {
 	case 0:
-		s.setConflict(slot)
+		s.setConflict(makeClauseID(slot, s.clauses[slot].gen), lits)
 	case 1:
 		s.assign(lits[0], slot)
 	default:
-		s.watch(lits[0], slot, lits[1])
-		s.watch(lits[1], slot, lits[0])
+		ref, birth := slot, s.clauses[slot].birth
+		if len(lits) == 2 {
+			ref = ^slot
+		}
+		s.watch(lits[0], watcher{other: lits[1], ref: ref, birth: birth})
+		s.watch(lits[1], watcher{other: lits[0], ref: ref, birth: birth})
 	}
 }
 
-func (s *Solver) watch(l Lit, slot int32, blocker Lit) {
-	s.watching[l] = append(s.watching[l], watcher{clause: slot, blocker: blocker})
+func (s *Solver) watch(l Lit, w watcher) {
+	s.watching[l] = append(s.watching[l], w)
 }
 
 // assign makes l true because of the clause in slot reason (or isFact) and

@@ -280,13 +280,13 @@ func TestLongClause(t *testing.T) {
 	if !s.Propagate() || s.Value(Pos(vs[0])) != True {
 		t.Fatalf("long clause did not propagate: %v", s.Value(Pos(vs[0])))
 	}
-	if got := len(s.clauses[id.slot()].lits); got != len(vs) {
+	if got := len(s.lits(id.slot())); got != len(vs) {
 		t.Fatalf("long clause kept %d literals, want %d", got, len(vs))
 	}
 	taut := s.AddClause(append(lits, Neg(vs[3]))...)
 	for _, ws := range s.watching {
 		for _, w := range ws {
-			if w.clause == taut.slot() {
+			if w.ref == taut.slot() || w.ref == ^taut.slot() {
 				t.Fatalf("long tautology is watched")
 			}
 		}
