@@ -33,6 +33,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 0, "time limit per history, e.g. 5s (0: none); on expiry the verdict is 'timeout'")
 	verbose := fs.BoolP("verbose", "v", false, "print per-history statistics (clauses, variables, propagations, window size, removals)")
 	format := fs.String("format", "text", "output format: text, or json (one JSON object per history and line)")
+	mf := defineMultiFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: satmon check [flags] [FILE...]
 
@@ -84,6 +85,10 @@ Flags:
 		fmt.Fprintf(stderr, "satmon check: unknown format %q (want text or json)\n", *format)
 		return exitUsage
 	}
+	if err := mf.validate(); err != nil {
+		fmt.Fprintf(stderr, "satmon check: %v\n", err)
+		return exitUsage
+	}
 	if *solver != "gini" && *solver != "gophersat" {
 		fmt.Fprintf(stderr, "satmon check: unknown solver %q (want gini or gophersat)\n", *solver)
 		return exitUsage
@@ -124,6 +129,16 @@ Flags:
 			r = fh
 			defer fh.Close()
 		}
+		br := bufio.NewReaderSize(r, 64<<10)
+		if multi, res, err := mf.check(br, name, obj, *param, opt, out, stderr, *format == "json", *verbose); multi {
+			if err != nil {
+				code = exitUsage
+			} else if res.Verdict == monitor.Violation && code == exitOK {
+				code = exitViolation
+			}
+			continue
+		}
+		r = br
 		printed := false
 		res, err := monitor.CheckLogFunc(r, logfmt.Options{Name: name, Object: obj, Param: *param}, opt, func(res monitor.Result) {
 			// Print (and flush) the moment the violation is proven, so a
