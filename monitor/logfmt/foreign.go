@@ -54,80 +54,107 @@ func ParseFormat(s string) (Format, error) {
 	return Auto, fmt.Errorf("unknown input format %q (want auto, native, jepsen, edn or json)", s)
 }
 
-// sniffSize is how much of a log Detect looks at.
+// sniffSize is the most of a log Detect and NamedObjects look at.
 const sniffSize = 64 << 10
+
+// peekLines calls decide on the lines at the start of br that are
+// complete, reading more (without consuming it) only while decide cannot
+// tell yet: on a live pipe, the first lines suffice and nothing waits for
+// sniffSize bytes. decide returns done=false to see more lines.
+func peekLines(br *bufio.Reader, decide func(line []byte) (done bool)) {
+	seen := 0 // bytes of complete lines already decided on
+	for {
+		buf, err := br.Peek(br.Buffered())
+		buf = buf[seen:]
+		for {
+			i := bytes.IndexByte(buf, '\n')
+			if i < 0 {
+				break
+			}
+			line := buf[:i]
+			if seen == 0 {
+				line = bytes.TrimPrefix(line, []byte("\ufeff"))
+			}
+			if decide(bytes.TrimSpace(line)) {
+				return
+			}
+			seen += i + 1
+			buf = buf[i+1:]
+		}
+		if err != nil || br.Buffered() >= min(br.Size(), sniffSize) {
+			if len(buf) > 0 {
+				decide(bytes.TrimSpace(buf)) // the last line, without newline
+			}
+			return
+		}
+		// One more byte than buffered: bufio reads once, as much as comes.
+		if _, err := br.Peek(br.Buffered() + 1); err != nil {
+			if buf, _ := br.Peek(br.Buffered()); len(buf) > seen {
+				decide(bytes.TrimSpace(buf[seen:]))
+			}
+			return
+		}
+	}
+}
 
 // Detect recognises a log's format from its first line that is neither
 // blank nor a '#' comment: '{"' starts a JSON event, '{' an EDN one, a
 // line with a ':invoke', ':ok', ':fail' or ':info' field is Jepsen's, and
 // anything else is the native format (which reports what is wrong with
-// it). It reads from br without consuming anything.
+// it). It reads from br without consuming anything, and no further than
+// that line.
 func Detect(br *bufio.Reader) Format {
-	buf, _ := br.Peek(sniffSize)
-	for len(buf) > 0 {
-		line := buf
-		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
-			line, buf = buf[:i], buf[i+1:]
-		} else {
-			buf = nil
-		}
-		line = bytes.TrimPrefix(line, []byte("\ufeff"))
-		line = bytes.TrimSpace(line)
+	f := Native
+	peekLines(br, func(line []byte) bool {
 		if len(line) == 0 || line[0] == '#' {
-			continue
+			return false
 		}
 		switch {
 		case bytes.HasPrefix(line, []byte(`{"`)):
-			return JSON
+			f = JSON
 		case line[0] == '{':
-			return EDN
+			f = EDN
 		case line[0] == '[':
-			return Native
-		}
-		for _, f := range bytes.Fields(line) {
-			switch string(f) {
-			case ":invoke", ":ok", ":fail", ":info":
-				return Jepsen
+			f = Native
+		default:
+			for _, w := range bytes.Fields(line) {
+				switch string(w) {
+				case ":invoke", ":ok", ":fail", ":info":
+					f = Jepsen
+					return true
+				}
 			}
 		}
-		return Native
-	}
-	return Native
+		return true
+	})
+	return f
 }
 
 // NamedObjects reports whether a native log declares named objects
-// ('# @object NAME KIND') before its first action, looking at what br
-// holds without consuming it. A log of one object reads as it always has.
+// ('# @object NAME KIND', NAME not a kind) before its first action,
+// looking at what br holds without consuming it. A log of one object
+// reads as it always has.
 func NamedObjects(br *bufio.Reader) bool {
-	buf, _ := br.Peek(sniffSize)
-	for len(buf) > 0 {
-		line := buf
-		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
-			line, buf = buf[:i], buf[i+1:]
-		} else {
-			buf = nil
-		}
-		line = bytes.TrimSpace(bytes.TrimPrefix(line, []byte("\ufeff")))
+	named := false
+	peekLines(br, func(line []byte) bool {
 		if len(line) > 0 && line[0] == '[' {
-			return false
+			return true
 		}
 		rest, ok := bytes.CutPrefix(line, []byte("#"))
 		if !ok {
-			continue
+			return false
 		}
 		rest, ok = bytes.CutPrefix(bytes.TrimSpace(rest), []byte("@object"))
 		if !ok || len(rest) == 0 || rest[0] != ' ' && rest[0] != '\t' {
-			continue
+			return false
 		}
-		f := bytes.Fields(rest)
-		if len(f) >= 2 {
-			if _, kind := history.ParseObject(string(f[0])); !kind {
-				return true
-			}
+		if f := bytes.Fields(rest); len(f) >= 2 {
+			_, kind := history.ParseObject(string(f[0]))
+			named = !kind
 		}
-		return false
-	}
-	return false
+		return true
+	})
+	return named
 }
 
 // NewSource returns the events of the log r in format f (Auto: detected
