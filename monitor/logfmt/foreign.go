@@ -71,11 +71,7 @@ func peekLines(br *bufio.Reader, decide func(line []byte) (done bool)) {
 			if i < 0 {
 				break
 			}
-			line := buf[:i]
-			if seen == 0 {
-				line = bytes.TrimPrefix(line, []byte("\ufeff"))
-			}
-			if decide(bytes.TrimSpace(line)) {
+			if decide(trimLine(buf[:i], seen == 0)) {
 				return
 			}
 			seen += i + 1
@@ -83,18 +79,26 @@ func peekLines(br *bufio.Reader, decide func(line []byte) (done bool)) {
 		}
 		if err != nil || br.Buffered() >= min(br.Size(), sniffSize) {
 			if len(buf) > 0 {
-				decide(bytes.TrimSpace(buf)) // the last line, without newline
+				decide(trimLine(buf, seen == 0)) // the last line, without newline
 			}
 			return
 		}
 		// One more byte than buffered: bufio reads once, as much as comes.
 		if _, err := br.Peek(br.Buffered() + 1); err != nil {
 			if buf, _ := br.Peek(br.Buffered()); len(buf) > seen {
-				decide(bytes.TrimSpace(buf[seen:]))
+				decide(trimLine(buf[seen:], seen == 0))
 			}
 			return
 		}
 	}
+}
+
+// trimLine trims a line's spaces, and a byte-order mark on the first.
+func trimLine(line []byte, first bool) []byte {
+	if first {
+		line = bytes.TrimPrefix(line, []byte("\ufeff"))
+	}
+	return bytes.TrimSpace(line)
 }
 
 // Detect recognises a log's format from its first line that is neither
