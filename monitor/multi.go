@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -64,7 +65,7 @@ type LogResult struct {
 // batchSize is the most events handed to a worker at once. Batches also
 // go out before the reader may block (CheckMulti), so a violation on a
 // live pipe is found without waiting for more input.
-const batchSize = 256
+const batchSize = 1024
 
 // CheckMulti reads a log of format f (logfmt.Auto: recognised) from r and
 // checks each of its objects; lo.Name names the file in messages. It
@@ -72,7 +73,11 @@ const batchSize = 256
 // object's violation is proven. A malformed log yields a positioned
 // error and verdict Error; the results of what was read are kept.
 func CheckMulti(ctx context.Context, r io.Reader, f logfmt.Format, lo logfmt.Options, opt MultiOptions, onViolation func(ObjectResult)) (LogResult, error) {
-	hr := &hookReader{r: r}
+	br, ok := r.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReaderSize(r, 64<<10)
+	}
+	hr := &hookReader{r: br}
 	src, err := logfmt.NewSource(hr, f, lo)
 	if err != nil {
 		return LogResult{Result: Result{File: lo.Name, Algorithm: opt.Name(), Verdict: Error, Error: err.Error()}}, err
@@ -85,15 +90,17 @@ func CheckSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 	return checkSource(ctx, src, name, opt, onViolation, nil)
 }
 
-// hookReader calls before ahead of every read of the underlying reader,
-// which may block: the dispatcher flushes its partial batches there.
+// hookReader calls before ahead of every read that may block, when its
+// buffer is empty: the dispatcher flushes its partial batches there, so
+// that on a live pipe no event waits for more input, while a file is
+// handed out in large batches.
 type hookReader struct {
-	r      io.Reader
+	r      *bufio.Reader
 	before func()
 }
 
 func (hr *hookReader) Read(p []byte) (int, error) {
-	if hr.before != nil {
+	if hr.before != nil && hr.r.Buffered() == 0 {
 		hr.before()
 	}
 	return hr.r.Read(p)
