@@ -273,7 +273,7 @@ func (r *eventReader) NextEvent() (Event, error) {
 		default:
 			ev, err = parseJSONLine(s)
 		}
-		if err == nil && ev.process == ":nemesis" {
+		if err == nil && (ev.process == ":nemesis" || ev.process == "nemesis") {
 			continue // a fault injected by Jepsen, not an operation
 		}
 		var e Event
