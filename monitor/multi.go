@@ -205,51 +205,37 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 
 	kinds := map[h.Object]bool{}
 	var stepErr error
-	first := -1
 	timedOut := ctx.Err() != nil
 	for _, s := range shards {
 		res.Dropped += s.dropped
 		for _, st := range s.objs {
 			st.finish()
 			kinds[st.decl.Kind] = true
-			r := st.res
-			res.Objects = append(res.Objects, r)
-			switch r.Verdict {
-			case Violation:
-				if first < 0 || r.violSeq < res.Objects[first].violSeq {
-					first = len(res.Objects) - 1
-				}
+			res.Objects = append(res.Objects, st.res)
+			switch st.res.Verdict {
 			case Timeout:
 				timedOut = true
 			case Error:
-				if stepErr == nil || st.err != nil {
+				if stepErr == nil {
 					stepErr = st.err
 				}
 			}
 		}
 	}
 	slices.SortFunc(res.Objects, func(a, b ObjectResult) int { return a.first - b.first })
-	if first >= 0 {
-		// Sorting moved it; find it again by its proving action.
-		seq := -1
-		for _, s := range shards {
-			for _, st := range s.objs {
-				if st.res.Verdict == Violation && (seq < 0 || st.res.violSeq < seq) {
-					seq = st.res.violSeq
-				}
-			}
+	var first *ObjectResult // the violation proven earliest in the log
+	for i := range res.Objects {
+		if o := &res.Objects[i]; o.Verdict == Violation && (first == nil || o.violSeq < first.violSeq) {
+			first = o
 		}
-		for i := range res.Objects {
-			if o := &res.Objects[i]; o.Verdict == Violation && o.violSeq == seq {
-				step := seq + 1
-				res.Verdict = Violation
-				res.ViolationStep = &step
-				res.ViolationLine = o.ViolationLine
-				res.ViolationOp = o.ViolationOp
-				res.ViolationObject = o.Name
-				break
-			}
-		}
+	}
+	if first != nil {
+		step := first.violSeq + 1
+		res.Verdict = Violation
+		res.ViolationStep = &step
+		res.ViolationLine = first.ViolationLine
+		res.ViolationOp = first.ViolationOp
+		res.ViolationObject = first.Name
 	}
 	switch len(kinds) {
 	case 0:
