@@ -350,7 +350,7 @@ func CheckLogFunc(r io.Reader, lo logfmt.Options, opt Options, onViolation func(
 			return fail(err)
 		}
 		if rd.Named() {
-			return fail(fmt.Errorf("%s:%d: the log declares named objects: check it with CheckSource", lo.Name, a.Line))
+			return fail(fmt.Errorf("%s:%d: the log declares named objects: check it with CheckMulti", lo.Name, a.Line))
 		}
 		if m == nil {
 			m, err = New(rd.Object(), rd.Param(), opt)
