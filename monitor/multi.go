@@ -172,6 +172,7 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 		hook.before = flushAll
 	}
 	var readErr error
+	stopped := false // the deadline passed before the end of the log
 	for {
 		ev, err := src.NextEvent()
 		if err == io.EOF {
@@ -182,6 +183,7 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 			break
 		}
 		if ctx.Err() != nil {
+			stopped = true
 			break
 		}
 		res.Steps++
@@ -205,11 +207,14 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 
 	kinds := map[h.Object]bool{}
 	var stepErr error
-	timedOut := ctx.Err() != nil
+	timedOut := stopped
 	for _, s := range shards {
 		res.Dropped += s.dropped
 		for _, st := range s.objs {
 			st.finish()
+			if stopped && st.res.Verdict == OK {
+				st.res.Verdict = Timeout // the rest of its log was not read
+			}
 			kinds[st.decl.Kind] = true
 			res.Objects = append(res.Objects, st.res)
 			switch st.res.Verdict {

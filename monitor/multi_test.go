@@ -251,3 +251,34 @@ func TestRegisterIdleRule(t *testing.T) {
 		t.Fatalf("verdict %s at line %d, want violation at 13", res.Verdict, res.ViolationLine)
 	}
 }
+
+// A deadline stops the whole log: it is not read further, objects not
+// yet decided say timeout, and so does the log.
+func TestMultiTimeout(t *testing.T) {
+	pr, pw := io.Pipe()
+	done := make(chan LogResult, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		res, _ := CheckMulti(ctx, pr, logfmt.Native, logfmt.Options{Name: "pipe"},
+			MultiOptions{Options: Options{Algorithm: Saturate}, Workers: 2}, nil)
+		done <- res
+	}()
+	io.WriteString(pw, "# @object a queue\n# @object b queue\n[1] call a.enqueue(1)\n[1] return\n")
+	cancel()
+	go func() {
+		// The checker stops reading at the deadline; this write may never
+		// be read, and pr.Close below releases it.
+		io.WriteString(pw, "[2] call b.dequeue\n[2] return 1\n")
+		pw.Close()
+	}()
+	res := <-done
+	pr.Close()
+	if res.Verdict != Timeout {
+		t.Fatalf("log %s, want timeout", res.Verdict)
+	}
+	for _, o := range res.Objects {
+		if o.Verdict != Timeout {
+			t.Fatalf("object %s: %s, want timeout", o.Name, o.Verdict)
+		}
+	}
+}
