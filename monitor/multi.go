@@ -28,7 +28,7 @@ type MultiOptions struct {
 	// per core (runtime.GOMAXPROCS).
 	Workers int
 	// KeepIdle keeps every object's monitor to the end instead of
-	// dropping the monitors of idle objects (for tests).
+	// dropping or parking the monitors of idle objects (for tests).
 	KeepIdle bool
 }
 
@@ -60,6 +60,9 @@ type LogResult struct {
 	// alive at once.
 	Dropped int `json:"dropped"`
 	MaxLive int `json:"max_live"`
+	// Parked counts the times an idle object's monitor was set aside, to
+	// be rebuilt by replay if the object came back.
+	Parked int `json:"parked"`
 }
 
 // batchSize is the most events handed to a worker at once. Batches also
@@ -210,6 +213,7 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 	timedOut := stopped
 	for _, s := range shards {
 		res.Dropped += s.dropped
+		res.Parked += s.parkedN
 		for _, st := range s.objs {
 			st.finish()
 			if stopped && st.res.Verdict == OK {
@@ -296,6 +300,7 @@ type shard struct {
 	live    *atomic.Int64
 	maxLive *atomic.Int64
 	dropped int
+	parkedN int
 }
 
 // objState is what a worker holds for one object. Once the object is idle
@@ -311,7 +316,23 @@ type objState struct {
 	wsum  float64 // window sizes summed over steps, for MeanWindow
 	done  bool
 	err   error
+
+	// acts are the actions the current monitor was given. An object idle
+	// in a state only its history tells (a queue still holding elements)
+	// is parked: its monitor is set aside, and rebuilt from acts when the
+	// object comes back. Replaying the same actions into a fresh monitor
+	// rebuilds the same state (the algorithms are deterministic), so this
+	// trades the monitor's memory for the time of a replay. parkedRes is
+	// the monitor's result when set aside.
+	acts      []h.Action
+	parked    bool
+	parkedRes Result
+	noPark    bool // acts outgrew parkMax: the monitor stays until dropped
 }
+
+// parkMax is the most actions a parked object keeps for its replay; an
+// object with a longer history keeps its monitor.
+const parkMax = 256
 
 func (s *shard) run() {
 	for b := range s.in {
@@ -347,6 +368,16 @@ func (s *shard) step(ev *logfmt.Event) {
 		if n := s.live.Add(1); n > s.maxLive.Load() {
 			s.maxLive.Store(n) // a race between workers only loses a sample
 		}
+		if st.parked {
+			st.parked = false
+			for _, a := range st.acts {
+				if _, err := m.Step(a); err != nil {
+					s.release(st)
+					st.fail(fmt.Errorf("%s:%d: object %s: replay: %w", s.file, a.Line, st.decl.Label(), err))
+					return
+				}
+			}
+		}
 	}
 	viol, err := st.mon.Step(ev.Action)
 	if err != nil {
@@ -355,6 +386,12 @@ func (s *shard) step(ev *logfmt.Event) {
 		return
 	}
 	st.idle.step(st.decl.Kind, ev.Action)
+	if !s.keep && !st.noPark {
+		st.acts = append(st.acts, ev.Action)
+		if len(st.acts) > parkMax {
+			st.acts, st.noPark = nil, true
+		}
+	}
 	switch {
 	case viol:
 		before := st.res.Steps
@@ -362,18 +399,25 @@ func (s *shard) step(ev *logfmt.Event) {
 		step := before + *st.res.ViolationStep
 		st.res.ViolationStep = &step
 		st.res.violSeq = ev.Seq
-		st.done = true
+		st.done, st.acts = true, nil
 		s.report(st.res)
 	case st.mon.Done(): // timeout
 		s.release(st)
-		st.done = true
+		st.done, st.acts = true, nil
 	case !s.keep:
 		if p, ok := st.idle.droppable(st.decl.Kind, st.param); ok {
 			s.release(st)
 			st.param = p
 			st.idle = idleState{}
+			st.acts, st.noPark = nil, false
 			st.res.Restarts++
 			s.dropped++
+		} else if st.idle.open == 0 && !st.noPark {
+			st.parkedRes = st.mon.Result()
+			st.mon = nil
+			st.parked = true
+			s.live.Add(-1)
+			s.parkedN++
 		}
 	}
 }
@@ -421,6 +465,10 @@ func (st *objState) finish() {
 	if st.mon != nil {
 		st.fold(st.mon.Result())
 		st.mon = nil
+	}
+	if st.parked {
+		st.fold(st.parkedRes)
+		st.parked, st.acts = false, nil
 	}
 	if st.res.Steps > 0 {
 		st.stats.MeanWindow = st.wsum / float64(st.res.Steps)

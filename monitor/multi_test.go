@@ -72,7 +72,7 @@ func byName(res LogResult) map[string]ObjectResult {
 // Locality (Herlihy and Wing): on random logs of 2 to 5 objects of mixed
 // kinds, interleaved, the verdict and violation step of each object under
 // ENUMERATE -c through CheckMulti — sharded over 1 to 3 workers, idle
-// monitors dropped and recreated — equal ENUMERATE -c on the object's
+// monitors dropped and recreated or parked and replayed — equal ENUMERATE -c on the object's
 // sub-history alone, and the log's verdict is a violation iff some
 // object's is. SATURATE through CheckMulti is sound: every violation it
 // reports is confirmed by ENUMERATE -c on the sub-history, at that step
@@ -80,7 +80,7 @@ func byName(res LogResult) map[string]ObjectResult {
 func TestLocalityDifferential(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 16))
 	n := scale(2000)
-	restarts, violations, objects, satFound := 0, 0, 0, 0
+	restarts, parked, violations, objects, satFound := 0, 0, 0, 0, 0
 	for i := 0; i < n; i++ {
 		k := 2 + rng.IntN(4)
 		objs := make([]namedHist, k)
@@ -99,6 +99,7 @@ func TestLocalityDifferential(t *testing.T) {
 		text := interleaveLog(rng, objs)
 		workers := 1 + i%3
 		got := checkText(t, text, MultiOptions{Options: enumC, Workers: workers})
+		parked += got.Parked
 		if (got.Verdict == Violation) != anyViolation || got.Verdict != Violation && got.Verdict != OK {
 			t.Fatalf("log %d: verdict %s, want violation=%v\n%s", i, got.Verdict, anyViolation, text)
 		}
@@ -126,10 +127,10 @@ func TestLocalityDifferential(t *testing.T) {
 			}
 		}
 	}
-	if restarts == 0 || violations == 0 {
-		t.Fatalf("%d restarts and %d violations: the test tests nothing", restarts, violations)
+	if restarts == 0 || parked == 0 || violations == 0 {
+		t.Fatalf("%d restarts, %d parked and %d violations: the test tests nothing", restarts, parked, violations)
 	}
-	t.Logf("%d logs, %d objects, %d object violations (saturate found %d), %d idle monitors dropped and recreated", n, objects, violations, satFound, restarts)
+	t.Logf("%d logs, %d objects, %d object violations (saturate found %d), %d idle monitors dropped and recreated, %d parked", n, objects, violations, satFound, restarts, parked)
 }
 
 // Dropping idle monitors is what the differential above exercises on

@@ -160,6 +160,6 @@ func (p multiPrinter) log(lr monitor.LogResult) {
 		fmt.Fprintf(p.w, "%s: ok (no violation in %d steps); %s\n", lr.File, lr.Steps, tail)
 	}
 	if p.verbose {
-		fmt.Fprintf(p.w, "    monitors dropped when idle %d, most alive at once %d\n", lr.Dropped, lr.MaxLive)
+		fmt.Fprintf(p.w, "    monitors dropped when idle %d, parked %d, most alive at once %d\n", lr.Dropped, lr.Parked, lr.MaxLive)
 	}
 }
