@@ -30,6 +30,9 @@ type MultiOptions struct {
 	// KeepIdle keeps every object's monitor to the end instead of
 	// dropping or parking the monitors of idle objects (for tests).
 	KeepIdle bool
+
+	// parkAfter, for tests: overrides defaultParkAfter when positive.
+	parkAfter int
 }
 
 // ObjectResult is the verdict on one object of a log. ViolationStep
@@ -145,8 +148,11 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 	shards := make([]*shard, n)
 	var wg sync.WaitGroup
 	for i := range shards {
-		s := &shard{ctx: ctx, opt: per, keep: opt.KeepIdle, file: name, in: make(chan []logfmt.Event, 4),
+		s := &shard{ctx: ctx, opt: per, keep: opt.KeepIdle, parkAfter: defaultParkAfter, file: name, in: make(chan []logfmt.Event, 4),
 			free: free, objs: map[string]*objState{}, report: report, live: &live, maxLive: &maxLive}
+		if opt.parkAfter > 0 {
+			s.parkAfter = opt.parkAfter
+		}
 		shards[i] = s
 		wg.Add(1)
 		go func() {
@@ -301,6 +307,11 @@ type shard struct {
 	maxLive *atomic.Int64
 	dropped int
 	parkedN int
+	tick    int         // events stepped
+	idleQ   []idleEntry // objects gone idle, oldest first from head
+	head    int
+	// parkAfter is how many events an idle object waits to be parked.
+	parkAfter int
 }
 
 // objState is what a worker holds for one object. Once the object is idle
@@ -318,9 +329,9 @@ type objState struct {
 	err   error
 
 	// acts are the actions the current monitor was given. An object idle
-	// in a state only its history tells (a queue still holding elements)
-	// is parked: its monitor is set aside, and rebuilt from acts when the
-	// object comes back. Replaying the same actions into a fresh monitor
+	// in a state only its history tells (a queue still holding elements),
+	// and untouched for defaultParkAfter events, is parked: its monitor is set
+	// aside, and rebuilt from acts when the object comes back. Replaying the same actions into a fresh monitor
 	// rebuilds the same state (the algorithms are deterministic), so this
 	// trades the monitor's memory for the time of a replay. parkedRes is
 	// the monitor's result when set aside.
@@ -328,6 +339,7 @@ type objState struct {
 	parked    bool
 	parkedRes Result
 	noPark    bool // acts outgrew parkMax: the monitor stays until dropped
+	touched   int  // the shard's tick of the object's last event
 }
 
 // parkMax is the most actions a parked object keeps for its replay; an
@@ -348,6 +360,7 @@ func (s *shard) run() {
 }
 
 func (s *shard) step(ev *logfmt.Event) {
+	s.tick++
 	st := s.objs[ev.Object.Name]
 	if st == nil {
 		st = &objState{decl: ev.Object, param: ev.Object.Param}
@@ -355,6 +368,7 @@ func (s *shard) step(ev *logfmt.Event) {
 			Result: Result{File: s.file, Object: ev.Object.Kind.String(), Algorithm: s.opt.Name(), Verdict: OK}}
 		s.objs[ev.Object.Name] = st
 	}
+	st.touched = s.tick
 	if st.done {
 		return
 	}
@@ -413,12 +427,40 @@ func (s *shard) step(ev *logfmt.Event) {
 			st.res.Restarts++
 			s.dropped++
 		} else if st.idle.open == 0 && !st.noPark {
+			s.idleQ = append(s.idleQ, idleEntry{st, s.tick})
+		}
+	}
+	s.parkOld()
+}
+
+// idleEntry is an object that went idle at tick at.
+type idleEntry struct {
+	st *objState
+	at int
+}
+
+// defaultParkAfter is how many of its shard's events an idle object
+// waits before it is parked: an object under way, whose next action comes
+// soon, keeps its monitor and is not replayed over and over.
+const defaultParkAfter = 4096
+
+// parkOld parks the objects idle and untouched for parkAfter events.
+func (s *shard) parkOld() {
+	for s.head < len(s.idleQ) && s.tick-s.idleQ[s.head].at > s.parkAfter {
+		e := s.idleQ[s.head]
+		s.idleQ[s.head] = idleEntry{}
+		s.head++
+		if st := e.st; st.touched == e.at && st.mon != nil && !st.done {
 			st.parkedRes = st.mon.Result()
 			st.mon = nil
 			st.parked = true
 			s.live.Add(-1)
 			s.parkedN++
 		}
+	}
+	if s.head > 1024 && s.head > len(s.idleQ)/2 {
+		s.idleQ = append(s.idleQ[:0], s.idleQ[s.head:]...)
+		s.head = 0
 	}
 }
 

@@ -98,7 +98,7 @@ func TestLocalityDifferential(t *testing.T) {
 		objects += k
 		text := interleaveLog(rng, objs)
 		workers := 1 + i%3
-		got := checkText(t, text, MultiOptions{Options: enumC, Workers: workers})
+		got := checkText(t, text, MultiOptions{Options: enumC, Workers: workers, parkAfter: 1 + i%4})
 		parked += got.Parked
 		if (got.Verdict == Violation) != anyViolation || got.Verdict != Violation && got.Verdict != OK {
 			t.Fatalf("log %d: verdict %s, want violation=%v\n%s", i, got.Verdict, anyViolation, text)
