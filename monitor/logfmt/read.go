@@ -434,6 +434,11 @@ func (r *Reader) parseCall(lx *lexer, id string, idPos int) (history.Action, err
 	if len(args) > 0 {
 		l.Arg = history.Value(args[0].text)
 	}
+	if len(args) == 2 && obj != history.PQueue {
+		// Two arguments, as cas(OLD, NEW): one label argument, encoded
+		// as the foreign readers encode it (kernels.go).
+		l.Arg = casArg(history.Value(args[0].text), history.Value(args[1].text))
+	}
 	if obj == history.PQueue && sig.Method == history.Add {
 		pt := args[len(args)-1]
 		p, err := strconv.ParseInt(pt.text, 10, 64)
