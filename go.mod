@@ -10,6 +10,7 @@ require (
 	github.com/spf13/pflag v1.0.10
 	golang.org/x/term v0.44.0
 	gonum.org/v1/plot v0.17.0
+	olympos.io/encoding/edn v0.0.0-20201019073823-d3554ca0b0a3
 )
 
 require (

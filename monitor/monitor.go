@@ -494,6 +494,9 @@ func CheckLogFunc(r io.Reader, lo logfmt.Options, opt Options, onViolation func(
 		if err != nil {
 			return fail(err)
 		}
+		if rd.Named() {
+			return fail(fmt.Errorf("%s:%d: the log declares named objects: check it with CheckMulti", lo.Name, a.Line))
+		}
 		if m == nil {
 			m, err = New(rd.Object(), rd.Param(), opt)
 			if err != nil {

@@ -110,6 +110,7 @@ func runGen(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var f genFlags
 	f.define(fs)
+	mg := defineGenMultiFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: satmon gen --object NAME [flags]
        satmon gen --impl NAME [--threads N] [--ops N] [--seed S] [--yield P]
@@ -150,6 +151,9 @@ Flags:
 	if fs.NArg() != 0 {
 		fmt.Fprintf(stderr, "satmon gen: unexpected argument %q (gen reads no files; see --help)\n", fs.Arg(0))
 		return exitUsage
+	}
+	if mg.objects > 0 {
+		return mg.write(&f, stdout, stderr)
 	}
 	var (
 		obj    history.Object

@@ -382,3 +382,58 @@ func (e *exchanger) draw(mutate, pairOK, pairMut bool) (_, _ history.Label, pair
 	}
 	return x, y, true, false
 }
+
+// drainer is a drawer that can end a run in a state a fresh monitor
+// starts from (Config.Drain): it returns the sequential operations that
+// get there.
+type drainer interface {
+	drain() []history.Label
+}
+
+func (c *collection) drain() []history.Label {
+	var out []history.Label
+	for len(c.items) > 0 {
+		out = append(out, history.Label{Method: history.Rem, Ret: c.remove(c.next())})
+	}
+	return out
+}
+
+func (s *set) drain() []history.Label {
+	var out []history.Label
+	for i, in := range s.in {
+		if in {
+			s.in[i] = false
+			out = append(out, history.Label{Method: history.Rem, Arg: history.Value(strconv.Itoa(i + 1)), Ret: history.True})
+		}
+	}
+	return out
+}
+
+// drain writes once more, alone: that write is the last of every
+// linearization.
+func (r *register) drain() []history.Label {
+	l, _, _, _ := r.draw(false, false, false)
+	for l.Method != history.Write {
+		l, _, _, _ = r.draw(false, false, false)
+	}
+	return []history.Label{l}
+}
+
+func (k *lock) drain() []history.Label {
+	if !k.held {
+		return nil
+	}
+	l := history.Label{Method: history.Unlock, Ret: k.holder}
+	k.last, k.held, k.holder = k.holder, false, history.Void
+	return []history.Label{l}
+}
+
+func (s *semaphore) drain() []history.Label {
+	var out []history.Label
+	for _, t := range s.held {
+		out = append(out, history.Label{Method: history.Release, Ret: t})
+		s.released = t
+	}
+	s.held = nil
+	return out
+}

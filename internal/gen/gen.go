@@ -27,6 +27,11 @@ type Config struct {
 	// unique register and collection values and a pool of 4 set
 	// elements.
 	Values int
+	// Drain ends the history with sequential operations that bring the
+	// object back to a state a fresh monitor can start from (an empty
+	// collection, a free lock, a register whose last write is known), so
+	// that a checker of many objects may forget it (monitor.CheckSource).
+	Drain bool
 }
 
 // Validate reports the first problem with c.
@@ -190,6 +195,20 @@ func (g *generator) run() error {
 	}
 	if g.next < n || g.lin < n || len(g.ops) != g.cfg.Pending {
 		return fmt.Errorf("gen: internal error: stalled at op %d of %d", g.next, n)
+	}
+	if d, ok := g.model.(drainer); ok && g.cfg.Drain {
+		for _, l := range d.drain() {
+			g.ids++
+			id := strconv.Itoa(g.ids)
+			c := l
+			c.Ret, c.Pending = history.Void, true
+			if err := g.action(history.Call, id, c); err != nil {
+				return err
+			}
+			if err := g.action(history.Return, id, l); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package logfmt
 
 import (
 	"errors"
+	"io"
+	"strings"
 	"testing"
 
 	"github.com/satmon/satmon/internal/history"
@@ -34,6 +36,9 @@ func FuzzReader(f *testing.F) {
 				t.Fatalf("action %d: seq %d line %d", i, a.Seq, a.Line)
 			}
 		}
+		if rd.Named() {
+			return // a log of many objects: FuzzSources checks its events
+		}
 		if rd.Object() == history.NoObject {
 			if len(acts) > 0 {
 				t.Fatalf("%d actions without object", len(acts))
@@ -47,6 +52,44 @@ func FuzzReader(f *testing.F) {
 		}
 		if d := roundTrip(rd.Object(), rd.Param(), acts); d != "" {
 			t.Fatal(d)
+		}
+	})
+}
+
+// FuzzSources reads arbitrary bytes in every format: no panic, errors
+// positioned, every event addressed to an object, ids open at most once.
+func FuzzSources(f *testing.F) {
+	f.Add([]byte(etcdLog))
+	f.Add([]byte("# @object a queue\n# @object b register 0\n[1] call a.enqueue(1)\n[2] call b.read\n[1] return\n[2] return 0\n"))
+	f.Add([]byte(`{:process 0, :type :invoke, :f :put, :key "1", :value "x"}` + "\n" + `{:process 0, :type :ok, :f :put, :key "1", :value "x"}` + "\n"))
+	f.Add([]byte(`{"process": 0, "type": "invoke", "f": "get", "key": "1", "value": null}` + "\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, format := range []Format{Auto, Native, Jepsen, EDN, JSON} {
+			src, err := NewSource(strings.NewReader(string(data)), format, Options{Name: "fuzz"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			open := map[string]bool{}
+			for i := 0; ; i++ {
+				e, err := src.NextEvent()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					var pe *Error
+					if !errors.As(err, &pe) || pe.Line < 1 || pe.File != "fuzz" {
+						t.Fatalf("%s: error %v is not positioned", format, err)
+					}
+					break
+				}
+				if e.Object == nil || e.Seq != i || e.Line < 1 {
+					t.Fatalf("%s: event %d: %+v", format, i, e)
+				}
+				if e.Kind == history.Call == open[e.ID] {
+					t.Fatalf("%s: event %d: %v of [%s], open=%v", format, i, e.Kind, e.ID, open[e.ID])
+				}
+				open[e.ID] = e.Kind == history.Call
+			}
 		}
 	})
 }

@@ -54,6 +54,7 @@ type openOp struct {
 	label history.Label
 	seq   int
 	line  int
+	obj   *ObjectDecl // the object called
 }
 
 // Reader reads a log one action at a time. It keeps only the open
@@ -71,6 +72,12 @@ type Reader struct {
 	param      string
 	headerLine int  // line of the "# @object" header, 0 if none yet
 	started    bool // an action was read
+
+	// single is the object of a log of one object, once known; named
+	// holds the objects of a log that declares them by name (docs/format.md).
+	single *ObjectDecl
+	named  map[string]*ObjectDecl
+	last   *ObjectDecl // the object of the action Next returned last
 
 	open map[string]*openOp
 	done doneRing
@@ -199,18 +206,25 @@ func (r *Reader) parseComment(s string, i int) error {
 			return nil // "@objects" and the like are ordinary comments
 		}
 	}
-	if r.started {
-		return r.errorf(j, "header '# @object' after the first action: the header must come before all actions")
-	}
-	if r.headerLine != 0 {
-		return r.errorf(j, "second '# @object' header (the first is at line %d)", r.headerLine)
-	}
 	lx := lexer{s: s, pos: k}
 	name := lx.next()
 	if name.kind != tWord {
 		return r.errorf(name.pos, "missing object name after '# @object'; valid objects: %s", objectList())
 	}
 	obj, ok := history.ParseObject(name.text)
+	if !ok && r.single == nil && r.headerLine == 0 {
+		// Not a kind: the first word names one object of many.
+		return r.parseDecl(&lx, name)
+	}
+	if r.named != nil {
+		return r.errorf(j, "'# @object KIND' in a log of named objects: declare each object as '# @object NAME KIND [PARAM]'")
+	}
+	if r.started {
+		return r.errorf(j, "header '# @object' after the first action: the header must come before all actions")
+	}
+	if r.headerLine != 0 {
+		return r.errorf(j, "second '# @object' header (the first is at line %d); to check several objects in one log, declare each as '# @object NAME KIND [PARAM]'", r.headerLine)
+	}
 	if !ok {
 		return r.errorf(name.pos, "unknown object %s; valid objects: %s", quote(name.text), objectList())
 	}
@@ -317,7 +331,7 @@ func (r *Reader) parseAction(s string, i int) (history.Action, error) {
 	if !isCall && !isRet {
 		return a, r.errorf(kw.pos, "expected \"call\" or \"return\" after [%s], found %s", idText(id), kw.describe())
 	}
-	if r.obj == history.NoObject {
+	if r.obj == history.NoObject && r.named == nil {
 		if r.opt.Object == history.NoObject {
 			return a, r.errorf(i, "no object: add '# @object NAME' as the first line or pass --object")
 		}
@@ -396,9 +410,18 @@ func (r *Reader) parseCall(lx *lexer, id string, idPos int) (history.Action, err
 	if o, dup := r.open[id]; dup {
 		return a, r.errorf(idPos, "duplicate id [%s]: it is already open (called at line %d); an id may be reused only after its return", idText(id), o.line)
 	}
-	sig, ok := history.LookupMethod(r.obj, m.text)
+	decl, err := r.callee(&m)
+	if err != nil {
+		return a, err
+	}
+	obj := decl.Kind
+	sig, ok := history.LookupMethod(obj, m.text)
 	if !ok {
-		return a, r.errorf(m.pos, "unknown method %s for %s; accepted methods: %s", quote(m.text), r.obj, methodList(r.obj))
+		hint := ""
+		if r.named == nil && strings.Contains(m.text, ".") {
+			hint = "; to address one of several objects as NAME.method, declare each with '# @object NAME KIND'"
+		}
+		return a, r.errorf(m.pos, "unknown method %s for %s; accepted methods: %s%s", quote(m.text), obj, methodList(obj), hint)
 	}
 	if n := len(args); n < sig.MinArgs || n > sig.MaxArgs {
 		pos := m.pos
@@ -411,7 +434,12 @@ func (r *Reader) parseCall(lx *lexer, id string, idPos int) (history.Action, err
 	if len(args) > 0 {
 		l.Arg = history.Value(args[0].text)
 	}
-	if r.obj == history.PQueue && sig.Method == history.Add {
+	if len(args) == 2 && obj != history.PQueue {
+		// Two arguments, as cas(OLD, NEW): one label argument, encoded
+		// as the foreign readers encode it (kernels.go).
+		l.Arg = casArg(history.Value(args[0].text), history.Value(args[1].text))
+	}
+	if obj == history.PQueue && sig.Method == history.Add {
 		pt := args[len(args)-1]
 		p, err := strconv.ParseInt(pt.text, 10, 64)
 		if err != nil {
@@ -426,7 +454,8 @@ func (r *Reader) parseCall(lx *lexer, id string, idPos int) (history.Action, err
 	// a whole (possibly 1 MiB) line in memory.
 	id = strings.Clone(id)
 	l.Arg = history.Value(strings.Clone(string(l.Arg)))
-	r.open[id] = &openOp{name: strings.Clone(m.text), label: l, seq: r.seq, line: r.line}
+	r.open[id] = &openOp{name: strings.Clone(m.text), label: l, seq: r.seq, line: r.line, obj: decl}
+	r.last = decl
 	return history.Action{Kind: history.Call, ID: id, Label: l, Seq: r.seq, Line: r.line}, nil
 }
 
@@ -463,7 +492,7 @@ func (r *Reader) parseReturn(lx *lexer, id string, idPos int) (history.Action, e
 		}
 		return a, r.errorf(idPos, "return without call: no call [%s] is open", idText(id))
 	}
-	sig, _ := history.SignatureOf(r.obj, o.label.Method)
+	sig, _ := history.SignatureOf(o.obj.Kind, o.label.Method)
 	n := len(vals)
 	switch sig.Ret {
 	case history.RetNone:
@@ -505,6 +534,7 @@ func (r *Reader) parseReturn(lx *lexer, id string, idPos int) (history.Action, e
 		l.Ret = history.Value(vals[0].text)
 	}
 	delete(r.open, id)
+	r.last = o.obj
 	r.done.add(strings.Clone(id), r.line)
 	return history.Action{Kind: history.Return, ID: id, Label: l, Seq: r.seq, Line: r.line}, nil
 }
@@ -577,6 +607,9 @@ func ReadHistory(r io.Reader, opt Options) (*history.History, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if rd.Named() {
+			return nil, &Error{File: rd.file, Line: a.Line, Col: 1, Msg: "this log declares named objects; a history holds one object (satmon check reads logs of many)"}
 		}
 		if b == nil {
 			b = history.NewBuilder(rd.Object(), rd.Param())

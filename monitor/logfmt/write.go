@@ -51,12 +51,40 @@ func MethodName(obj history.Object, m history.Method) string {
 
 // AppendAction appends the log line of a (without newline) to dst.
 func AppendAction(dst []byte, obj history.Object, a history.Action) []byte {
+	return appendAction(dst, "", obj, a)
+}
+
+// AppendNamedAction appends the log line of an action of object name in
+// a log of named objects ("[ID] call NAME.method(ARGS)").
+func AppendNamedAction(dst []byte, name string, obj history.Object, a history.Action) []byte {
+	return appendAction(dst, name, obj, a)
+}
+
+// AppendDecl appends the declaration of a named object,
+// "# @object NAME KIND [PARAM]".
+func AppendDecl(dst []byte, name string, obj history.Object, param string) []byte {
+	dst = append(dst, "# @object "...)
+	dst = append(dst, name...)
+	dst = append(dst, ' ')
+	dst = append(dst, obj.String()...)
+	if param != "" {
+		dst = append(dst, ' ')
+		dst = append(dst, param...)
+	}
+	return dst
+}
+
+func appendAction(dst []byte, name string, obj history.Object, a history.Action) []byte {
 	dst = append(dst, '[')
 	dst = append(dst, a.ID...)
 	dst = append(dst, ']', ' ')
 	l := a.Label
 	if a.Kind == history.Call {
 		dst = append(dst, "call "...)
+		if name != "" {
+			dst = append(dst, name...)
+			dst = append(dst, '.')
+		}
 		dst = append(dst, MethodName(obj, l.Method)...)
 		if l.Arg != history.Void {
 			dst = append(dst, '(')

@@ -1,0 +1,128 @@
+package logfmt
+
+import (
+	"strings"
+
+	"github.com/satmon/satmon/internal/history"
+)
+
+// ObjectDecl is one object of a log: its name ("" for the object of a log
+// of one object), its kind and its parameter, and the line that declared
+// it (0 when it was declared implicitly, as a key of a key-value log).
+type ObjectDecl struct {
+	Name  string
+	Kind  history.Object
+	Param string
+	Line  int
+}
+
+// Label is how messages name the object: its name, or its kind for the
+// object of a log of one object.
+func (d *ObjectDecl) Label() string {
+	if d.Name == "" {
+		return d.Kind.String()
+	}
+	return d.Name
+}
+
+// Event is one action of a log together with the object it addresses.
+// Action.Seq counts the actions of the whole log, not of one object.
+type Event struct {
+	Object *ObjectDecl
+	history.Action
+}
+
+// Source is a log read as a stream of events: the native format (one
+// object or many) or a foreign one (NewSource). NextEvent returns io.EOF at
+// the clean end and a positioned *Error for a malformed log.
+type Source interface {
+	NextEvent() (Event, error)
+}
+
+// NextEvent is Next with the object the action addresses. Events of one
+// object share one *ObjectDecl.
+func (r *Reader) NextEvent() (Event, error) {
+	a, err := r.Next()
+	if err != nil {
+		return Event{}, err
+	}
+	return Event{Object: r.last, Action: a}, nil
+}
+
+// Named reports whether the log declares its objects by name
+// ('# @object NAME KIND'), as far as it has been read.
+func (r *Reader) Named() bool { return r.named != nil }
+
+// parseDecl reads the rest of '# @object NAME KIND [PARAM]'; name is the
+// token after '@object', which is not a kind. Declarations may come
+// anywhere before the object's first action, so that a live log can bring
+// in new objects.
+func (r *Reader) parseDecl(lx *lexer, name token) error {
+	if r.opt.Object != history.NoObject {
+		return r.errorf(name.pos, "'# @object NAME KIND' declares one of many objects; --object applies only to logs of one object")
+	}
+	if i := strings.IndexByte(name.text, '.'); i >= 0 {
+		return r.errorf(name.pos+i, "object name %s contains '.', which separates the object from the method in 'NAME.method'", quote(name.text))
+	}
+	if d, dup := r.named[name.text]; dup {
+		return r.errorf(name.pos, "object %s declared twice (first at line %d)", quote(name.text), d.Line)
+	}
+	kt := lx.next()
+	if kt.kind != tWord {
+		if r.started || r.named != nil {
+			return r.errorf(kt.pos, "missing kind after object name %s; expected '# @object NAME KIND [PARAM]', kinds: %s", quote(name.text), objectList())
+		}
+		return r.errorf(name.pos, "unknown object %s; valid objects: %s; or declare a named object with '# @object NAME KIND [PARAM]'", quote(name.text), objectList())
+	}
+	kind, ok := history.ParseObject(kt.text)
+	if !ok {
+		if r.named == nil && !r.started {
+			return r.errorf(name.pos, "unknown object %s; valid objects: %s", quote(name.text), objectList())
+		}
+		return r.errorf(kt.pos, "unknown kind %s for object %s; kinds: %s", quote(kt.text), quote(name.text), objectList())
+	}
+	if r.started && r.named == nil {
+		return r.errorf(name.pos, "'# @object NAME KIND' after actions of a log without named objects")
+	}
+	d := &ObjectDecl{Name: strings.Clone(name.text), Kind: kind, Line: r.line}
+	t := lx.next()
+	if t.kind == tWord {
+		if msg := checkParam(kind, t.text); msg != "" {
+			return r.errorf(t.pos, "bad parameter: %s", msg)
+		}
+		d.Param = strings.Clone(t.text)
+		t = lx.next()
+	}
+	if !isEnd(t) {
+		return r.errorf(t.pos, "unexpected %s in declaration; expected '# @object NAME KIND [PARAM]'", t.describe())
+	}
+	if r.named == nil {
+		r.named = map[string]*ObjectDecl{}
+	}
+	r.named[d.Name] = d
+	return nil
+}
+
+// callee finds the object a call addresses. In a log of named objects the
+// method token is NAME.method; m is cut down to the method.
+func (r *Reader) callee(m *token) (*ObjectDecl, error) {
+	if r.named == nil {
+		if r.single == nil || r.single.Kind != r.obj {
+			r.single = &ObjectDecl{Kind: r.obj, Param: r.param, Line: r.headerLine}
+		}
+		return r.single, nil
+	}
+	i := strings.IndexByte(m.text, '.')
+	if i < 0 {
+		return nil, r.errorf(m.pos, "method %s names no object: in a log of named objects a call is '[ID] call NAME.method(ARGS)'", quote(m.text))
+	}
+	d, ok := r.named[m.text[:i]]
+	if !ok {
+		return nil, r.errorf(m.pos, "unknown object %s: declare it with '# @object %s KIND [PARAM]' before its first call", quote(m.text[:i]), m.text[:i])
+	}
+	if i+1 >= len(m.text) {
+		return nil, r.errorf(m.pos+i+1, "missing method name after %s", quote(m.text[:i+1]))
+	}
+	m.text, m.pos = m.text[i+1:], m.pos+i+1
+	return d, nil
+}

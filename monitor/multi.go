@@ -1,0 +1,629 @@
+package monitor
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/monitor/logfmt"
+)
+
+// Linearizability is local (Herlihy and Wing): a history is linearizable
+// iff each object's sub-history is. CheckSource uses this to check a log
+// of many objects: each object gets its own Monitor, objects are sharded
+// by name across worker goroutines, and a violation of one object is
+// reported at once while the others go on being checked.
+
+// MultiOptions configure the check of a log of many objects.
+type MultiOptions struct {
+	Options // per object; Timeout limits the whole log
+	// Workers is the number of goroutines checking objects; 0 means one
+	// per core (runtime.GOMAXPROCS).
+	Workers int
+	// KeepIdle keeps every object's monitor to the end instead of
+	// dropping or parking the monitors of idle objects (for tests).
+	KeepIdle bool
+
+	// parkAfter, for tests: overrides defaultParkAfter when positive.
+	parkAfter int
+}
+
+// ObjectResult is the verdict on one object of a log. ViolationStep
+// counts the actions of this object only (as if its sub-history were
+// checked alone); ViolationLine is the line in the log.
+type ObjectResult struct {
+	Name string `json:"name"`
+	Result
+	// Restarts counts the times the object went idle, its monitor was
+	// dropped, and a fresh one took over from the state it had reached.
+	Restarts int `json:"restarts,omitempty"`
+
+	first   int // Seq of the object's first action: the order of results
+	violSeq int // Seq of the action that proved the violation
+}
+
+// LogResult is the verdict on a whole log: a violation if some object's
+// is, otherwise an error, a timeout or ok. ViolationStep counts the
+// actions of the whole log, and ViolationObject names the object of the
+// earliest violation in the log.
+type LogResult struct {
+	Result
+	ViolationObject string         `json:"violation_object,omitempty"`
+	Objects         []ObjectResult `json:"objects"`
+	Workers         int            `json:"workers"`
+	// Dropped counts the monitors of idle objects dropped (and later
+	// recreated if the object came back); MaxLive is the most monitors
+	// alive at once.
+	Dropped int `json:"dropped"`
+	MaxLive int `json:"max_live"`
+	// Parked counts the times an idle object's monitor was set aside, to
+	// be rebuilt by replay if the object came back.
+	Parked int `json:"parked"`
+}
+
+// batchSize is the most events handed to a worker at once. Batches also
+// go out before the reader may block (CheckMulti), so a violation on a
+// live pipe is found without waiting for more input.
+const batchSize = 1024
+
+// CheckMulti reads a log of format f (logfmt.Auto: recognised) from r and
+// checks each of its objects; lo.Name names the file in messages. It
+// calls onViolation (from one goroutine at a time) as soon as an
+// object's violation is proven. A malformed log yields a positioned
+// error and verdict Error; the results of what was read are kept.
+func CheckMulti(ctx context.Context, r io.Reader, f logfmt.Format, lo logfmt.Options, opt MultiOptions, onViolation func(ObjectResult)) (LogResult, error) {
+	br, ok := r.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReaderSize(r, 64<<10)
+	}
+	hr := &hookReader{r: br}
+	src, err := logfmt.NewSource(hr, f, lo)
+	if err != nil {
+		return LogResult{Result: Result{File: lo.Name, Algorithm: opt.Name(), Verdict: Error, Error: err.Error()}}, err
+	}
+	return checkSource(ctx, src, lo.Name, opt, onViolation, hr)
+}
+
+// CheckSource checks the events of src, as CheckMulti does.
+func CheckSource(ctx context.Context, src logfmt.Source, name string, opt MultiOptions, onViolation func(ObjectResult)) (LogResult, error) {
+	return checkSource(ctx, src, name, opt, onViolation, nil)
+}
+
+// hookReader calls before ahead of every read that may block, when its
+// buffer is empty: the dispatcher flushes its partial batches there, so
+// that on a live pipe no event waits for more input, while a file is
+// handed out in large batches.
+type hookReader struct {
+	r      *bufio.Reader
+	before func()
+}
+
+func (hr *hookReader) Read(p []byte) (int, error) {
+	if hr.before != nil && hr.r.Buffered() == 0 {
+		hr.before()
+	}
+	return hr.r.Read(p)
+}
+
+func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiOptions, onViolation func(ObjectResult), hook *hookReader) (LogResult, error) {
+	start := time.Now()
+	if opt.Algorithm == 0 {
+		opt.Algorithm = Saturate
+	}
+	res := LogResult{Result: Result{File: name, Algorithm: opt.Name(), Verdict: OK}}
+	if err := opt.Validate(); err != nil {
+		res.Verdict, res.Error = Error, err.Error()
+		return res, err
+	}
+	n := opt.Workers
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	res.Workers = n
+	if opt.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
+		defer cancel()
+	}
+	per := opt.Options
+	per.Timeout = 0 // the context carries the log's deadline
+
+	var mu sync.Mutex
+	report := func(r ObjectResult) {
+		if onViolation != nil {
+			mu.Lock()
+			defer mu.Unlock()
+			onViolation(r)
+		}
+	}
+	var live, maxLive atomic.Int64
+	free := make(chan []logfmt.Event, 4*n)
+	shards := make([]*shard, n)
+	var wg sync.WaitGroup
+	for i := range shards {
+		s := &shard{ctx: ctx, opt: per, keep: opt.KeepIdle, parkAfter: defaultParkAfter, file: name, in: make(chan []logfmt.Event, 4),
+			free: free, objs: map[string]*objState{}, report: report, live: &live, maxLive: &maxLive}
+		if opt.parkAfter > 0 {
+			s.parkAfter = opt.parkAfter
+		}
+		shards[i] = s
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.run()
+		}()
+	}
+	batches := make([][]logfmt.Event, n)
+	flush := func(i int) {
+		if len(batches[i]) > 0 {
+			shards[i].in <- batches[i]
+			select {
+			case b := <-free:
+				batches[i] = b[:0]
+			default:
+				batches[i] = make([]logfmt.Event, 0, batchSize)
+			}
+		}
+	}
+	flushAll := func() {
+		for i := range batches {
+			flush(i)
+		}
+	}
+	if hook != nil {
+		hook.before = flushAll
+	}
+	var readErr error
+	stopped := false // the deadline passed before the end of the log
+	for {
+		ev, err := src.NextEvent()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			readErr = err
+			break
+		}
+		if ctx.Err() != nil {
+			stopped = true
+			break
+		}
+		res.Steps++
+		if ev.Kind == h.Call {
+			res.Operations++
+		}
+		i := shardOf(ev.Object.Name, n)
+		batches[i] = append(batches[i], ev)
+		if len(batches[i]) >= batchSize {
+			flush(i)
+		}
+	}
+	if hook != nil {
+		hook.before = nil
+	}
+	flushAll()
+	for _, s := range shards {
+		close(s.in)
+	}
+	wg.Wait()
+
+	kinds := map[h.Object]bool{}
+	var stepErr error
+	timedOut := stopped
+	for _, s := range shards {
+		res.Dropped += s.dropped
+		res.Parked += s.parkedN
+		for _, st := range s.objs {
+			st.finish()
+			if stopped && st.res.Verdict == OK {
+				st.res.Verdict = Timeout // the rest of its log was not read
+			}
+			kinds[st.decl.Kind] = true
+			res.Objects = append(res.Objects, st.res)
+			switch st.res.Verdict {
+			case Timeout:
+				timedOut = true
+			case Error:
+				if stepErr == nil {
+					stepErr = st.err
+				}
+			}
+		}
+	}
+	slices.SortFunc(res.Objects, func(a, b ObjectResult) int { return a.first - b.first })
+	var first *ObjectResult // the violation proven earliest in the log
+	for i := range res.Objects {
+		if o := &res.Objects[i]; o.Verdict == Violation && (first == nil || o.violSeq < first.violSeq) {
+			first = o
+		}
+	}
+	if first != nil {
+		step := first.violSeq + 1
+		res.Verdict = Violation
+		res.ViolationStep = &step
+		res.ViolationLine = first.ViolationLine
+		res.ViolationOp = first.ViolationOp
+		res.ViolationObject = first.Name
+	}
+	switch len(kinds) {
+	case 0:
+	case 1:
+		for k := range kinds {
+			res.Object = k.String()
+		}
+	default:
+		res.Object = "many kinds"
+	}
+	res.MaxLive = int(maxLive.Load())
+	res.Seconds = time.Since(start).Seconds()
+	err := readErr
+	if err == nil {
+		err = stepErr
+	}
+	if err != nil {
+		if res.Verdict != Violation {
+			res.Verdict = Error
+		}
+		res.Error = err.Error()
+		return res, err
+	}
+	if res.Verdict == OK && timedOut {
+		res.Verdict = Timeout
+	}
+	return res, nil
+}
+
+// shardOf spreads objects over n workers by an FNV-1a hash of the name.
+func shardOf(name string, n int) int {
+	if n == 1 {
+		return 0
+	}
+	x := uint32(2166136261)
+	for i := 0; i < len(name); i++ {
+		x ^= uint32(name[i])
+		x *= 16777619
+	}
+	return int(x % uint32(n))
+}
+
+// shard is one worker: the objects whose names hash to it.
+type shard struct {
+	ctx     context.Context
+	opt     Options
+	keep    bool
+	file    string
+	in      chan []logfmt.Event
+	free    chan []logfmt.Event
+	objs    map[string]*objState
+	report  func(ObjectResult)
+	live    *atomic.Int64
+	maxLive *atomic.Int64
+	dropped int
+	parkedN int
+	tick    int         // events stepped
+	idleQ   []idleEntry // objects gone idle, oldest first from head
+	head    int
+	// parkAfter is how many events an idle object waits to be parked.
+	parkAfter int
+}
+
+// objState is what a worker holds for one object. Once the object is idle
+// (below), only the result so far and the state a fresh monitor starts
+// from remain.
+type objState struct {
+	decl  *logfmt.ObjectDecl
+	param string // the initial state of the next monitor
+	mon   *Monitor
+	idle  idleState
+	res   ObjectResult
+	stats Stats
+	wsum  float64 // window sizes summed over steps, for MeanWindow
+	done  bool
+	err   error
+
+	// acts are the actions the current monitor was given. An object idle
+	// in a state only its history tells (a queue still holding elements),
+	// and untouched for defaultParkAfter events, is parked: its monitor is set
+	// aside, and rebuilt from acts when the object comes back. Replaying the same actions into a fresh monitor
+	// rebuilds the same state (the algorithms are deterministic), so this
+	// trades the monitor's memory for the time of a replay. parkedRes is
+	// the monitor's result when set aside.
+	acts      []h.Action
+	parked    bool
+	parkedRes Result
+	noPark    bool // acts outgrew parkMax: the monitor stays until dropped
+	touched   int  // the shard's tick of the object's last event
+}
+
+// parkMax is the most actions a parked object keeps for its replay; an
+// object with a longer history keeps its monitor.
+const parkMax = 256
+
+func (s *shard) run() {
+	for b := range s.in {
+		for i := range b {
+			s.step(&b[i])
+		}
+		clear(b) // drop references to labels and ids
+		select {
+		case s.free <- b[:0]:
+		default:
+		}
+	}
+}
+
+func (s *shard) step(ev *logfmt.Event) {
+	s.tick++
+	st := s.objs[ev.Object.Name]
+	if st == nil {
+		st = &objState{decl: ev.Object, param: ev.Object.Param}
+		st.res = ObjectResult{Name: ev.Object.Name, first: ev.Seq,
+			Result: Result{File: s.file, Object: ev.Object.Kind.String(), Algorithm: s.opt.Name(), Verdict: OK}}
+		s.objs[ev.Object.Name] = st
+	}
+	st.touched = s.tick
+	if st.done {
+		return
+	}
+	if st.mon == nil {
+		m, err := NewContext(s.ctx, st.decl.Kind, st.param, s.opt)
+		if err != nil {
+			st.fail(fmt.Errorf("%s:%d: object %s: %w", s.file, ev.Line, st.decl.Label(), err))
+			return
+		}
+		st.mon = m
+		if n := s.live.Add(1); n > s.maxLive.Load() {
+			s.maxLive.Store(n) // a race between workers only loses a sample
+		}
+		if st.parked {
+			st.parked = false
+			for _, a := range st.acts {
+				if _, err := m.Step(a); err != nil {
+					s.release(st)
+					st.fail(fmt.Errorf("%s:%d: object %s: replay: %w", s.file, a.Line, st.decl.Label(), err))
+					return
+				}
+			}
+		}
+	}
+	viol, err := st.mon.Step(ev.Action)
+	if err != nil {
+		s.release(st)
+		st.fail(fmt.Errorf("%s:%d: object %s: %w", s.file, ev.Line, st.decl.Label(), err))
+		return
+	}
+	st.idle.step(st.decl.Kind, ev.Action)
+	if !s.keep && !st.noPark {
+		st.acts = append(st.acts, ev.Action)
+		if len(st.acts) > parkMax {
+			st.acts, st.noPark = nil, true
+		}
+	}
+	switch {
+	case viol:
+		before := st.res.Steps
+		s.release(st)
+		step := before + *st.res.ViolationStep
+		st.res.ViolationStep = &step
+		st.res.violSeq = ev.Seq
+		st.done, st.acts = true, nil
+		s.report(st.res)
+	case st.mon.Done(): // timeout
+		s.release(st)
+		st.done, st.acts = true, nil
+	case !s.keep:
+		if p, ok := st.idle.droppable(st.decl.Kind, st.param); ok {
+			s.release(st)
+			st.param = p
+			st.idle = idleState{}
+			st.acts, st.noPark = nil, false
+			st.res.Restarts++
+			s.dropped++
+		} else if st.idle.open == 0 && !st.noPark {
+			s.idleQ = append(s.idleQ, idleEntry{st, s.tick})
+		}
+	}
+	s.parkOld()
+}
+
+// idleEntry is an object that went idle at tick at.
+type idleEntry struct {
+	st *objState
+	at int
+}
+
+// defaultParkAfter is how many of its shard's events an idle object
+// waits before it is parked: an object under way, whose next action comes
+// soon, keeps its monitor and is not replayed over and over.
+const defaultParkAfter = 4096
+
+// parkOld parks the objects idle and untouched for parkAfter events.
+func (s *shard) parkOld() {
+	for s.head < len(s.idleQ) && s.tick-s.idleQ[s.head].at > s.parkAfter {
+		e := s.idleQ[s.head]
+		s.idleQ[s.head] = idleEntry{}
+		s.head++
+		if st := e.st; st.touched == e.at && st.mon != nil && !st.done {
+			st.parkedRes = st.mon.Result()
+			st.mon = nil
+			st.parked = true
+			s.live.Add(-1)
+			s.parkedN++
+		}
+	}
+	if s.head > 1024 && s.head > len(s.idleQ)/2 {
+		s.idleQ = append(s.idleQ[:0], s.idleQ[s.head:]...)
+		s.head = 0
+	}
+}
+
+// release folds the live monitor's result into the object's and drops it.
+func (s *shard) release(st *objState) {
+	if st.mon == nil {
+		return
+	}
+	st.fold(st.mon.Result())
+	st.mon = nil
+	s.live.Add(-1)
+}
+
+// fold adds the result of one of the object's monitors to its result.
+func (st *objState) fold(r Result) {
+	st.res.Steps += r.Steps
+	st.res.Operations += r.Operations
+	st.res.Verdict = r.Verdict
+	st.res.ViolationStep = r.ViolationStep
+	st.res.ViolationLine, st.res.ViolationOp = r.ViolationLine, r.ViolationOp
+	st.res.Seconds += r.Seconds
+	if x := r.Stats; x != nil {
+		st.stats.Checks += x.Checks
+		st.stats.Clauses, st.stats.Vars = x.Clauses, x.Vars
+		st.stats.Propagations += x.Propagations
+		st.stats.MaxWindow = max(st.stats.MaxWindow, x.MaxWindow)
+		st.wsum += x.MeanWindow * float64(r.Steps)
+		st.stats.Removed += x.Removed
+		st.stats.RepeatedTags += x.RepeatedTags
+		st.stats.ForcedRemovals += x.ForcedRemovals
+	}
+}
+
+func (st *objState) fail(err error) {
+	st.done = true
+	st.err = err
+	st.res.Verdict = Error
+	st.res.Error = err.Error()
+}
+
+// finish makes the object's final result, folding in the monitor still
+// alive at the end of the log.
+func (st *objState) finish() {
+	if st.mon != nil {
+		st.fold(st.mon.Result())
+		st.mon = nil
+	}
+	if st.parked {
+		st.fold(st.parkedRes)
+		st.parked, st.acts = false, nil
+	}
+	if st.res.Steps > 0 {
+		st.stats.MeanWindow = st.wsum / float64(st.res.Steps)
+	}
+	stats := st.stats
+	st.res.Stats = &stats
+}
+
+// idleState tracks one object between the points where its monitor may
+// be dropped. A monitor may be dropped when the object is quiescent (no
+// operation open, pending ones included) and every linearization of the
+// sub-history so far ends in one and the same state S that a fresh
+// monitor can start from. Then the history so far, H1, and what follows,
+// H2, are separated in real time: every linearization of H1·H2 is one of
+// H1 followed by one of H2, so H1·H2 is linearizable iff H1 is and H2 is
+// from S. A fresh monitor from S checks exactly the latter, so a violation
+// it proves is one of H1·H2 (if H1 is not linearizable, nor is H1·H2:
+// any verdict of violation stays true), and an exact algorithm stays
+// exact. S is found by counting, for each kind:
+//
+//   - queue, stack, priority queue: adds and non-empty removals balance;
+//     each removal takes one element, so the collection is empty;
+//   - set: successful adds and successful removals balance; per value they
+//     alternate, so each value's difference is 0 or 1 and all are 0;
+//   - lock, semaphore: acquisitions and releases balance: all free;
+//   - exchanger: no state;
+//   - register: some write was called after every other write returned:
+//     it is the last write of every linearization, and a fresh register
+//     starts with its value as the initial value.
+//
+// Other kinds are never dropped.
+type idleState struct {
+	open    int
+	balance int
+	// The register's last write: the write called last, and the latest
+	// return of the others.
+	cand         bool
+	candID       string
+	candCall     int
+	candVal      h.Value
+	candOpen     bool
+	candRet      int
+	othersMaxRet int
+	writes       int
+}
+
+func (t *idleState) step(kind h.Object, a h.Action) {
+	if a.Kind == h.Call {
+		t.open++
+		if kind == h.Register && a.Label.Method == h.Write {
+			if t.cand && !t.candOpen {
+				t.othersMaxRet = max(t.othersMaxRet, t.candRet)
+			}
+			t.cand, t.candID, t.candCall, t.candVal, t.candOpen = true, a.ID, a.Seq, a.Label.Arg, true
+			t.writes++
+		}
+		return
+	}
+	t.open--
+	l := a.Label
+	switch kind {
+	case h.Queue, h.Stack, h.PQueue:
+		switch {
+		case l.Method == h.Add:
+			t.balance++
+		case l.Method == h.Rem && l.Ret != h.Empty:
+			t.balance--
+		}
+	case h.Set:
+		switch {
+		case l.Method == h.Add && l.Ret == h.True:
+			t.balance++
+		case l.Method == h.Rem && l.Ret == h.True:
+			t.balance--
+		}
+	case h.Lock, h.Semaphore:
+		switch l.Method {
+		case h.LockM, h.Acquire:
+			t.balance++
+		case h.Unlock, h.Release:
+			t.balance--
+		}
+	case h.Register:
+		if l.Method == h.Write {
+			if t.candOpen && a.ID == t.candID {
+				t.candOpen, t.candRet = false, a.Seq
+			} else {
+				t.othersMaxRet = max(t.othersMaxRet, a.Seq)
+			}
+		}
+	}
+}
+
+// droppable reports whether the monitor may be dropped now, and the
+// parameter of the fresh monitor that takes over; param is the current
+// one.
+func (t *idleState) droppable(kind h.Object, param string) (string, bool) {
+	if t.open != 0 {
+		return "", false
+	}
+	switch kind {
+	case h.Queue, h.Stack, h.PQueue, h.Set, h.Lock, h.Semaphore:
+		return param, t.balance == 0
+	case h.Exchanger:
+		return param, true
+	case h.Register:
+		if !t.cand {
+			return param, true
+		}
+		if t.writes > 1 && t.othersMaxRet >= t.candCall {
+			return "", false
+		}
+		return string(t.candVal), true
+	}
+	return "", false
+}

@@ -1,0 +1,59 @@
+package monitor
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/satmon/satmon/internal/gen"
+	"github.com/satmon/satmon/monitor/logfmt"
+)
+
+// multiLog is a generated log of n objects of every kind, 64 under way at
+// once, each of ops operations and drained at its end.
+func multiLog(b *testing.B, n, ops int) string {
+	var specs []gen.ObjectSpec
+	kinds := []Object{Queue, Stack, PQueue, Set, Register, Lock, Semaphore, Exchanger}
+	for i := 0; i < n; i++ {
+		specs = append(specs, gen.ObjectSpec{Name: fmt.Sprintf("o%d", i), Config: gen.Config{
+			Object: kinds[i%len(kinds)], Ops: ops, Concurrency: 4, Seed: int64(i), Drain: true, Values: 3}})
+	}
+	var sb strings.Builder
+	var buf []byte
+	err := gen.Interleave(specs, 64, 1, func(e gen.MultiEvent) error {
+		s := specs[e.Object]
+		if e.Declare {
+			buf = logfmt.AppendDecl(buf[:0], s.Name, s.Config.Object, s.Config.Param())
+		} else {
+			buf = logfmt.AppendNamedAction(buf[:0], s.Name, s.Config.Object, e.Action)
+		}
+		sb.Write(append(buf, '\n'))
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return sb.String()
+}
+
+// BenchmarkMultiWorkers checks one log of 2,000 objects with 1, 2 and 4
+// workers; ns/step is per action of the log. The speed-up from 1 to N
+// workers is bounded by the cores free: run it on an idle machine.
+func BenchmarkMultiWorkers(b *testing.B) {
+	text := multiLog(b, 2000, 40)
+	for _, w := range []int{1, 2, 4} {
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
+			steps := 0
+			for i := 0; i < b.N; i++ {
+				res, err := CheckMulti(context.Background(), strings.NewReader(text), logfmt.Native, logfmt.Options{Name: "bench"},
+					MultiOptions{Options: Options{Algorithm: Saturate}, Workers: w}, nil)
+				if err != nil || res.Verdict != OK {
+					b.Fatal(err, res.Verdict)
+				}
+				steps += res.Steps
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps), "ns/step")
+		})
+	}
+}

@@ -1,0 +1,285 @@
+package monitor
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/satmon/satmon/internal/gen"
+	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/monitor/logfmt"
+)
+
+// namedHist is one object of a generated log of many objects.
+type namedHist struct {
+	name string
+	hist *h.History
+}
+
+// interleaveLog writes the objects' histories as one native log of named
+// objects, interleaving their actions at random while keeping each
+// object's own order: the sub-history of each object is its history.
+func interleaveLog(rng *rand.Rand, objs []namedHist) string {
+	var b []byte
+	queues := make([][]h.Action, len(objs))
+	for i, o := range objs {
+		b = logfmt.AppendDecl(b, o.name, o.hist.Object, o.hist.Param)
+		b = append(b, '\n')
+		queues[i] = Actions(o.hist)
+	}
+	var left []int
+	for i := range queues {
+		if len(queues[i]) > 0 {
+			left = append(left, i)
+		}
+	}
+	for len(left) > 0 {
+		k := rng.IntN(len(left))
+		i := left[k]
+		a := queues[i][0]
+		queues[i] = queues[i][1:]
+		a.ID = objs[i].name + ":" + a.ID
+		b = logfmt.AppendNamedAction(b, objs[i].name, objs[i].hist.Object, a)
+		b = append(b, '\n')
+		if len(queues[i]) == 0 {
+			left[k] = left[len(left)-1]
+			left = left[:len(left)-1]
+		}
+	}
+	return string(b)
+}
+
+func checkText(t *testing.T, text string, opt MultiOptions) LogResult {
+	t.Helper()
+	res, err := CheckMulti(context.Background(), strings.NewReader(text), logfmt.Native, logfmt.Options{Name: "multi.log"}, opt, nil)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	return res
+}
+
+func byName(res LogResult) map[string]ObjectResult {
+	m := map[string]ObjectResult{}
+	for _, o := range res.Objects {
+		m[o.Name] = o
+	}
+	return m
+}
+
+// Locality (Herlihy and Wing): on random logs of 2 to 5 objects of mixed
+// kinds, interleaved, the verdict and violation step of each object under
+// ENUMERATE -c through CheckMulti — sharded over 1 to 3 workers, idle
+// monitors dropped and recreated or parked and replayed — equal ENUMERATE -c on the object's
+// sub-history alone, and the log's verdict is a violation iff some
+// object's is. SATURATE through CheckMulti is sound: every violation it
+// reports is confirmed by ENUMERATE -c on the sub-history, at that step
+// or earlier.
+func TestLocalityDifferential(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 16))
+	n := scale(2000)
+	restarts, parked, violations, objects, satFound := 0, 0, 0, 0, 0
+	for i := 0; i < n; i++ {
+		k := 2 + rng.IntN(4)
+		objs := make([]namedHist, k)
+		want := map[string]Result{}
+		anyViolation := false
+		for j := range objs {
+			obj := h.Objects[rng.IntN(len(h.Objects))]
+			objs[j] = namedHist{name: fmt.Sprintf("o%d", j), hist: randomHistory(rng, obj, 6)}
+			want[objs[j].name] = check(objs[j].hist, enumC)
+			if want[objs[j].name].Verdict == Violation {
+				anyViolation = true
+				violations++
+			}
+		}
+		objects += k
+		text := interleaveLog(rng, objs)
+		workers := 1 + i%3
+		got := checkText(t, text, MultiOptions{Options: enumC, Workers: workers, parkAfter: 1 + i%4})
+		parked += got.Parked
+		if (got.Verdict == Violation) != anyViolation || got.Verdict != Violation && got.Verdict != OK {
+			t.Fatalf("log %d: verdict %s, want violation=%v\n%s", i, got.Verdict, anyViolation, text)
+		}
+		g := byName(got)
+		for name, w := range want {
+			o, ok := g[name]
+			if !ok {
+				t.Fatalf("log %d: no verdict for object %s\n%s", i, name, text)
+			}
+			restarts += o.Restarts
+			if o.Verdict != w.Verdict || w.Verdict == Violation && *o.ViolationStep != *w.ViolationStep {
+				t.Fatalf("log %d, object %s (%s): CheckMulti says %s at %v, ENUMERATE -c on the sub-history %s at %v\n%s",
+					i, name, o.Object, o.Verdict, deref(o.ViolationStep), w.Verdict, deref(w.ViolationStep), text)
+			}
+		}
+		sat := checkText(t, text, MultiOptions{Options: Options{Algorithm: Saturate}, Workers: workers})
+		for name, o := range byName(sat) {
+			if o.Verdict != Violation {
+				continue
+			}
+			satFound++
+			if w := want[name]; w.Verdict != Violation || *o.ViolationStep < *w.ViolationStep {
+				t.Fatalf("FALSE VIOLATION: log %d, object %s: saturate says violation at %d, ENUMERATE -c %s at %v\n%s",
+					i, name, *o.ViolationStep, w.Verdict, deref(w.ViolationStep), text)
+			}
+		}
+	}
+	if restarts == 0 || parked == 0 || violations == 0 {
+		t.Fatalf("%d restarts, %d parked and %d violations: the test tests nothing", restarts, parked, violations)
+	}
+	t.Logf("%d logs, %d objects, %d object violations (saturate found %d), %d idle monitors dropped and recreated, %d parked", n, objects, violations, satFound, restarts, parked)
+}
+
+// Dropping idle monitors is what the differential above exercises on
+// small logs; here, long generated logs whose objects end idle (gen's
+// Drain) keep few monitors alive whatever the number of objects, and the
+// verdicts are those of the objects' histories checked alone, with and
+// without dropping.
+func TestIdleObjectsDropped(t *testing.T) {
+	kinds := h.Objects
+	var specs []gen.ObjectSpec
+	for i := 0; i < 300; i++ {
+		cfg := gen.Config{Object: kinds[i%len(kinds)], Ops: 12, Concurrency: 3, Seed: int64(i), Drain: true, Values: i % 3}
+		if i%7 == 3 {
+			cfg.Mutate = 1
+		}
+		specs = append(specs, gen.ObjectSpec{Name: fmt.Sprintf("x%d", i), Config: cfg})
+	}
+	var b []byte
+	err := gen.Interleave(specs, 8, 1, func(e gen.MultiEvent) error {
+		s := specs[e.Object]
+		if e.Declare {
+			b = logfmt.AppendDecl(b, s.Name, s.Config.Object, s.Config.Param())
+		} else {
+			b = logfmt.AppendNamedAction(b, s.Name, s.Config.Object, e.Action)
+		}
+		b = append(b, '\n')
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	drop := checkText(t, text, MultiOptions{Options: Options{Algorithm: Saturate}, Workers: 2})
+	keep := checkText(t, text, MultiOptions{Options: Options{Algorithm: Saturate}, Workers: 2, KeepIdle: true})
+	if drop.MaxLive > 40 || keep.MaxLive < 200 {
+		t.Errorf("most monitors alive: %d when dropping idle ones, %d when keeping all; want ≤ 40 and ≥ 200 (all but those a violation ended)", drop.MaxLive, keep.MaxLive)
+	}
+	if drop.Dropped < 250 {
+		t.Errorf("only %d of 300 drained objects dropped", drop.Dropped)
+	}
+	k := byName(keep)
+	for _, o := range drop.Objects {
+		alone, err := gen.History(specs[indexOf(specs, o.Name)].Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := check(alone, Options{Algorithm: Saturate})
+		if o.Verdict != w.Verdict || o.Verdict != k[o.Name].Verdict || o.Steps != k[o.Name].Steps && o.Verdict == OK {
+			t.Fatalf("object %s: %s after %d steps when dropping, %s when keeping, %s alone", o.Name, o.Verdict, o.Steps, k[o.Name].Verdict, w.Verdict)
+		}
+	}
+	t.Logf("%d objects, %d steps: %d monitors dropped, at most %d alive (%d when none is dropped); verdict %s",
+		len(drop.Objects), drop.Steps, drop.Dropped, drop.MaxLive, keep.MaxLive, drop.Verdict)
+}
+
+func indexOf(specs []gen.ObjectSpec, name string) int {
+	for i, s := range specs {
+		if s.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// A violation is reported while the log is still being written: the
+// driver hands its events to the workers before it waits for more input.
+func TestMultiStreams(t *testing.T) {
+	pr, pw := io.Pipe()
+	found := make(chan ObjectResult, 1)
+	done := make(chan LogResult, 1)
+	go func() {
+		res, _ := CheckMulti(context.Background(), pr, logfmt.Auto, logfmt.Options{Name: "pipe"},
+			MultiOptions{Options: Options{Algorithm: Saturate}, Workers: 2}, func(o ObjectResult) { found <- o })
+		done <- res
+	}()
+	io.WriteString(pw, "# @object a queue\n# @object b stack\n[1] call a.enqueue(1)\n[1] return\n[2] call b.push(1)\n[2] return\n[3] call a.dequeue\n[3] return 2\n")
+	o := <-found // blocks until the violation is reported, with the pipe still open
+	if o.Name != "a" || o.Verdict != Violation || o.ViolationLine != 8 {
+		t.Fatalf("streamed %+v, want the violation of a at line 8", o)
+	}
+	io.WriteString(pw, "[4] call b.pop\n[4] return 1\n")
+	pw.Close()
+	res := <-done
+	if res.Verdict != Violation || len(res.Objects) != 2 || byName(res)["b"].Verdict != OK || res.Steps != 8 {
+		t.Fatalf("log result %+v", res)
+	}
+}
+
+// The register's idle rule: a monitor is dropped only when one write is
+// known to be the last, and the next monitor starts from its value; two
+// overlapping writes leave the value open, and the monitor stays.
+func TestRegisterIdleRule(t *testing.T) {
+	log := `# @object r register 0
+[1] call r.write(1)
+[2] call r.write(2)
+[1] return
+[2] return
+[3] call r.read
+[3] return 1
+[4] call r.read
+[4] return 1
+[5] call r.write(3)
+[5] return
+[6] call r.read
+[6] return 3
+`
+	res := checkText(t, log, MultiOptions{Options: enumC, Workers: 1})
+	if res.Verdict != OK {
+		t.Fatalf("verdict %s, want ok", res.Verdict)
+	}
+	// Dropped once, after write(3) alone; not after the overlapping
+	// writes (a drop there with value 2 would make read ⇒ 1 a violation).
+	if res.Dropped != 2 {
+		t.Errorf("dropped %d times, want 2 (after write(3), after read ⇒ 3)", res.Dropped)
+	}
+	bad := strings.Replace(log, "[6] return 3", "[6] return 1", 1)
+	res = checkText(t, bad, MultiOptions{Options: enumC, Workers: 1})
+	if res.Verdict != Violation || res.ViolationLine != 13 {
+		t.Fatalf("verdict %s at line %d, want violation at 13", res.Verdict, res.ViolationLine)
+	}
+}
+
+// A deadline stops the whole log: it is not read further, objects not
+// yet decided say timeout, and so does the log.
+func TestMultiTimeout(t *testing.T) {
+	pr, pw := io.Pipe()
+	done := make(chan LogResult, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		res, _ := CheckMulti(ctx, pr, logfmt.Native, logfmt.Options{Name: "pipe"},
+			MultiOptions{Options: Options{Algorithm: Saturate}, Workers: 2}, nil)
+		done <- res
+	}()
+	io.WriteString(pw, "# @object a queue\n# @object b queue\n[1] call a.enqueue(1)\n[1] return\n")
+	cancel()
+	go func() {
+		// The checker stops reading at the deadline; this write may never
+		// be read, and pr.Close below releases it.
+		io.WriteString(pw, "[2] call b.dequeue\n[2] return 1\n")
+		pw.Close()
+	}()
+	res := <-done
+	pr.Close()
+	if res.Verdict != Timeout {
+		t.Fatalf("log %s, want timeout", res.Verdict)
+	}
+	for _, o := range res.Objects {
+		if o.Verdict != Timeout {
+			t.Fatalf("object %s: %s, want timeout", o.Name, o.Verdict)
+		}
+	}
+}
