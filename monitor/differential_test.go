@@ -76,11 +76,16 @@ func garbageHistory(rng *rand.Rand, obj h.Object, n int) *h.History {
 		if obj == h.PQueue && l.Method == h.Add {
 			l.Prio = int64(rng.IntN(3))
 		}
+		if l.Method == h.CAS {
+			l.Old = pick()
+		}
 		switch s.Ret {
 		case h.RetBool:
 			l.Ret = []h.Value{h.True, h.False}[rng.IntN(2)]
+		case h.RetStatus:
+			l.Ret = []h.Value{h.OK, h.Fail}[rng.IntN(2)]
 		case h.RetValue:
-			special := map[h.Object]h.Value{h.Exchanger: h.Null, h.Register: ""}[obj]
+			special := map[h.Object]h.Value{h.Exchanger: h.Null, h.Register: "", h.CASRegister: h.Nil}[obj]
 			if special == "" && obj != h.Register {
 				special = h.Empty
 			}
