@@ -22,7 +22,7 @@ type Rel struct {
 	Format string
 	// NegFormat, if set, prints the negated atom.
 	NegFormat string
-	holds  func(ls []*h.Label) bool
+	holds     func(ls []*h.Label) bool
 }
 
 // Three-valued results of Rel.Eval.

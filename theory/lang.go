@@ -44,8 +44,8 @@ type Formula struct {
 	X, Y, Z int
 	R       *Rel // KRel's relation
 	M       history.Method
-	V    history.Value
-	Args []*Formula
+	V       history.Value
+	Args    []*Formula
 }
 
 // Atoms.
