@@ -8,6 +8,7 @@ import (
 	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/seqmodel"
+	"github.com/satmon/satmon/monitor/logfmt"
 )
 
 // rmwHistory draws a small history of the compare-and-set or string
@@ -152,6 +153,54 @@ func TestRMWNoFalseViolation(t *testing.T) {
 			}
 			for j, opt := range variants {
 				t.Logf("%s: %d of %d violations found", opt.Name(), found[j], bad)
+			}
+		})
+	}
+}
+
+// Hand-written cases that pin the kernels' reading of the registers: the
+// absent initial value, cas on both sides of the matching, the empty
+// string, and the one admission the string kernel makes on an ambiguous
+// parse (docs/theories.md).
+func TestRMWCases(t *testing.T) {
+	cases := []struct {
+		name, log string
+		member    bool // ENUMERATE -c's verdict
+		model     bool // the sequential model's
+	}{
+		{"read nil first", "# @object cas-register\n[1] call read\n[1] return nil\n[2] call write(1)\n[2] return\n", true, true},
+		{"read nil after write", "# @object cas-register\n[2] call write(1)\n[2] return\n[1] call read\n[1] return nil\n", false, false},
+		{"cas from absent", "# @object cas-register\n[1] call cas(nil, 3)\n[1] return ok\n[2] call read\n[2] return 3\n", true, true},
+		{"cas fails on its value", "# @object cas-register\n[1] call write(2)\n[1] return\n[2] call cas(2, 3)\n[2] return fail\n", false, false},
+		{"cas reads and writes at one point", "# @object cas-register\n[1] call write(2)\n[1] return\n[2] call cas(2, 3)\n[3] call cas(2, 4)\n[2] return ok\n[3] return ok\n", false, false},
+		{"repeated values", "# @object cas-register\n[1] call write(1)\n[2] call write(1)\n[1] return\n[3] call cas(1, 2)\n[3] return ok\n[4] call read\n[4] return 1\n[2] return\n", true, true},
+		{"initial value", "# @object cas-register 0\n[1] call cas(0, 1)\n[1] return ok\n", true, true},
+		{"empty get", "# @object string-register\n[1] call get\n[1] return\n[2] call append(a)\n[2] return\n[3] call get\n[3] return a\n", true, true},
+		{"append order", "# @object string-register\n[1] call append(a)\n[1] return\n[2] call append(b)\n[2] return\n[3] call get\n[3] return ba\n", false, false},
+		{"put resets", "# @object string-register\n[1] call append(a)\n[1] return\n[2] call put(c)\n[2] return\n[3] call append(b)\n[3] return\n[4] call get\n[4] return cb\n", true, true},
+		{"missing append", "# @object string-register\n[1] call append(a)\n[1] return\n[2] call append(b)\n[2] return\n[3] call get\n[3] return b\n", false, false},
+		{"pending get dropped", "# @object string-register\n[1] call get\n[2] call append(a)\n[2] return\n", true, true},
+		{"ambiguous parse admitted", "# @object string-register\n[1] call put(ab)\n[1] return\n[2] call append(ab)\n[2] return\n[3] call get\n[3] return ababab\n", true, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			hist, err := logfmt.ReadHistory(strings.NewReader(c.log), logfmt.Options{Name: c.name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := EnumerateMember(mustKernel(t, hist), hist, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != c.member {
+				t.Errorf("ENUMERATE -c says member=%v, want %v", got, c.member)
+			}
+			if m := seqmodel.Linearizable(hist); m != c.model {
+				t.Errorf("sequential model says %v, want %v", m, c.model)
+			}
+			sym := CheckHistory(hist, Options{Algorithm: Symbolic})
+			if (sym.Verdict == OK) != c.member {
+				t.Errorf("SYMBOLIC says %v, ENUMERATE -c member=%v", sym.Verdict, c.member)
 			}
 		})
 	}
