@@ -509,6 +509,8 @@ func (e *Encoder) retPossible(o *Op, v h.Value) bool {
 		return v == h.True || v == h.False
 	case h.RetValue:
 		return v != h.Void
+	case h.RetStatus:
+		return v == h.OK || v == h.Fail
 	}
 	return true
 }
@@ -656,6 +658,8 @@ func (e *Encoder) possibleAtom(a *theory.Formula, x, y *Op) tri {
 		return triOf(op(a.X).Label.Prio < op(a.Y).Label.Prio)
 	case theory.KEq:
 		return triOf(x == y || a.X == a.Y)
+	case theory.KRel:
+		return relValue(a, func(i int) *Op { return op(i) })
 	}
 	return vUnknown // b, match, used: not label facts
 }
@@ -690,6 +694,8 @@ func (e *Encoder) fold(f *theory.Formula, noMatch bool) *node {
 		return e.matchNode(env[f.X], env[f.Y])
 	case theory.KUsed:
 		return e.usedNode(env[f.X])
+	case theory.KRel:
+		return e.relNode(f)
 	case theory.KNot:
 		return e.not(e.fold(f.Args[0], noMatch))
 	case theory.KAnd:

@@ -406,6 +406,8 @@ func varsOf(f *theory.Formula) []int {
 		return []int{f.X}
 	case theory.KArgEq, theory.KArgRet, theory.KArgLess, theory.KEq, theory.KB, theory.KMatch:
 		return []int{f.X, f.Y}
+	case theory.KRel:
+		return f.Vars()
 	}
 	return nil
 }
@@ -439,6 +441,8 @@ func maxVar(f *theory.Formula) int {
 		m = f.X
 	case theory.KArgEq, theory.KArgRet, theory.KArgLess, theory.KEq, theory.KB, theory.KMatch:
 		m = max(f.X, f.Y)
+	case theory.KRel:
+		m = slices.Max(f.Vars())
 	}
 	for _, g := range f.Args {
 		m = max(m, maxVar(g))
@@ -621,6 +625,9 @@ func (e *Encoder) rec(st *instState, level int) {
 		if o == st.must && v < st.fixed {
 			continue
 		}
+		if e.dropped(o) {
+			continue
+		}
 		// FUNCTION for two partners with different values is implied,
 		// by unit propagation, by the MATCH axiom (match(x,y) ⇒
 		// ret(y) = arg(x)) and the at-most-one on ret(y): skip it.
@@ -780,6 +787,8 @@ func (e *Encoder) known(f *theory.Formula) tri {
 			return vTrue
 		}
 		return val(o.usedVar, o.usedVar != 0)
+	case theory.KRel:
+		return relValue(f, func(i int) *Op { return env[i] })
 	}
 	return vUnknown
 }

@@ -108,7 +108,7 @@ func ValidateParam(obj Object, param string) error {
 		if n, err := strconv.Atoi(param); err != nil || n <= 0 {
 			return fmt.Errorf("the capacity of %v must be a positive integer, got %q", obj, param)
 		}
-	case h.Register:
+	case h.Register, h.CASRegister:
 		if strings.ContainsAny(param, " \t\r\n#()[],") {
 			return fmt.Errorf("the initial value of %v must be a single value, got %q", obj, param)
 		}
@@ -161,6 +161,10 @@ func (m *Monitor) validate(a *h.Action) error {
 		case h.RetBool:
 			if v != h.True && v != h.False {
 				return fmt.Errorf("%v of %v returns true or false, got %q", method, obj, v)
+			}
+		case h.RetStatus:
+			if v != h.OK && v != h.Fail {
+				return fmt.Errorf("%v of %v returns ok or fail, got %q", method, obj, v)
 			}
 		case h.RetValue:
 			if v == h.Void {

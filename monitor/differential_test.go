@@ -30,6 +30,11 @@ func scale(n int) int {
 // random intervals over a tiny value pool — mostly violations, and the
 // kind of odd input a buggy implementation produces.
 func randomHistory(rng *rand.Rand, obj h.Object, maxOps int) *h.History {
+	if obj == h.CASRegister || obj == h.StringRegister {
+		// Their values repeat, so every read has several candidate
+		// writes: ENUMERATE's matchings grow as candidates^ops.
+		maxOps = min(maxOps, 6)
+	}
 	n := 1 + rng.IntN(maxOps)
 	if rng.IntN(2) == 0 {
 		cfg := gen.Config{Object: obj, Ops: n, Concurrency: 1 + rng.IntN(4), Seed: rng.Int64(),
@@ -76,11 +81,16 @@ func garbageHistory(rng *rand.Rand, obj h.Object, n int) *h.History {
 		if obj == h.PQueue && l.Method == h.Add {
 			l.Prio = int64(rng.IntN(3))
 		}
+		if l.Method == h.CAS {
+			l.Old = pick()
+		}
 		switch s.Ret {
 		case h.RetBool:
 			l.Ret = []h.Value{h.True, h.False}[rng.IntN(2)]
+		case h.RetStatus:
+			l.Ret = []h.Value{h.OK, h.Fail}[rng.IntN(2)]
 		case h.RetValue:
-			special := map[h.Object]h.Value{h.Exchanger: h.Null, h.Register: ""}[obj]
+			special := map[h.Object]h.Value{h.Exchanger: h.Null, h.Register: "", h.CASRegister: h.Nil}[obj]
 			if special == "" && obj != h.Register {
 				special = h.Empty
 			}

@@ -131,6 +131,12 @@ func (r *remover) sides(o *h.Op) (key h.Value, adding, ok bool) {
 func (r *remover) returned(w *window, s int) []int {
 	o := w.op(s)
 	var out []int
+	if changesValue(r.obj, &o.Label) {
+		// Values repeat in these registers, so no match is known to be
+		// unique (§5.1): a state change is never forgotten. What only
+		// observes the state (reads, failed cas, gets) goes as below.
+		return r.settle(w)
+	}
 	key, adding, matches := r.sides(o)
 	switch {
 	case !matches:
@@ -165,6 +171,18 @@ func (r *remover) returned(w *window, s int) []int {
 		}
 	}
 	return append(out, r.settle(w)...)
+}
+
+// changesValue reports whether l changes the compare-and-set or string
+// register (write, successful cas, put, append).
+func changesValue(obj h.Object, l *h.Label) bool {
+	switch obj {
+	case h.CASRegister:
+		return l.Method == h.Write || l.Method == h.CAS && l.Ret == h.OK
+	case h.StringRegister:
+		return l.Method != h.Read
+	}
+	return false
 }
 
 // settle releases the waiting operations that no pending operation

@@ -147,6 +147,12 @@ func Eval(f *Formula, m Model, env []int) bool {
 		return m.Match(env[f.X], env[f.Y])
 	case KUsed:
 		return m.Used(env[f.X])
+	case KRel:
+		var ls [3]*h.Label
+		for i, v := range f.Vars() {
+			ls[i] = m.Label(env[v])
+		}
+		return f.R.Eval(ls[:f.R.Arity]) == RelTrue
 	case KNot:
 		return !Eval(f.Args[0], m, env)
 	case KAnd:

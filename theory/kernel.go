@@ -22,6 +22,12 @@ type Kernel struct {
 	// Sequential is true when the kernel is sequential (ATOMIC); the
 	// exchanger's kernel (COMPLETED) is not.
 	Sequential bool
+	// DropPending, when not NoMethod, is a method whose pending operations
+	// take part in no instance: they leave the state alone, so dropping
+	// them is always a legal completion, and the kernel's relations read
+	// their return values, unknown while they are pending. The string
+	// register's get is one.
+	DropPending h.Method
 }
 
 // MaxCapacity is the largest semaphore capacity satmon accepts. LIMIT(n)
@@ -76,6 +82,13 @@ func KernelOfStop(obj h.Object, param string, stop func() bool) (*Kernel, error)
 		k.Sequential = false
 		k.Theory = []*Def{Completed(), ExchangeOverlapping()}
 		k.Sanity = []*Def{Match1(h.Exchange, h.Exchange), Injective(), Symmetric(), MatchOverlap(), NoSelf(), Function()}
+	case h.CASRegister:
+		k.Theory = []*Def{Atomic(), CASReadWrite(), CASReadFrom()}
+		k.Sanity = []*Def{CASMatch(), Function()}
+	case h.StringRegister:
+		k.Theory = []*Def{Atomic(), StrReadWrite(), StrReadFrom(), AppendChain()}
+		k.Sanity = []*Def{StrMatch(), Function()}
+		k.DropPending = h.Read
 	default:
 		return nil, fmt.Errorf("no kernel for object %v", obj)
 	}
@@ -97,10 +110,19 @@ func (k *Kernel) Defs() []*Def {
 	return append(append([]*Def{}, k.Theory...), k.Sanity...)
 }
 
-// InitialWrite is the register's initial value, if the log gave one.
+// InitialWrite is the register's initial value, if the log gave one. The
+// compare-and-set register starts absent, nil, unless the log gives a
+// value; the string register starts empty (written by a put of "").
 func (k *Kernel) InitialWrite() (h.Value, bool) {
-	if k.Object == h.Register && k.Param != "" {
+	switch {
+	case k.Object == h.Register && k.Param != "":
 		return h.Value(k.Param), true
+	case k.Object == h.CASRegister && k.Param != "":
+		return h.Value(k.Param), true
+	case k.Object == h.CASRegister:
+		return h.Nil, true
+	case k.Object == h.StringRegister:
+		return h.Void, true
 	}
 	return "", false
 }
@@ -157,11 +179,16 @@ func (k *Kernel) Candidates(hist *h.History, o *h.Op) []h.Value {
 	case h.Contains:
 		return []h.Value{h.True, h.False}
 	case h.Read:
+		if k.DropPending == h.Read {
+			return nil // dropping it is always as good
+		}
 		for i := range hist.Ops {
-			if hist.Ops[i].Label.Method == h.Write {
+			if m := hist.Ops[i].Label.Method; m == h.Write || m == h.CAS {
 				add(hist.Ops[i].Label.Arg)
 			}
 		}
+	case h.CAS:
+		return []h.Value{h.OK, h.Fail}
 	case h.Unlock, h.Release:
 		want := map[h.Method]h.Method{h.Unlock: h.LockM, h.Release: h.Acquire}[o.Label.Method]
 		for i := range hist.Ops {

@@ -29,6 +29,7 @@ const (
 	KB       // b(X, Y)
 	KMatch   // match(X, Y): X = M(Y)
 	KUsed    // used(X)
+	KRel     // R(X, Y[, Z]): a relation computed from labels (labelrel.go)
 	KNot
 	KAnd
 	KOr
@@ -39,11 +40,12 @@ const (
 
 // Formula is a quantifier-free formula; quantifiers live in Axiom.
 type Formula struct {
-	Kind Kind
-	X, Y int
-	M    history.Method
-	V    history.Value
-	Args []*Formula
+	Kind    Kind
+	X, Y, Z int
+	R       *Rel // KRel's relation
+	M       history.Method
+	V       history.Value
+	Args    []*Formula
 }
 
 // Atoms.
@@ -201,6 +203,8 @@ func (a *Axiom) write(b *strings.Builder, f *Formula, outer int) {
 		fmt.Fprintf(b, "match(%s,%s)", n(f.X), n(f.Y))
 	case KUsed:
 		fmt.Fprintf(b, "used(%s)", n(f.X))
+	case KRel:
+		b.WriteString(f.R.format(n(f.X), n(f.Y), n(f.Z)))
 	case KNot:
 		g := f.Args[0]
 		switch g.Kind {
@@ -216,6 +220,11 @@ func (a *Axiom) write(b *strings.Builder, f *Formula, outer int) {
 		case KMeth:
 			fmt.Fprintf(b, "meth(%s) ≠ %s", n(g.X), g.M)
 			return
+		case KRel:
+			if g.R.NegFormat != "" {
+				fmt.Fprintf(b, g.R.NegFormat, n(g.X), n(g.Y), n(g.Z))
+				return
+			}
 		}
 		b.WriteString("¬")
 		a.write(b, g, p+1)
@@ -252,6 +261,13 @@ func (a *Axiom) mentionsExists(f *Formula) bool {
 		return f.X >= len(a.Forall)
 	case KArgEq, KArgRet, KArgLess, KEq, KB, KMatch:
 		return f.X >= len(a.Forall) || f.Y >= len(a.Forall)
+	case KRel:
+		for _, v := range f.Vars() {
+			if v >= len(a.Forall) {
+				return true
+			}
+		}
+		return false
 	}
 	for _, g := range f.Args {
 		if a.mentionsExists(g) {
@@ -263,7 +279,7 @@ func (a *Axiom) mentionsExists(f *Formula) bool {
 
 // Equal reports whether f and g are the same formula, node for node.
 func Equal(f, g *Formula) bool {
-	if f.Kind != g.Kind || f.X != g.X || f.Y != g.Y || f.M != g.M || f.V != g.V || len(f.Args) != len(g.Args) {
+	if f.Kind != g.Kind || f.X != g.X || f.Y != g.Y || f.Z != g.Z || f.R != g.R || f.M != g.M || f.V != g.V || len(f.Args) != len(g.Args) {
 		return false
 	}
 	for i := range f.Args {

@@ -35,6 +35,14 @@ func newDrawer(cfg Config, rng *rand.Rand) drawer {
 		return &lock{rng: rng, tags: t}
 	case history.Semaphore:
 		return &semaphore{capacity: max(cfg.Capacity, 1), rng: rng, tags: t}
+	case history.CASRegister:
+		v := cfg.Values
+		if v == 0 {
+			v = 5
+		}
+		return &casRegister{values: v, cur: history.Nil, prev: history.Nil, rng: rng}
+	case history.StringRegister:
+		return &stringRegister{values: cfg.Values, rng: rng, tags: t}
 	}
 	return &exchanger{rng: rng, tags: t}
 }

@@ -14,6 +14,11 @@ import (
 // come after the first's). The register ends with a lone write instead.
 func TestDrain(t *testing.T) {
 	for _, obj := range history.Objects {
+		if obj == history.CASRegister || obj == history.StringRegister {
+			// No way back to the initial (absent, empty) state: Drain
+			// leaves them as they are, and the driver parks them.
+			continue
+		}
 		for seed := int64(0); seed < 40; seed++ {
 			k := 1 + int(seed%4)
 			cfg := Config{Object: obj, Ops: 10, Concurrency: k, Capacity: int(seed % 3), Values: int(seed % 3), Seed: seed, Drain: true}

@@ -22,21 +22,29 @@ const (
 	Lock
 	Semaphore
 	Exchanger
+	// CASRegister is a register with compare-and-set, initially absent
+	// (nil): Jepsen's etcd register.
+	CASRegister
+	// StringRegister holds a string: put sets it, append extends it, get
+	// returns it (initially the empty string).
+	StringRegister
 )
 
 // Objects lists every object, in the order the docs present them.
-var Objects = []Object{Queue, Stack, PQueue, Set, Register, Lock, Semaphore, Exchanger}
+var Objects = []Object{Queue, Stack, PQueue, Set, Register, Lock, Semaphore, Exchanger, CASRegister, StringRegister}
 
 var objectNames = [...]string{
-	NoObject:  "none",
-	Queue:     "atomic-queue",
-	Stack:     "atomic-stack",
-	PQueue:    "atomic-priority-queue",
-	Set:       "atomic-set",
-	Register:  "atomic-register",
-	Lock:      "atomic-lock",
-	Semaphore: "atomic-semaphore",
-	Exchanger: "atomic-exchanger",
+	NoObject:       "none",
+	Queue:          "atomic-queue",
+	Stack:          "atomic-stack",
+	PQueue:         "atomic-priority-queue",
+	Set:            "atomic-set",
+	Register:       "atomic-register",
+	Lock:           "atomic-lock",
+	Semaphore:      "atomic-semaphore",
+	Exchanger:      "atomic-exchanger",
+	CASRegister:    "atomic-cas-register",
+	StringRegister: "atomic-string-register",
 }
 
 func (o Object) String() string {
@@ -68,6 +76,10 @@ func ParseObject(s string) (Object, bool) {
 		return Semaphore, true
 	case "exchanger":
 		return Exchanger, true
+	case "cas-register", "casregister", "cas":
+		return CASRegister, true
+	case "string-register", "stringregister", "string", "kv":
+		return StringRegister, true
 	}
 	return NoObject, false
 }
@@ -89,6 +101,8 @@ const (
 	Acquire
 	Release
 	Exchange
+	CAS    // cas(old, new) of the compare-and-set register
+	Append // append(v) of the string register
 )
 
 var methodNames = [...]string{
@@ -103,6 +117,8 @@ var methodNames = [...]string{
 	Acquire:  "acquire",
 	Release:  "release",
 	Exchange: "exchange",
+	CAS:      "cas",
+	Append:   "append",
 }
 
 func (m Method) String() string {
@@ -119,6 +135,9 @@ const (
 	True  Value = "true"
 	False Value = "false"
 	Null  Value = "null" // an exchange that found no partner
+	Nil   Value = "nil"  // the compare-and-set register's absent value
+	OK    Value = "ok"   // a compare-and-set that found its old value
+	Fail  Value = "fail" // a compare-and-set that did not
 )
 
 // Value is an argument or a return value, kept as written in the log.
@@ -134,8 +153,12 @@ func (v Value) String() string {
 // Label is an operation's label m(u) ⇒ v. Prio is the priority of a
 // priority-queue add; it is what MAX compares.
 type Label struct {
-	Method  Method
-	Arg     Value
+	Method Method
+	Arg    Value
+	// Old is the expected value of cas(old, new); Arg is then new, the
+	// value it writes, so that a write and a successful cas both write
+	// their Arg. Old is Void for every other method.
+	Old     Value
 	Prio    int64
 	Ret     Value
 	Pending bool // the return value is ⊥
@@ -146,6 +169,10 @@ func (l Label) String() string {
 	b.WriteString(l.Method.String())
 	if l.Arg != Void {
 		b.WriteString("(")
+		if l.Method == CAS {
+			b.WriteString(string(l.Old))
+			b.WriteString(",")
+		}
 		b.WriteString(string(l.Arg))
 		if l.Method == Add && l.Prio != 0 {
 			fmt.Fprintf(&b, ",%d", l.Prio)
@@ -160,6 +187,11 @@ func (l Label) String() string {
 		b.WriteString(string(l.Ret))
 	}
 	return b.String()
+}
+
+// CASLabel is the pending label of cas(old, new).
+func CASLabel(old, new Value) Label {
+	return Label{Method: CAS, Arg: new, Old: old, Pending: true}
 }
 
 // Op is one operation of a history. Call and Return are the positions of

@@ -8,7 +8,8 @@ const (
 	RetNone     RetKind = iota + 1 // nothing: add, write, lock, acquire
 	RetValue                       // one value, possibly a special one: rem, read, exchange
 	RetBool                        // true or false: the set's methods
-	RetOptional                    // nothing, or one tag: unlock, release
+	RetOptional                    // nothing, or one tag: unlock, release; a get's string ("" when nothing)
+	RetStatus                      // ok or fail: cas
 )
 
 // Signature describes one method of one object as it is written in logs.
@@ -56,6 +57,20 @@ var signatures = map[Object][]Signature{
 	},
 	Exchanger: {
 		{Exchange, []string{"exchange", "swap"}, 1, 1, RetValue},
+	},
+	// cas(old, new) takes two arguments (Label.Old and Label.Arg). A read
+	// returns nil while the register is absent.
+	CASRegister: {
+		{Write, []string{"write", "set", "store", "put"}, 1, 1, RetNone},
+		{Read, []string{"read", "get", "load"}, 0, 0, RetValue},
+		{CAS, []string{"cas", "compare-and-set", "compareandset", "compare_and_swap"}, 2, 2, RetStatus},
+	},
+	// put and get are the register's write and read: the theory treats
+	// them so. get returns nothing for the empty string.
+	StringRegister: {
+		{Write, []string{"put", "write", "set"}, 1, 1, RetNone},
+		{Read, []string{"get", "read"}, 0, 0, RetOptional},
+		{Append, []string{"append"}, 1, 1, RetNone},
 	},
 }
 

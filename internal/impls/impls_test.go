@@ -50,6 +50,9 @@ func TestNamesInfo(t *testing.T) {
 		t.Fatalf("faulty implementations %v, want %v", faulty, faultyNames)
 	}
 	for _, o := range history.Objects {
+		if o == history.CASRegister || o == history.StringRegister {
+			continue // checked on recorded data (Jepsen, Porcupine), no implementation here
+		}
 		if !objs[o] {
 			t.Errorf("no implementation of %v", o)
 		}

@@ -36,6 +36,10 @@ func New(obj history.Object, param string) Model {
 		return &set{in: map[history.Value]bool{}}
 	case history.Register:
 		return &register{val: history.Value(param), written: param != ""}
+	case history.CASRegister:
+		return &casRegister{val: history.Value(param), present: param != ""}
+	case history.StringRegister:
+		return &stringRegister{}
 	case history.Lock:
 		return &lock{}
 	case history.Semaphore:

@@ -104,10 +104,23 @@ func candidates(h *history.History, o *history.Op) []history.Value {
 		out = append(out, history.Empty)
 		addArgs(history.Add)
 	case history.Read:
+		switch h.Object {
+		case history.StringRegister:
+			// A get leaves the string alone: dropping it admits whatever
+			// completing it does.
+			return nil
+		case history.CASRegister:
+			if h.Param == "" {
+				out = append(out, history.Nil)
+			}
+			addArgs(history.CAS)
+		}
 		if h.Param != "" {
 			out = append(out, history.Value(h.Param))
 		}
 		addArgs(history.Write)
+	case history.CAS:
+		return []history.Value{history.OK, history.Fail}
 	case history.Unlock:
 		out = append(out, history.Void)
 		addArgs(history.LockM)

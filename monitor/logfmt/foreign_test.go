@@ -217,23 +217,19 @@ func TestEventMaps(t *testing.T) {
 	}
 }
 
-// Operations of the kernels this build lacks fail with the kernel named;
-// with the kernels, cas maps to its label and :fail to its outcome.
+// cas maps to its label, old and new kept apart, and :fail to its
+// outcome; append to the string register's append.
 func TestCasAndAppend(t *testing.T) {
 	cas := "INFO  jepsen.util - 2\t:invoke\t:cas\t[3 0]\nINFO  jepsen.util - 2\t:fail\t:cas\t[3 0]\n"
 	app := `{:process 0, :type :invoke, :f :append, :key "4", :value "x 0 1 y"}` + "\n"
 	evs, err := readEvents(t, cas, Auto)
-	if !ForeignKernelsComplete() {
-		if err == nil || !strings.Contains(err.Error(), "t.log:1:1: :cas: cas needs the compare-and-set register kernel") {
-			t.Fatalf("cas without its kernel: %v", err)
-		}
-		if _, err := readEvents(t, app, Auto); err == nil || !strings.Contains(err.Error(), "append needs the string register kernel") {
-			t.Fatalf("append without its kernel: %v", err)
-		}
-		return
-	}
-	if err != nil || len(evs) != 2 || evs[0].Label.Method != casMethod || evs[1].Label.Ret != "fail" {
+	if err != nil || len(evs) != 2 || evs[0].Label.Method != history.CAS || evs[0].Label.Old != "3" || evs[0].Label.Arg != "0" ||
+		evs[1].Label.Ret != history.Fail || evs[0].Object.Kind != history.CASRegister {
 		t.Fatalf("cas: %v %s", err, showEvents(evs))
+	}
+	evs, err = readEvents(t, app, Auto)
+	if err != nil || len(evs) != 1 || evs[0].Label.Method != history.Append || evs[0].Label.Arg != "x 0 1 y" || evs[0].Object.Kind != history.StringRegister {
+		t.Fatalf("append: %v %s", err, showEvents(evs))
 	}
 }
 

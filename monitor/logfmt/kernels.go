@@ -13,13 +13,9 @@ import (
 // operation and outcome becomes. The readers know nothing else about
 // objects.
 //
-// The compare-and-set register and the string register are kernels of
-// their own (history.CASRegister, history.StringRegister). Until they are
-// part of this build, the families run on the register with an initial
-// value, which checks the operations it can express — read, write, put,
-// get — and reject cas and append with an error naming the missing kernel.
-// Pointing a family at its kernel means changing its kind and param below
-// and the methods casMethod and appendMethod.
+// Jepsen's register workload runs on the compare-and-set register
+// (history.CASRegister), the key-value workload on one string register
+// (history.StringRegister) per key.
 
 // A family is the object a Jepsen workload exercises, and its operations.
 type family struct {
@@ -44,27 +40,20 @@ type jepsenOp struct {
 	fail func(v ednValue) (ret history.Value, constrains bool)
 }
 
-// The methods of the new kernels; history.NoMethod while they are absent
-// from this build.
-var (
-	casMethod    = history.NoMethod // history.CAS
-	appendMethod = history.NoMethod // history.Append
-)
-
 // absent is what a read of a compare-and-set register returns before any
-// write (Jepsen's nil); with the stand-in register it is the initial value.
-const absent history.Value = "nil"
+// write (Jepsen's nil).
+const absent = history.Nil
 
 // emptyString is the string register's empty string (the value of a key
-// never written), which history.Void cannot carry: "" means no value.
-const emptyString history.Value = `""`
+// never written): a get that returns nothing (history.Void).
+const emptyString = history.Void
 
 // casRegister is Jepsen's register workload (etcd): read, write and
 // cas [OLD NEW], starting absent.
 var casRegister = family{
 	name:  "compare-and-set register",
-	kind:  history.Register,
-	param: string(absent),
+	kind:  history.CASRegister,
+	param: "", // absent at the start
 	ops: map[string]jepsenOp{
 		"read": {
 			call: func(ednValue) (history.Label, error) { return history.Label{Method: history.Read}, nil },
@@ -88,29 +77,23 @@ var casRegister = family{
 				if err != nil {
 					return history.Label{}, err
 				}
-				if casMethod == history.NoMethod {
-					return history.Label{}, fmt.Errorf("cas needs the compare-and-set register kernel, which this build lacks")
-				}
-				return history.Label{Method: casMethod, Arg: casArg(old, new)}, nil
+				return history.CASLabel(old, new), nil
 			},
-			ok: func(ednValue) (history.Value, error) { return "ok", nil },
+			ok: func(ednValue) (history.Value, error) { return history.OK, nil },
 			fail: func(ednValue) (history.Value, bool) {
-				return "fail", true
+				return history.Fail, true
 			},
 		},
 	},
 }
-
-// casArg is the label argument of cas(old, new).
-func casArg(old, new history.Value) history.Value { return old + " " + new }
 
 // stringRegister is the key-value workload, one object per key: put sets
 // the key's string, append appends to it, get returns it ("" when never
 // written).
 var stringRegister = family{
 	name:  "string register",
-	kind:  history.Register,
-	param: string(emptyString),
+	kind:  history.StringRegister,
+	param: "", // the empty string at the start
 	ops: map[string]jepsenOp{
 		"put": {
 			call: func(v ednValue) (history.Label, error) {
@@ -131,10 +114,7 @@ var stringRegister = family{
 				if err != nil {
 					return history.Label{}, err
 				}
-				if appendMethod == history.NoMethod {
-					return history.Label{}, fmt.Errorf("append needs the string register kernel, which this build lacks")
-				}
-				return history.Label{Method: appendMethod, Arg: x}, nil
+				return history.Label{Method: history.Append, Arg: x}, nil
 			},
 			ok:   func(ednValue) (history.Value, error) { return history.Void, nil },
 			fail: noEffect,
@@ -157,12 +137,6 @@ func familyOf(f string) *family {
 
 func noEffect(ednValue) (history.Value, bool) { return history.Void, false }
 
-// ForeignKernelsComplete reports whether every Jepsen operation the
-// readers know has a kernel in this build (cas and append need the
-// compare-and-set and string registers).
-func ForeignKernelsComplete() bool {
-	return casMethod != history.NoMethod && appendMethod != history.NoMethod
-}
 
 // ednValue is the :value of an event, as the EDN or JSON decoder gave it.
 type ednValue struct{ v any }

@@ -274,7 +274,7 @@ func checkParam(obj history.Object, p string) string {
 		if n, err := strconv.Atoi(p); err != nil || n <= 0 {
 			return fmt.Sprintf("the capacity of %s must be a positive integer, got %s", obj, quote(p))
 		}
-	case history.Register:
+	case history.Register, history.CASRegister:
 		// Any value: the initial value of the register.
 	default:
 		return fmt.Sprintf("%s takes no parameter, got %s", obj, quote(p))
@@ -434,10 +434,9 @@ func (r *Reader) parseCall(lx *lexer, id string, idPos int) (history.Action, err
 	if len(args) > 0 {
 		l.Arg = history.Value(args[0].text)
 	}
-	if len(args) == 2 && obj != history.PQueue {
-		// Two arguments, as cas(OLD, NEW): one label argument, encoded
-		// as the foreign readers encode it (kernels.go).
-		l.Arg = casArg(history.Value(args[0].text), history.Value(args[1].text))
+	if sig.Method == history.CAS {
+		l.Old, l.Arg = history.Value(args[0].text), history.Value(args[1].text)
+		l.Old = history.Value(strings.Clone(string(l.Old)))
 	}
 	if obj == history.PQueue && sig.Method == history.Add {
 		pt := args[len(args)-1]
@@ -522,6 +521,13 @@ func (r *Reader) parseReturn(lx *lexer, id string, idPos int) (history.Action, e
 				return a, r.errorf(end.pos, "wrong number of return values: %s returns one value%s, got nothing", o.name, hint)
 			}
 			return a, r.errorf(vals[1].pos, "wrong number of return values: %s returns one value%s, got %d", o.name, hint, n)
+		}
+	case history.RetStatus:
+		if n != 1 {
+			return a, r.errorf(end.pos, "wrong number of return values: %s returns ok or fail", o.name)
+		}
+		if v := vals[0].text; v != string(history.OK) && v != string(history.Fail) {
+			return a, r.errorf(vals[0].pos, "%s returns ok or fail, got %s", o.name, quote(v))
 		}
 	case history.RetOptional:
 		if n > 1 {

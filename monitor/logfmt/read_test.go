@@ -295,6 +295,28 @@ var validLogs = []struct {
 		"4 call [3] exchange(c p=0) pending",
 		"5 return [3] exchange(c p=0) => null",
 	}},
+	{"cas-register", history.CASRegister, "", `# @object cas-register
+[1] call cas(1, 2)
+[1] return fail
+[2] call read
+[2] return nil
+`, []string{
+		"0 call [1] cas(2 p=0) pending",
+		"1 return [1] cas(2 p=0) => fail",
+		"2 call [2] read( p=0) pending",
+		"3 return [2] read( p=0) => nil",
+	}},
+	{"string-register", history.StringRegister, "", `# @object string-register
+[1] call append(ab)
+[1] return
+[2] call get
+[2] return
+`, []string{
+		"0 call [1] append(ab p=0) pending",
+		"1 return [1] append(ab p=0) => ",
+		"2 call [2] read( p=0) pending",
+		"3 return [2] read( p=0) => ",
+	}},
 }
 
 func TestValidLogs(t *testing.T) {

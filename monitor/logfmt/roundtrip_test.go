@@ -78,6 +78,9 @@ func randomActions(rng *rand.Rand, obj history.Object, n int) []history.Action {
 			if nargs := sig.MinArgs + rng.IntN(sig.MaxArgs-sig.MinArgs+1); nargs > 0 {
 				l.Arg = tok()
 			}
+			if sig.Method == history.CAS {
+				l.Old = tok()
+			}
 			if obj == history.PQueue && sig.Method == history.Add {
 				l.Prio = rng.Int64() - rng.Int64()
 			}
@@ -90,6 +93,8 @@ func randomActions(rng *rand.Rand, obj history.Object, n int) []history.Action {
 		switch sig.Ret {
 		case history.RetBool:
 			l.Ret = []history.Value{history.True, history.False}[rng.IntN(2)]
+		case history.RetStatus:
+			l.Ret = []history.Value{history.OK, history.Fail}[rng.IntN(2)]
 		case history.RetValue:
 			l.Ret = tok()
 		case history.RetOptional:

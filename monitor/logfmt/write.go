@@ -45,6 +45,10 @@ func MethodName(obj history.Object, m history.Method) string {
 		return "dequeue"
 	case obj == history.Set && m == history.Rem:
 		return "remove"
+	case obj == history.StringRegister && m == history.Write:
+		return "put"
+	case obj == history.StringRegister && m == history.Read:
+		return "get"
 	}
 	return m.String()
 }
@@ -88,6 +92,10 @@ func appendAction(dst []byte, name string, obj history.Object, a history.Action)
 		dst = append(dst, MethodName(obj, l.Method)...)
 		if l.Arg != history.Void {
 			dst = append(dst, '(')
+			if l.Method == history.CAS {
+				dst = append(dst, l.Old...)
+				dst = append(dst, ", "...)
+			}
 			dst = append(dst, l.Arg...)
 			if obj == history.PQueue && l.Method == history.Add {
 				dst = append(dst, ", "...)
