@@ -70,6 +70,33 @@ func FindWitness(hist *h.History, limit time.Duration) (*Witness, error) {
 	}
 	s := &giniModel{g: gini.New()}
 	enc := EncodeHistoryNamed(k, hist, s)
+	// The encoding says "at most one return value" of a completed pending
+	// operation, not "at least one": a model may leave every ret(o)=v
+	// false. A witness needs the value, so demand one; any completion
+	// that linearizes satisfies the demand, so the answer is unchanged.
+	// A candidate value no axiom mentions has no variable: one fresh
+	// variable stands for all of them.
+	pend, cands, _ := pendingCandidates(k, hist)
+	for j, i := range pend {
+		u := enc.UsedLit(serialOf(i))
+		if u == 0 || len(cands[j]) == 0 {
+			continue
+		}
+		vars := enc.RetVars(serialOf(i))
+		cl := []int{-u}
+		other := false
+		for _, v := range cands[j] {
+			if l, ok := vars[v]; ok {
+				cl = append(cl, l)
+			} else {
+				other = true
+			}
+		}
+		if other {
+			cl = append(cl, s.NewVar())
+		}
+		s.AddClause(cl)
+	}
 	var r int
 	if limit > 0 {
 		r = s.g.Try(limit)
@@ -83,6 +110,10 @@ func FindWitness(hist *h.History, limit time.Duration) (*Witness, error) {
 		return nil, fmt.Errorf("witness: no answer within %v", limit)
 	}
 	n := len(hist.Ops)
+	candsOf := map[int][]h.Value{}
+	for j, i := range pend {
+		candsOf[i] = cands[j]
+	}
 	used := make([]bool, n)
 	ret := make([]h.Value, n)
 	for i := range hist.Ops {
@@ -94,10 +125,19 @@ func FindWitness(hist *h.History, limit time.Duration) (*Witness, error) {
 		if u := enc.UsedLit(serialOf(i)); u != 0 {
 			used[i] = s.value(u)
 		}
+		// A return value no axiom instance mentions has no variable: it
+		// is as good as any, so one is taken when no variable is true.
+		vars := enc.RetVars(serialOf(i))
 		ret[i] = h.Void
-		for v, l := range enc.RetVars(serialOf(i)) {
+		chosen := false
+		for v, l := range vars {
 			if s.value(l) {
-				ret[i] = v
+				ret[i], chosen = v, true
+			}
+		}
+		for _, v := range candsOf[i] {
+			if _, ok := vars[v]; !chosen && !ok {
+				ret[i], chosen = v, true
 			}
 		}
 	}
