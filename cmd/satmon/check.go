@@ -33,6 +33,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 0, "time limit per history, e.g. 5s (0: none); on expiry the verdict is 'timeout'")
 	verbose := fs.BoolP("verbose", "v", false, "print per-history statistics (clauses, variables, propagations, window size, removals)")
 	format := fs.String("format", "text", "output format: text, or json (one JSON object per history and line)")
+	xf := addExplainFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: satmon check [flags] [FILE...]
 
@@ -105,6 +106,10 @@ Flags:
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
+	if err := xf.validate(len(files)); err != nil {
+		fmt.Fprintf(stderr, "satmon check: %v\n", err)
+		return exitUsage
+	}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	p := printer{w: out, json: *format == "json", verbose: *verbose}
@@ -125,7 +130,7 @@ Flags:
 			defer fh.Close()
 		}
 		printed := false
-		res, err := monitor.CheckLogFunc(r, logfmt.Options{Name: name, Object: obj, Param: *param}, opt, func(res monitor.Result) {
+		res, ex, err := xf.check(r, logfmt.Options{Name: name, Object: obj, Param: *param}, opt, func(res monitor.Result) {
 			// Print (and flush) the moment the violation is proven, so a
 			// monitor on a pipe speaks while the program still runs.
 			p.print(res)
@@ -142,6 +147,9 @@ Flags:
 		}
 		if !printed {
 			p.print(res)
+		}
+		if !xf.report(out, stderr, p.json, res, ex) {
+			code = exitUsage
 		}
 		if res.Verdict == monitor.Violation && code == exitOK {
 			code = exitViolation
