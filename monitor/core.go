@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -41,6 +42,9 @@ import (
 // the concurrent operations, and pending operations overlap everything
 // after their call. Beyond it the core is minimal for SATURATE only.
 const coreCap = 120
+
+// coreMaxOps bounds the operations of any sub-history FindCore checks.
+const coreMaxOps = 500
 
 // subHistory returns hist restricted to the operations in keep, the
 // others relaxed as described above; idx maps its operations to hist's.
@@ -190,7 +194,16 @@ func FindCore(hist *h.History, viol int, limit time.Duration) (core []int, exact
 		set = append(set, viol)
 		slices.Sort(set)
 	}
+	// Relaxed operations are pending, and SATURATE's instances about
+	// pending operations grow with everything they overlap: past
+	// coreMaxOps there is no core (yet).
+	if sub, _ := subHistory(hist, keepOf(set)); len(sub.Ops) > coreMaxOps {
+		return nil, false, fmt.Errorf("%d operations were called before the core's last return: cores are searched among at most %d", len(sub.Ops), coreMaxOps)
+	}
 	if ok, _ := fails(set, false); !ok {
+		if n > coreMaxOps {
+			return nil, false, fmt.Errorf("SATURATE's explanation does not refute, and %d operations are too many to start from all: cores are searched among at most %d", n, coreMaxOps)
+		}
 		set = all
 		if ok, err := fails(set, false); !ok {
 			if err != nil && !errors.Is(err, errUndecided) {
