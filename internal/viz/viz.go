@@ -35,9 +35,9 @@ type Drawing struct {
 // MaxOps bounds the operations drawn: beyond it, a window of operations
 // around the violation (or the end of the log), plus the core, is drawn, so
 // that the file stays well under 1 MB however long the log.
-const MaxOps = 400
+const MaxOps = 200
 
-const maxLabel = 32
+const maxLabel = 24
 
 // window returns the operations to draw and how many were left out.
 func window(ops []Op) ([]Op, int) {
@@ -112,9 +112,9 @@ func lanes(ops []Op) ([]int, int) {
 
 // Geometry.
 const (
-	laneH   = 34
+	laneH   = 40
 	barH    = 18
-	step    = 16 // per action position
+	step    = 46 // per action position: room for a short label
 	marginL = 70
 	marginT = 58
 )
@@ -128,13 +128,14 @@ func SVG(w io.Writer, d *Drawing) error {
 }
 
 // HTML writes one self-contained HTML page: the SVG inline, the text
-// below it; no scripts, fonts or other fetches.
+// below it; no scripts, fonts or other fetches. A timeline wider than the
+// window opens scrolled to its right end, where the violation is.
 func HTML(w io.Writer, d *Drawing) error {
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>")
 	b.WriteString(html.EscapeString(d.Title))
 	b.WriteString("</title>\n<style>body{font-family:sans-serif;margin:1em}pre{font-size:13px;background:#f6f6f6;padding:.6em}" +
-		".wrap{overflow-x:auto;border:1px solid #ddd}</style></head><body>\n<h1 style=\"font-size:18px\">")
+		".wrap{overflow-x:auto;border:1px solid #ddd;direction:rtl}.wrap svg{direction:ltr}</style></head><body>\n<h1 style=\"font-size:18px\">")
 	b.WriteString(html.EscapeString(d.Title))
 	b.WriteString("</h1>\n<div class=\"wrap\">\n")
 	writeSVG(&b, d)
@@ -175,7 +176,7 @@ func writeSVG(b *strings.Builder, d *Drawing) {
 	if len(pos) > 0 {
 		right += x(pos[len(pos)-1]) - marginL
 	}
-	width := right + 40
+	width := max(right+260, 900)
 	height := marginT + nl*laneH + 30
 	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="11">`+"\n", width, height, width, height)
 	b.WriteString(`<style>.op rect{fill:#c9d6e3;stroke:#6b7f94}.op.core rect{fill:#f4a261;stroke:#c0392b;stroke-width:2.5}` +
