@@ -133,7 +133,7 @@ func explainText(res monitor.Result, ex *monitor.Explanation, deriv []string) []
 		}
 	}
 	if ex.Witness != nil {
-		t = append(t, fmt.Sprintf("witness: a linearization of all %d operations:", len(ex.History.Ops)))
+		t = append(t, fmt.Sprintf("witness: a linearization, in the order the atomic object performs the operations (%d of %d; pending ones completed or left out):", len(ex.Witness.Order), len(ex.History.Ops)))
 		for p, wo := range ex.Witness.Order {
 			s := fmt.Sprintf("  %d. [%s] %s", p+1, wo.ID, wo.Op)
 			if wo.Completed {
