@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -172,5 +173,47 @@ func TestHTMLInChromium(t *testing.T) {
 			continue
 		}
 		t.Logf("%s: screenshot %s (%d bytes)", c.name, shot, st.Size())
+	}
+}
+
+// docs/explain.md shows --explain's output as satmon prints it: each
+// example's command, run now, prints what the page shows (timings aside).
+func TestExplainDocs(t *testing.T) {
+	root := testutil.Root(t)
+	doc, err := os.ReadFile(filepath.Join(root, "docs", "explain.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	timing := regexp.MustCompile(`, [0-9.]+[µm]?s$|, …$`)
+	norm := func(s string) string {
+		var out []string
+		for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
+			out = append(out, timing.ReplaceAllString(l, ", …"))
+		}
+		return strings.Join(out, "\n")
+	}
+	blocks := 0
+	for _, block := range strings.Split(string(doc), "```")[1:] {
+		block = strings.TrimPrefix(block, "\n")
+		cmdLine, rest, ok := strings.Cut(block, "\n")
+		if !ok || !strings.HasPrefix(cmdLine, "$ satmon check") {
+			continue
+		}
+		blocks++
+		args := strings.Fields(strings.TrimPrefix(cmdLine, "$ satmon "))
+		for i, a := range args {
+			if strings.HasPrefix(a, "testdata/") {
+				args[i] = filepath.Join(root, a)
+			}
+		}
+		var out, errb bytes.Buffer
+		run(args, nil, &out, &errb)
+		got := norm(strings.ReplaceAll(out.String(), root+string(filepath.Separator), ""))
+		if want := norm(rest); got != want {
+			t.Errorf("%s prints\n%s\nbut docs/explain.md shows\n%s", cmdLine, got, want)
+		}
+	}
+	if blocks < 3 {
+		t.Errorf("docs/explain.md has %d examples, want 3", blocks)
 	}
 }
