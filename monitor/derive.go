@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/satmon/satmon/encode"
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/saturate"
 )
@@ -48,12 +49,20 @@ func derive(hist *h.History, core []int) ([]string, error) {
 		keep[i] = true
 	}
 	sub, _ := subHistory(hist, keep)
-	m, err := New(sub.Object, sub.Param, Options{Algorithm: Saturate, eager: true})
+	m, err := New(sub.Object, sub.Param, Options{Algorithm: Saturate})
 	if err != nil {
 		return nil, err
 	}
-	sc := m.chk.(*satChecker)
-	sc.enc.Names = true
+	// The monitor's checker is replaced by one whose sink notes the axiom
+	// instance of every clause it passes on (encode.Encoder.Origin).
+	sink := &originSink{satSink: satSink{s: saturate.New()}, origin: map[saturate.ClauseID]origin{}}
+	enc := encode.New(m.kernel, sink)
+	enc.EagerMatching()
+	enc.Names = true
+	sink.enc = enc
+	addInitialWrite(m.kernel, enc)
+	sc := &satChecker{sink: &sink.satSink, enc: enc}
+	m.chk = sc
 	for _, a := range Actions(sub) {
 		if _, err := m.Step(a); err != nil {
 			return nil, err
@@ -65,11 +74,13 @@ func derive(hist *h.History, core []int) ([]string, error) {
 	if m.Result().Verdict != Violation {
 		return nil, fmt.Errorf("SATURATE alone does not refute the core; the exact check does")
 	}
-	d := deriver{sub: sub, name: sc.enc.VarName, reason: map[saturate.Var][]saturate.Lit{}}
+	d := deriver{sub: sub, name: sc.enc.VarName, reason: map[saturate.Var][]saturate.Lit{}, origin: sink.origin}
 	ex := sc.sink.s.Explain()
+	d.clause = map[saturate.Var]saturate.ClauseID{}
 	for _, r := range ex[1:] {
 		if !r.IsFact() {
 			d.reason[r.Lits[0].Var()] = r.Lits[1:]
+			d.clause[r.Lits[0].Var()] = r.Clause
 		}
 	}
 	var out []string
@@ -100,13 +111,13 @@ func derive(hist *h.History, core []int) ([]string, error) {
 			out = append(out, fmt.Sprintf("%s: given", d.fact(lit)))
 			return
 		}
-		out = append(out, d.fact(lit)+d.because(prem))
+		out = append(out, d.fact(lit)+d.because(prem)+d.rule(v))
 	}
 	for _, l := range ex[0].Lits {
 		visit(l.Var(), 0)
 	}
 	cl := ex[0].Lits
-	out = append(out, fmt.Sprintf("contradiction: %s", d.clash(cl)))
+	out = append(out, fmt.Sprintf("contradiction: %s%s", d.clash(cl), d.ruleOf(ex[0].Clause)))
 	for i := range out {
 		out[i] = fmt.Sprintf("%d. %s", i+1, out[i])
 	}
@@ -117,6 +128,61 @@ type deriver struct {
 	sub    *h.History
 	name   func(int) string
 	reason map[saturate.Var][]saturate.Lit // implied variable → its premises (false literals)
+	clause map[saturate.Var]saturate.ClauseID
+	origin map[saturate.ClauseID]origin
+}
+
+// origin is the axiom instance a clause comes from.
+type origin struct {
+	axiom   string
+	serials []int
+}
+
+// originSink is satSink noting each clause's origin.
+type originSink struct {
+	satSink
+	enc    *encode.Encoder
+	origin map[saturate.ClauseID]origin
+}
+
+func (k *originSink) AddClause(lits []encode.Lit) {
+	k.buf = k.buf[:0]
+	for _, l := range lits {
+		k.buf = append(k.buf, saturate.FromDimacs(l))
+	}
+	id := k.s.AddClause(k.buf...)
+	if a, serials := k.enc.Origin(); a != nil {
+		k.origin[id] = origin{axiom: a.Name, serials: serials}
+	}
+}
+
+// rule names the axiom instance that forced v.
+func (d deriver) rule(v saturate.Var) string { return d.ruleOf(d.clause[v]) }
+
+func (d deriver) ruleOf(id saturate.ClauseID) string {
+	o, ok := d.origin[id]
+	if !ok {
+		return "; by the encoding's side conditions on matches and return values"
+	}
+	var ids []string
+	for _, s := range o.serials {
+		ids = append(ids, d.id(strconv.Itoa(s)))
+	}
+	// The real-time order among the instance's operations was folded
+	// into constants: say it, as it is half of the reason.
+	var rt []string
+	for _, a := range o.serials {
+		for _, b := range o.serials {
+			if a >= 1 && b >= 1 && a <= len(d.sub.Ops) && b <= len(d.sub.Ops) && h.Before(&d.sub.Ops[a-1], &d.sub.Ops[b-1]) {
+				rt = append(rt, fmt.Sprintf("%s returned before %s was called", d.id(strconv.Itoa(a)), d.id(strconv.Itoa(b))))
+			}
+		}
+	}
+	why := ""
+	if len(rt) > 0 {
+		why = " (real time: " + strings.Join(rt, ", ") + ")"
+	}
+	return fmt.Sprintf("; by %s over %s%s", o.axiom, strings.Join(ids, ", "), why)
 }
 
 func (d deriver) aux(l saturate.Lit) bool {
@@ -205,12 +271,9 @@ func (d deriver) fact(l saturate.Lit) string {
 // because names the premises of a unit clause: its other literals, all
 // false, so their negations are the facts used.
 func (d deriver) because(premises []saturate.Lit) string {
-	if len(premises) == 0 {
-		return ": an axiom instance with nothing left to choose"
-	}
 	fs := d.facts(premises, 0)
 	if len(fs) == 0 {
-		return ": an axiom instance with nothing left to choose"
+		return ""
 	}
 	return ", since " + strings.Join(fs, " and ")
 }
@@ -219,7 +282,7 @@ func (d deriver) because(premises []saturate.Lit) string {
 func (d deriver) clash(lits []saturate.Lit) string {
 	fs := d.facts(lits, 0)
 	if len(fs) == 0 {
-		return "an axiom instance that labels and real time already violate"
+		return "labels and real time alone break an axiom instance"
 	}
-	return strings.Join(fs, ", ") + " together break an axiom instance"
+	return strings.Join(fs, ", ") + " cannot all hold"
 }
