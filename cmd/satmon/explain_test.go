@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/xml"
+	"io"
 	"fmt"
 	"os"
 	"os/exec"
@@ -58,7 +60,8 @@ func TestHTMLMarksCore(t *testing.T) {
 	page := filepath.Join(dir, "h2.html")
 	var out, errb bytes.Buffer
 	log := filepath.Join(root, "testdata", "stack", "figure11-h2.log")
-	code := run([]string{"check", "--explain", "--html", page, log}, nil, &out, &errb)
+	svg := filepath.Join(dir, "h2.svg")
+	code := run([]string{"check", "--explain", "--html", page, "--svg", svg, log}, nil, &out, &errb)
 	if code != exitViolation {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
@@ -77,6 +80,22 @@ func TestHTMLMarksCore(t *testing.T) {
 	}
 	if v := marked(t, b, "violation"); !slices.Equal(v, []string{"3"}) {
 		t.Errorf("violating return marked on %v, want [3]", v)
+	}
+	// The SVG alone is well-formed XML with the same marks.
+	sb, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := xml.NewDecoder(bytes.NewReader(sb))
+	for {
+		if _, err := dec.Token(); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("%s: %v", svg, err)
+		}
+	}
+	if got := marked(t, sb, "core"); !slices.Equal(got, core) {
+		t.Errorf("the SVG marks %v, the page %v", got, core)
 	}
 	for _, bad := range []string{"http://", "https://", "<script", "<link", "@import"} {
 		if strings.Contains(strings.ReplaceAll(string(b), `xmlns="http://www.w3.org/2000/svg"`, ""), bad) {
