@@ -3,8 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/xml"
-	"io"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
