@@ -1,6 +1,6 @@
 module github.com/satmon/satmon
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/anishathalye/porcupine v1.3.1
@@ -8,7 +8,8 @@ require (
 	github.com/go-air/gini v1.0.4
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/pflag v1.0.10
-	golang.org/x/term v0.44.0
+	golang.org/x/net v0.62.0
+	golang.org/x/term v0.47.0
 	gonum.org/v1/plot v0.17.0
 	olympos.io/encoding/edn v0.0.0-20201019073823-d3554ca0b0a3
 )
@@ -23,6 +24,6 @@ require (
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	golang.org/x/image v0.30.0 // indirect
-	golang.org/x/sys v0.46.0 // indirect
-	golang.org/x/text v0.28.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
 )

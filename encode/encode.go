@@ -146,6 +146,9 @@ type Encoder struct {
 	epoch       []uint32 // indexed by variable
 	cur         []*Op    // the operations of the instance being emitted
 
+	// curAxiom is the axiom of the instance being emitted (origin.go).
+	curAxiom *theory.Axiom
+
 	// meaning[v] says what variable v stands for, for the lazy
 	// transitivity, which learns of assignments by variable.
 	meaning []varPair

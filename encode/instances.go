@@ -209,8 +209,9 @@ func (e *Encoder) transitivity(a *axiom, s *Op) {
 		if l13 != 0 {
 			cl = append(cl, l13)
 		}
-		e.cur = append(e.cur[:0], x1, x2, x3)
+		e.cur, e.curAxiom = append(e.cur[:0], x1, x2, x3), a.Axiom
 		e.emit(cl)
+		e.curAxiom = nil // origin.go
 		e.clauseBuf = cl[:0]
 	}
 	seq := e.k.Sequential
@@ -670,7 +671,8 @@ func (e *Encoder) leaf(a *axiom, win []*Op, ante, rest []*node, extra []Lit) {
 		return
 	}
 	e.cur = append(e.cur[:0], e.env[:nf]...)
-	defer func() { e.cur = e.cur[:0] }()
+	e.curAxiom = a.Axiom // origin.go
+	defer func() { e.cur, e.curAxiom = e.cur[:0], nil }()
 	// The disjuncts are gathered in a buffer kept across calls: or copies
 	// them into the arena, and leaf is not reentered before that.
 	parts := e.parts[:0]

@@ -204,6 +204,9 @@ type Result struct {
 	Seconds       float64 `json:"seconds"`
 	Error         string  `json:"error,omitempty"`
 	Stats         *Stats  `json:"stats,omitempty"`
+	// Core and Witness are filled by CheckLogExplain (explain.go).
+	Core    []CoreOp `json:"core,omitempty"`
+	Witness *Witness `json:"witness,omitempty"`
 }
 
 // checker is one algorithm's incremental state. call and ret are told of

@@ -105,6 +105,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	verbose := fs.BoolP("verbose", "v", false, "print per-history statistics (clauses, variables, propagations, window size, removals)")
 	format := fs.String("format", "text", "output format: text, or json (one JSON object per history and line; docs/output.md)")
 	mf := defineMultiFlags(fs)
+	xf := addExplainFlags(fs)
 	exitFirst := fs.Bool("exit-on-violation", false, "exit as soon as a violation is proven, without reading the rest of the input or the other files")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, checkHelp)
@@ -124,6 +125,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usageError(stderr, "check", fmt.Errorf("unknown format %q (want text or json)", *format))
 	}
 	if err := mf.validate(); err != nil {
+		return usageError(stderr, "check", err)
+	}
+	if err := xf.validate(len(fs.Args())); err != nil {
 		return usageError(stderr, "check", err)
 	}
 	if *timeout < 0 {
@@ -159,6 +163,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	c := &checker{
 		mf:        mf,
+		xf:        xf,
 		opt:       opt,
 		lo:        logfmt.Options{Object: obj, Param: *param},
 		exitFirst: *exitFirst,
@@ -226,6 +231,7 @@ type checker struct {
 	bar       *progress.Bar
 	clearBar  bool // the bar and the verdicts share a terminal
 	mf        *multiFlags
+	xf        *explainFlags
 
 	// mu is held while the batch's state changes, so that an interrupt
 	// sees a consistent state; it is not held while waiting for input.
@@ -261,6 +267,22 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 			if stop {
 				break
 			}
+			continue
+		}
+		if c.xf != nil && c.xf.on() {
+			// An explanation needs the whole history: it is read, checked
+			// and then explained, printed after its verdict.
+			lo := c.lo
+			lo.Name = name
+			res, ex, err := monitor.CheckLogExplain(br, lo, c.opt, nil)
+			closeFn()
+			c.mu.Lock()
+			c.report(res, err)
+			if err == nil && !c.xf.report(c.out, c.stderr, c.p.json, res, ex) {
+				c.sum.add(monitor.Error) // a picture could not be written
+			}
+			c.mu.Unlock()
+			c.bar.Add(1)
 			continue
 		}
 		res, err := c.check(ctx, br, name)

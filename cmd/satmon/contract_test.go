@@ -135,8 +135,9 @@ func TestJSONSchemaDocumented(t *testing.T) {
 	}
 	text := string(doc)
 	_, stats, ok := strings.Cut(text, "`stats`:\n")
-	if !ok {
-		t.Fatal("docs/output.md has no `stats`: table")
+	stats, witness, ok2 := strings.Cut(stats, "`witness`:\n")
+	if !ok || !ok2 {
+		t.Fatal("docs/output.md has no `stats`: or `witness`: table")
 	}
 	top := text[strings.Index(text, "## JSON fields"):strings.Index(text, "`stats`:\n")]
 	row := regexp.MustCompile("(?m)^\\| `([a-z_]+)` \\|")
@@ -146,6 +147,9 @@ func TestJSONSchemaDocumented(t *testing.T) {
 	}
 	for _, m := range row.FindAllStringSubmatch(stats, -1) {
 		documented = append(documented, "stats."+m[1])
+	}
+	for _, m := range row.FindAllStringSubmatch(witness, -1) {
+		documented = append(documented, "witness."+m[1])
 	}
 	got := jsonFields(reflect.TypeFor[monitor.Result](), "")
 	sort.Strings(documented)
@@ -161,6 +165,9 @@ func TestJSONSchemaDocumented(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range got {
+		if f == "core" || strings.HasPrefix(f, "witness") {
+			continue // only with --explain: checked below
+		}
 		if top, sub, nested := strings.Cut(f, "."); nested {
 			if _, ok := m[top].(map[string]any); !ok {
 				t.Errorf("no %s object in %s", top, out)
@@ -171,6 +178,20 @@ func TestJSONSchemaDocumented(t *testing.T) {
 		if _, ok := m[f]; !ok && f != "error" {
 			t.Errorf("check's JSON lacks %q: %s", f, out)
 		}
+	}
+	_, out, _ = runCmd("check", "--format", "json", "--explain", filepath.Join(root(t), "testdata/stack/figure11-h2.log"))
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	if core, _ := m["core"].([]any); len(core) == 0 {
+		t.Errorf("check --explain gives a violation no core: %s", out)
+	}
+	_, out, _ = runCmd("check", "--format", "json", "--explain", "-a", "symbolic", filepath.Join(root(t), "testdata/stack/lifo-safe-dhk.log"))
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	if w, _ := m["witness"].(map[string]any); w == nil || w["order"] == nil {
+		t.Errorf("check --explain -a symbolic gives an ok no witness: %s", out)
 	}
 }
 

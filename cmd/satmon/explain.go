@@ -1,0 +1,184 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/satmon/satmon/internal/viz"
+	"github.com/satmon/satmon/monitor"
+	"github.com/satmon/satmon/monitor/logfmt"
+)
+
+// explainFlags are check's --explain, --html and --svg.
+type explainFlags struct {
+	explain   bool
+	html, svg string
+}
+
+func addExplainFlags(fs *pflag.FlagSet) *explainFlags {
+	x := &explainFlags{}
+	fs.BoolVar(&x.explain, "explain", false, "explain the verdict: a violation's core (a 1-minimal set of operations already not linearizable) and SATURATE's derivation, or an exact ok's witness linearization; JSON gets \"core\" and \"witness\"")
+	fs.StringVar(&x.html, "html", "", "write an HTML page with an SVG timeline of the history (core highlighted, witness numbered) to this file; one input only")
+	fs.StringVar(&x.svg, "svg", "", "write the SVG timeline alone to this file; one input only")
+	return x
+}
+
+func (x *explainFlags) on() bool { return x.explain || x.html != "" || x.svg != "" }
+
+func (x *explainFlags) validate(files int) error {
+	if (x.html != "" || x.svg != "") && files > 1 {
+		return fmt.Errorf("--html and --svg draw one history: give one FILE")
+	}
+	return nil
+}
+
+// check runs CheckLogExplain when an explanation is wanted, CheckLogFunc
+// otherwise (it keeps no history, so -r bounds its memory).
+func (x *explainFlags) check(r io.Reader, lo logfmt.Options, opt monitor.Options, onViolation func(monitor.Result)) (monitor.Result, *monitor.Explanation, error) {
+	if !x.on() {
+		res, err := monitor.CheckLogFunc(r, lo, opt, onViolation)
+		return res, nil, err
+	}
+	return monitor.CheckLogExplain(r, lo, opt, onViolation)
+}
+
+// report prints the explanation in text (JSON has it in the result) and
+// writes the pictures. It returns false when a picture could not be
+// written.
+func (x *explainFlags) report(out *bufio.Writer, stderr io.Writer, json bool, res monitor.Result, ex *monitor.Explanation) bool {
+	if ex == nil || ex.History == nil {
+		return true
+	}
+	var text []string
+	var deriv []string
+	if res.Verdict == monitor.Violation && len(ex.Core) > 0 && (x.explain || x.html != "") {
+		var err error
+		if deriv, err = monitor.Derive(ex.History, ex.Core); err != nil {
+			deriv = []string{"no derivation: " + err.Error()}
+		}
+	}
+	text = explainText(res, ex, deriv)
+	if x.explain && !json {
+		for _, l := range text {
+			fmt.Fprintf(out, "    %s\n", l)
+		}
+		out.Flush()
+	}
+	ok := true
+	d := drawing(res, ex, text)
+	for _, pic := range []struct {
+		path string
+		draw func(io.Writer, *viz.Drawing) error
+	}{{x.html, viz.HTML}, {x.svg, viz.SVG}} {
+		if pic.path == "" {
+			continue
+		}
+		f, err := os.Create(pic.path)
+		if err == nil {
+			err = pic.draw(f, d)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "satmon check: %v\n", err)
+			ok = false
+		}
+	}
+	return ok
+}
+
+func lines(call, ret int) string {
+	switch {
+	case call == 0:
+		return ""
+	case ret == 0:
+		return fmt.Sprintf("line %d, pending", call)
+	}
+	return fmt.Sprintf("lines %d–%d", call, ret)
+}
+
+// explainText is the explanation as printed by --explain and shown under
+// the picture.
+func explainText(res monitor.Result, ex *monitor.Explanation, deriv []string) []string {
+	var t []string
+	if ex.Note != "" {
+		t = append(t, ex.Note)
+	}
+	if res.Verdict == monitor.Violation && len(ex.Core) > 0 {
+		how := "relaxing any one of them makes it linearizable"
+		if !ex.CoreExact {
+			how = "minimal for SATURATE; too large to shrink exactly"
+		}
+		t = append(t, fmt.Sprintf("core: %d operations whose sub-history is not linearizable (%s):", len(ex.Core), how))
+		w := 0
+		for _, c := range res.Core {
+			w = max(w, len(c.ID)+len([]rune(c.Op))+3)
+		}
+		for _, c := range res.Core {
+			s := fmt.Sprintf("[%s] %s", c.ID, c.Op)
+			t = append(t, fmt.Sprintf("  %s%s  %s", s, strings.Repeat(" ", w-len([]rune(s))), lines(c.CallLine, c.ReturnLine)))
+		}
+		t = append(t, "(the other operations count as pending: called where they were, returning anything or never)")
+		if len(deriv) > 0 {
+			t = append(t, "derivation (SATURATE on the core):")
+			for _, d := range deriv {
+				t = append(t, "  "+d)
+			}
+		}
+	}
+	if ex.Witness != nil {
+		t = append(t, fmt.Sprintf("witness: a linearization, in the order the atomic object performs the operations (%d of %d; pending ones completed or left out):", len(ex.Witness.Order), len(ex.History.Ops)))
+		for p, wo := range ex.Witness.Order {
+			s := fmt.Sprintf("  %d. [%s] %s", p+1, wo.ID, wo.Op)
+			if wo.Completed {
+				s += "  (pending, completed)"
+			}
+			if wo.Partner != "" {
+				s += fmt.Sprintf("  (swaps with [%s])", wo.Partner)
+			}
+			t = append(t, s)
+		}
+		if len(ex.Witness.Dropped) > 0 {
+			t = append(t, "  pending, left out: ["+strings.Join(ex.Witness.Dropped, "], [")+"]")
+		}
+	}
+	return t
+}
+
+func drawing(res monitor.Result, ex *monitor.Explanation, text []string) *viz.Drawing {
+	d := &viz.Drawing{Title: fmt.Sprintf("%s: %s of %s", res.File, res.Verdict, res.Object)}
+	if res.ViolationStep != nil {
+		d.Title = fmt.Sprintf("%s: violation of %s at step %d (line %d, return of [%s])", res.File, res.Object, *res.ViolationStep, res.ViolationLine, res.ViolationOp)
+	}
+	core := map[int]bool{}
+	for _, i := range ex.Core {
+		core[i] = true
+	}
+	order := map[int]int{}
+	dropped := map[string]bool{}
+	if ex.Witness != nil {
+		for p, wo := range ex.Witness.Order {
+			order[wo.Index] = p + 1
+		}
+		for _, id := range ex.Witness.Dropped {
+			dropped[id] = true
+		}
+	}
+	for i := range ex.History.Ops {
+		o := &ex.History.Ops[i]
+		v := viz.Op{ID: o.ID, Label: o.Label.String(), Call: o.Call, Return: o.Return, CallLine: o.Line,
+			Core: core[i], Violation: i == ex.Violation, Order: order[i], Dropped: o.Pending() && dropped[o.ID]}
+		if i < len(ex.ReturnLines) {
+			v.ReturnLine = ex.ReturnLines[i]
+		}
+		d.Ops = append(d.Ops, v)
+	}
+	d.Text = append([]string{d.Title}, text...)
+	return d
+}

@@ -1,0 +1,247 @@
+package monitor
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"time"
+
+	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/sat"
+	"github.com/satmon/satmon/theory"
+)
+
+// A violation's core is a set C of operations whose sub-history is already
+// not linearizable, 1-minimal: relaxing any one more operation makes it
+// linearizable.
+//
+// What a sub-history is matters. Dropping the operations outside C
+// outright would make cores meaningless: without its enqueue(a), a
+// dequeue ⇒ a is a violation on its own, so every core would shrink to one
+// removal of a value. The sub-history of C therefore keeps every other
+// operation, relaxed: its call stays where it was, its return is
+// forgotten, and like any pending operation it may be dropped or completed
+// with any value after every other action. Relaxing only ever adds
+// linearizations (the original return is one of the completions, and a
+// later return is a weaker real-time constraint), so a non-linearizable
+// sub-history proves the whole history is not linearizable. Operations
+// pending in the history stay pending. A relaxed or pending operation
+// called after every return of C is left out altogether: every such
+// operation follows every complete operation in any linearization, so the
+// linearization's prefix up to the last complete operation, with those
+// operations dropped, is one too. For the set, a relaxed operation on a
+// value no operation of C names is left out as well: the set is the
+// product of one independent object per value, linearizability is local
+// (Herlihy and Wing), and a value's history made only of pending
+// operations is linearizable.
+
+// coreCap bounds the operations of the sub-histories the exact shrinking
+// pass encodes (relaxed ones included): SYMBOLIC's encoding is cubic in
+// the concurrent operations, and pending operations overlap everything
+// after their call. Beyond it the core is minimal for SATURATE only.
+const coreCap = 120
+
+// coreMaxOps bounds the operations of any sub-history FindCore checks.
+const coreMaxOps = 500
+
+// subHistory returns hist restricted to the operations in keep, the
+// others relaxed as described above; idx maps its operations to hist's.
+func subHistory(hist *h.History, keep []bool) (*h.History, []int) {
+	lastRet := -1
+	for i := range hist.Ops {
+		if keep[i] && hist.Ops[i].Return > lastRet {
+			lastRet = hist.Ops[i].Return
+		}
+	}
+	var values map[h.Value]bool
+	if hist.Object == h.Set {
+		values = map[h.Value]bool{}
+		for i := range hist.Ops {
+			if keep[i] {
+				values[hist.Ops[i].Label.Arg] = true
+			}
+		}
+	}
+	sub := &h.History{Object: hist.Object, Param: hist.Param}
+	var idx []int
+	for i := range hist.Ops {
+		o := hist.Ops[i]
+		if !keep[i] || o.Pending() {
+			if o.Call > lastRet || values != nil && !values[o.Label.Arg] {
+				continue
+			}
+			o.Return, o.Label.Pending, o.Label.Ret = -1, true, h.Void
+		}
+		sub.Ops = append(sub.Ops, o)
+		idx = append(idx, i)
+	}
+	return sub, idx
+}
+
+// violatesSaturate reports whether SATURATE finds hist not linearizable.
+// It is sound: a yes is a proof.
+func violatesSaturate(hist *h.History) bool {
+	r, _ := CheckHistory(hist, Options{Algorithm: Saturate}) // an error is verdict Error
+	return r.Verdict == Violation
+}
+
+// errUndecided: the exact check ran out of time.
+var errUndecided = errors.New("undecided")
+
+// violatesExact decides whether hist is not linearizable with one SAT
+// call on its whole encoding (SYMBOLIC's from-scratch check).
+func violatesExact(k *theory.Kernel, hist *h.History, limit time.Duration) (bool, error) {
+	s, err := sat.New("gini")
+	if err != nil {
+		return false, err
+	}
+	EncodeHistory(k, hist, s)
+	deadline := time.Now().Add(limit)
+	switch s.Solve(func() bool { return limit > 0 && time.Now().After(deadline) }) {
+	case sat.Unsat:
+		return true, nil
+	case sat.Sat:
+		return false, nil
+	}
+	return false, errUndecided
+}
+
+var serialName = regexp.MustCompile(`o(\d+)`)
+
+// explainedOps runs SATURATE over hist with named variables and returns
+// the operations (indices into hist.Ops) named by the variables of the
+// conflict's explanation, or nil when SATURATE finds no conflict.
+// Operations whose atoms were folded into constants are not named; the
+// caller checks that the set still fails.
+func explainedOps(hist *h.History) []int {
+	m, err := New(hist.Object, hist.Param, Options{Algorithm: Saturate})
+	if err != nil {
+		return nil
+	}
+	sc := m.chk.(*satChecker)
+	sc.enc.Names = true
+	for _, a := range Actions(hist) {
+		if _, err := m.Step(a); err != nil || m.Done() {
+			break
+		}
+	}
+	if m.Result().Verdict != Violation {
+		return nil
+	}
+	seen := map[int]bool{}
+	var out []int
+	for _, r := range sc.sink.s.Explain() {
+		for _, l := range r.Lits {
+			for _, mm := range serialName.FindAllStringSubmatch(sc.enc.VarName(int(l.Var())), -1) {
+				s, _ := strconv.Atoi(mm[1])
+				if s >= 1 && s <= len(hist.Ops) && !seen[s-1] {
+					seen[s-1] = true
+					out = append(out, s-1)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// FindCore returns a core of the non-linearizable history hist (indices
+// into hist.Ops, in call order) and whether it is exactly 1-minimal. It
+// starts from the operations SATURATE's conflict explanation names (with
+// viol, the operation whose return proved the violation, or -1), shrinks
+// with SATURATE while that is cheap and sound, then with the exact SAT
+// check until dropping any one operation leaves a linearizable
+// sub-history. exact is false when the sub-histories were too large for
+// the exact pass (coreCap) or a check ran past limit (0: none); the core
+// is then minimal for SATURATE only. It returns nil when no core could be
+// shown (hist not proven non-linearizable within limit).
+func FindCore(hist *h.History, viol int, limit time.Duration) (core []int, exact bool, err error) {
+	k, err := theory.KernelOf(hist.Object, hist.Param)
+	if err != nil {
+		return nil, false, err
+	}
+	n := len(hist.Ops)
+	deadline := time.Now().Add(limit)
+	left := func() time.Duration {
+		if limit <= 0 {
+			return 0
+		}
+		return max(time.Until(deadline), time.Millisecond)
+	}
+	keepOf := func(set []int) []bool {
+		keep := make([]bool, n)
+		for _, i := range set {
+			keep[i] = true
+		}
+		return keep
+	}
+	fails := func(set []int, exactOnly bool) (bool, error) {
+		sub, _ := subHistory(hist, keepOf(set))
+		if !exactOnly && violatesSaturate(sub) {
+			return true, nil
+		}
+		if len(sub.Ops) > coreCap {
+			return false, errUndecided
+		}
+		return violatesExact(k, sub, left())
+	}
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	set := explainedOps(hist)
+	if viol >= 0 && !slices.Contains(set, viol) {
+		set = append(set, viol)
+		slices.Sort(set)
+	}
+	// Relaxed operations are pending, and SATURATE's instances about
+	// pending operations grow with everything they overlap: past
+	// coreMaxOps there is no core (yet).
+	if sub, _ := subHistory(hist, keepOf(set)); len(sub.Ops) > coreMaxOps {
+		return nil, false, fmt.Errorf("%d operations were called before the core's last return: cores are searched among at most %d", len(sub.Ops), coreMaxOps)
+	}
+	if ok, _ := fails(set, false); !ok {
+		if n > coreMaxOps {
+			return nil, false, fmt.Errorf("SATURATE's explanation does not refute, and %d operations are too many to start from all: cores are searched among at most %d", n, coreMaxOps)
+		}
+		set = all
+		if ok, err := fails(set, false); !ok {
+			if err != nil && !errors.Is(err, errUndecided) {
+				return nil, false, err
+			}
+			return nil, false, nil
+		}
+	}
+	// Shrink with SATURATE: each check is linear-ish, and a yes is sound.
+	for j := len(set) - 1; j >= 0 && len(set) > 1; j-- {
+		try := slices.Delete(slices.Clone(set), j, j+1)
+		sub, _ := subHistory(hist, keepOf(try))
+		if violatesSaturate(sub) {
+			set = try
+		}
+	}
+	// Then exactly, to 1-minimality.
+	exact = true
+	if ok, err := fails(set, true); !ok || err != nil {
+		// The set fails for SATURATE, so an exact "member" is impossible:
+		// only an undecided check (too large, or out of time) gets here.
+		return set, false, nil
+	}
+	for j := len(set) - 1; j >= 0; j-- {
+		try := slices.Delete(slices.Clone(set), j, j+1)
+		bad, err := fails(try, true)
+		if err != nil {
+			exact = false
+			continue
+		}
+		if bad {
+			set = try
+		}
+	}
+	if !exact {
+		return set, false, nil
+	}
+	return set, true, nil
+}

@@ -1,0 +1,213 @@
+package monitor
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/monitor/logfmt"
+)
+
+// CoreOp is one operation of a violation's core, as Result reports it.
+type CoreOp struct {
+	ID         string `json:"id"`
+	Op         string `json:"op"`                    // the label, e.g. "pop ⇒ 2"
+	CallLine   int    `json:"call_line,omitempty"`   // 0 when unknown
+	ReturnLine int    `json:"return_line,omitempty"` // 0 when pending or unknown
+}
+
+// Explanation is what CheckLogExplain learned beyond the verdict: the
+// history as read (up to the violation, or the whole log), the violation's
+// core, and the witness of an exact ok.
+type Explanation struct {
+	History     *h.History
+	ReturnLines []int // by operation; 0 while pending
+	// Violation is the operation whose return proved the violation, -1
+	// when there is none.
+	Violation int
+	// Core lists the core's operations (indices into History.Ops, in
+	// call order); CoreExact says it was shown 1-minimal by exact checks
+	// (otherwise it is minimal for SATURATE only, see FindCore).
+	Core      []int
+	CoreExact bool
+	Witness   *Witness
+	// Note says why a core or witness is missing, when one is.
+	Note string
+}
+
+// ExplainLimit bounds the time CheckLogExplain spends on a core or a
+// witness when Options.Timeout is 0.
+const ExplainLimit = 30 * time.Second
+
+// CheckLogExplain is CheckLogFunc that also keeps the history it reads and,
+// at the end, finds the core of a violation (FindCore) and, for an ok of
+// an exact algorithm (ENUMERATE, SYMBOLIC), a witness (FindWitness, one
+// more exact run on the whole history). Result.Core and Result.Witness are
+// filled; onViolation sees the core. Keeping the history costs memory in
+// proportion to the log, unlike CheckLogFunc with -r.
+func CheckLogExplain(r io.Reader, lo logfmt.Options, opt Options, onViolation func(Result)) (Result, *Explanation, error) {
+	x := &Explanation{Violation: -1}
+	var viol Result
+	tee := &actionTee{}
+	hook := func(res Result) {
+		x.History = &tee.b.H
+		x.ReturnLines = tee.retLines
+		x.Violation = opIndex(x.History, res.ViolationOp)
+		limit := opt.Timeout
+		if limit <= 0 {
+			limit = ExplainLimit
+		}
+		core, exact, err := FindCore(x.History, x.Violation, limit)
+		switch {
+		case err != nil:
+			x.Note = "no core: " + err.Error()
+		case core == nil:
+			x.Note = "no core: the exact check could not confirm the violation in time"
+		}
+		x.Core, x.CoreExact = core, exact
+		res.Core = x.CoreOps()
+		viol = res
+		if onViolation != nil {
+			onViolation(res)
+		}
+	}
+	res, err := checkLogTee(r, lo, opt, tee, hook)
+	if tee.b == nil {
+		return res, x, err
+	}
+	x.History, x.ReturnLines = &tee.b.H, tee.retLines
+	if err != nil {
+		return res, x, err
+	}
+	if res.Verdict == Violation {
+		res.Core = viol.Core
+		return res, x, nil
+	}
+	if res.Verdict == OK && (opt.Algorithm == Enumerate || opt.Algorithm == Symbolic) {
+		limit := opt.Timeout
+		if limit <= 0 {
+			limit = ExplainLimit
+		}
+		w, err := FindWitness(x.History, limit)
+		switch {
+		case err != nil:
+			x.Note = "no witness: " + err.Error()
+		case w == nil:
+			// The exact algorithm said ok, the one SAT run on the whole
+			// history says no: a bug in one of them, never hidden.
+			return res, x, fmt.Errorf("%s: %s says ok but the witness search finds the history not linearizable", lo.Name, opt.Name())
+		}
+		x.Witness = w
+		res.Witness = w
+	}
+	return res, x, nil
+}
+
+// CoreOps is the core as Result reports it.
+func (x *Explanation) CoreOps() []CoreOp {
+	var out []CoreOp
+	for _, i := range x.Core {
+		o := &x.History.Ops[i]
+		c := CoreOp{ID: o.ID, Op: o.Label.String(), CallLine: o.Line}
+		if i < len(x.ReturnLines) {
+			c.ReturnLine = x.ReturnLines[i]
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func opIndex(hist *h.History, id string) int {
+	for i := len(hist.Ops) - 1; i >= 0; i-- {
+		if hist.Ops[i].ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// actionTee records the actions a check reads.
+type actionTee struct {
+	b        *h.Builder
+	retLines []int
+}
+
+func (t *actionTee) add(obj h.Object, param string, a h.Action) {
+	if t.b == nil {
+		t.b = h.NewBuilder(obj, param)
+	}
+	i, err := t.b.Add(a)
+	if err != nil {
+		return // the monitor reports the same error
+	}
+	for len(t.retLines) <= i {
+		t.retLines = append(t.retLines, 0)
+	}
+	if a.Kind == h.Return {
+		t.retLines[i] = a.Line
+	}
+}
+
+// checkLogTee is CheckLogFunc's loop, telling tee of each action before
+// the monitor steps it.
+func checkLogTee(r io.Reader, lo logfmt.Options, opt Options, tee *actionTee, onViolation func(Result)) (Result, error) {
+	rd := logfmt.NewReader(r, lo)
+	var m *Monitor
+	fail := func(err error) (Result, error) {
+		res := Result{File: lo.Name, Algorithm: opt.Name(), Verdict: Error, Error: err.Error()}
+		if m != nil {
+			res = m.Result()
+			res.File = lo.Name
+			res.Verdict = Error
+			res.Error = err.Error()
+		}
+		return res, err
+	}
+	for {
+		a, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fail(err)
+		}
+		if m == nil {
+			m, err = New(rd.Object(), rd.Param(), opt)
+			if err != nil {
+				return fail(err)
+			}
+		}
+		tee.add(rd.Object(), rd.Param(), a)
+		v, err := m.Step(a)
+		if err != nil {
+			return fail(fmt.Errorf("%s:%d: %w", lo.Name, a.Line, err))
+		}
+		if v && onViolation != nil {
+			res := m.Result()
+			res.File = lo.Name
+			onViolation(res)
+		}
+		if m.Done() {
+			break
+		}
+	}
+	if m == nil {
+		obj := rd.Object()
+		if obj == h.NoObject {
+			obj = lo.Object
+		}
+		if obj == h.NoObject {
+			return fail(fmt.Errorf("%s: empty log: no object and no actions", lo.Name))
+		}
+		var err error
+		m, err = New(obj, rd.Param(), opt)
+		if err != nil {
+			return fail(err)
+		}
+		tee.b = h.NewBuilder(obj, rd.Param())
+	}
+	res := m.Result()
+	res.File = lo.Name
+	return res, nil
+}

@@ -1,0 +1,211 @@
+package monitor
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/go-air/gini"
+	"github.com/go-air/gini/z"
+
+	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/theory"
+)
+
+// Witness is a linearization that shows a history linearizable: the
+// operations in the order the atomic object performs them, pending
+// operations completed with the return chosen for them, and the pending
+// operations left out.
+type Witness struct {
+	Order   []WitnessOp `json:"order"`
+	Dropped []string    `json:"dropped,omitempty"` // ids of pending operations left out
+}
+
+// WitnessOp is one operation of a witness.
+type WitnessOp struct {
+	ID        string `json:"id"`
+	Op        string `json:"op"`                  // the label, with the return chosen for a completed pending operation
+	Completed bool   `json:"completed,omitempty"` // pending in the log, completed here
+	// Partner is the exchanger's: the operation this one swapped with
+	// (the exchanger is not sequential; its witness is the real-time
+	// order and a pairing).
+	Partner string `json:"partner,omitempty"`
+
+	Index int     `json:"-"` // in the history's Ops
+	Label h.Label `json:"-"` // Op as a label (Ret filled for completed ones)
+}
+
+// giniModel is an encode.Sink over gini that can read the model back,
+// which internal/sat's interface does not offer. One solve only, so
+// gini's lost-level-0-conflict bug (see internal/sat) cannot arise.
+type giniModel struct{ g *gini.Gini }
+
+func (s *giniModel) NewVar() int { return s.g.Lit().Dimacs() }
+
+func (s *giniModel) AddClause(lits []int) {
+	for _, l := range lits {
+		s.g.Add(z.Dimacs2Lit(l))
+	}
+	s.g.Add(z.LitNull)
+}
+
+func (s *giniModel) value(l int) bool {
+	if l < 0 {
+		return !s.g.Value(z.Dimacs2Lit(-l))
+	}
+	return s.g.Value(z.Dimacs2Lit(l))
+}
+
+var matchName = regexp.MustCompile(`^match\(o(\d+),o(\d+)\)$`)
+
+// FindWitness returns a linearization of hist, read from a model of its
+// SYMBOLIC encoding (one SAT call on the whole history), or nil when hist
+// is not linearizable. A time limit (0: none) that expires is an error.
+func FindWitness(hist *h.History, limit time.Duration) (*Witness, error) {
+	k, err := theory.KernelOf(hist.Object, hist.Param)
+	if err != nil {
+		return nil, err
+	}
+	s := &giniModel{g: gini.New()}
+	enc := EncodeHistoryNamed(k, hist, s)
+	// The encoding says "at most one return value" of a completed pending
+	// operation, not "at least one": a model may leave every ret(o)=v
+	// false. A witness needs the value, so demand one; any completion
+	// that linearizes satisfies the demand, so the answer is unchanged.
+	// A candidate value no axiom mentions has no variable: one fresh
+	// variable stands for all of them.
+	pend, cands, _ := pendingCandidates(k, hist)
+	for j, i := range pend {
+		u := enc.UsedLit(serialOf(i))
+		if u == 0 || len(cands[j]) == 0 {
+			continue
+		}
+		vars := enc.RetVars(serialOf(i))
+		cl := []int{-u}
+		other := false
+		for _, v := range cands[j] {
+			if l, ok := vars[v]; ok {
+				cl = append(cl, l)
+			} else {
+				other = true
+			}
+		}
+		if other {
+			cl = append(cl, s.NewVar())
+		}
+		s.AddClause(cl)
+	}
+	var r int
+	if limit > 0 {
+		r = s.g.Try(limit)
+	} else {
+		r = s.g.Solve()
+	}
+	switch r {
+	case -1:
+		return nil, nil
+	case 0:
+		return nil, fmt.Errorf("witness: no answer within %v", limit)
+	}
+	n := len(hist.Ops)
+	candsOf := map[int][]h.Value{}
+	for j, i := range pend {
+		candsOf[i] = cands[j]
+	}
+	used := make([]bool, n)
+	ret := make([]h.Value, n)
+	for i := range hist.Ops {
+		o := &hist.Ops[i]
+		used[i], ret[i] = true, o.Label.Ret
+		if !o.Pending() {
+			continue
+		}
+		if u := enc.UsedLit(serialOf(i)); u != 0 {
+			used[i] = s.value(u)
+		}
+		// A return value no axiom instance mentions has no variable: it
+		// is as good as any, so one is taken when no variable is true.
+		vars := enc.RetVars(serialOf(i))
+		ret[i] = h.Void
+		chosen := false
+		for v, l := range vars {
+			if s.value(l) {
+				ret[i], chosen = v, true
+			}
+		}
+		for _, v := range candsOf[i] {
+			if _, ok := vars[v]; !chosen && !ok {
+				ret[i], chosen = v, true
+			}
+		}
+	}
+	before := func(i, j int) bool {
+		l, c := enc.BLit(serialOf(i), serialOf(j))
+		if l == 0 {
+			return c
+		}
+		return s.value(l)
+	}
+	var order []int
+	for i := range n {
+		if used[i] {
+			order = append(order, i)
+		}
+	}
+	if k.Sequential {
+		// b is a strict total order on the used operations (totality is
+		// implicit, transitivity is encoded): rank by predecessors.
+		rank := make([]int, n)
+		for _, i := range order {
+			for _, j := range order {
+				if i != j && before(j, i) {
+					rank[i]++
+				}
+			}
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return rank[a] - rank[b] })
+		for p, i := range order {
+			if rank[i] != p {
+				return nil, fmt.Errorf("witness: the model's order is not total at [%s]", hist.Ops[i].ID)
+			}
+		}
+	}
+	partner := make([]int, n)
+	for i := range partner {
+		partner[i] = -1
+	}
+	if hist.Object == h.Exchanger {
+		for v := 1; v <= int(s.g.MaxVar()); v++ {
+			m := matchName.FindStringSubmatch(enc.VarName(v))
+			if m == nil || !s.value(v) {
+				continue
+			}
+			x, _ := strconv.Atoi(m[1])
+			y, _ := strconv.Atoi(m[2])
+			if x >= 1 && y >= 1 && x <= n && y <= n {
+				partner[x-1], partner[y-1] = y-1, x-1
+			}
+		}
+	}
+	w := &Witness{}
+	for _, i := range order {
+		o := &hist.Ops[i]
+		l := o.Label
+		if o.Pending() {
+			l.Pending, l.Ret = false, ret[i]
+		}
+		wo := WitnessOp{ID: o.ID, Op: l.String(), Completed: o.Pending(), Index: i, Label: l}
+		if partner[i] >= 0 {
+			wo.Partner = hist.Ops[partner[i]].ID
+		}
+		w.Order = append(w.Order, wo)
+	}
+	for i := range n {
+		if !used[i] {
+			w.Dropped = append(w.Dropped, hist.Ops[i].ID)
+		}
+	}
+	return w, nil
+}
