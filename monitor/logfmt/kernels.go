@@ -137,7 +137,6 @@ func familyOf(f string) *family {
 
 func noEffect(ednValue) (history.Value, bool) { return history.Void, false }
 
-
 // ednValue is the :value of an event, as the EDN or JSON decoder gave it.
 type ednValue struct{ v any }
 
