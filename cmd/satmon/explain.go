@@ -11,7 +11,6 @@ import (
 
 	"github.com/satmon/satmon/internal/viz"
 	"github.com/satmon/satmon/monitor"
-	"github.com/satmon/satmon/monitor/logfmt"
 )
 
 // explainFlags are check's --explain, --html and --svg.
@@ -35,16 +34,6 @@ func (x *explainFlags) validate(files int) error {
 		return fmt.Errorf("--html and --svg draw one history: give one FILE")
 	}
 	return nil
-}
-
-// check runs CheckLogExplain when an explanation is wanted, CheckLogFunc
-// otherwise (it keeps no history, so -r bounds its memory).
-func (x *explainFlags) check(r io.Reader, lo logfmt.Options, opt monitor.Options, onViolation func(monitor.Result)) (monitor.Result, *monitor.Explanation, error) {
-	if !x.on() {
-		res, err := monitor.CheckLogFunc(r, lo, opt, onViolation)
-		return res, nil, err
-	}
-	return monitor.CheckLogExplain(r, lo, opt, onViolation)
 }
 
 // report prints the explanation in text (JSON has it in the result) and
