@@ -101,7 +101,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	objName := fs.String("object", "", "object of logs that name none with '# @object' (e.g. queue, stack, semaphore)")
 	param := fs.String("param", "", "object parameter with --object: semaphore capacity or register initial value")
 	solver := fs.String("solver", "gini", "SAT backend for SYMBOLIC: gini or gophersat")
-	timeout := fs.Duration("timeout", 0, "time limit per history, e.g. 5s (0: none); on expiry the verdict is 'timeout' (exit 3)")
+	timeout := fs.Duration("timeout", 0, "limit on the time spent checking each history, e.g. 5s (0: none; time waiting for input on a pipe does not count); on expiry the verdict is 'timeout' (exit 3)")
 	verbose := fs.BoolP("verbose", "v", false, "print per-history statistics (clauses, variables, propagations, window size, removals)")
 	format := fs.String("format", "text", "output format: text, or json (one JSON object per history and line; docs/output.md)")
 	mf := defineMultiFlags(fs)
