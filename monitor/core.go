@@ -97,7 +97,7 @@ func violatesExact(k *theory.Kernel, hist *h.History, limit time.Duration) (bool
 	if err != nil {
 		return false, err
 	}
-	EncodeHistory(k, hist, s)
+	encodeWhole(k, hist, s)
 	deadline := time.Now().Add(limit)
 	switch s.Solve(func() bool { return limit > 0 && time.Now().After(deadline) }) {
 	case sat.Unsat:

@@ -56,7 +56,7 @@ func verifyCore(t *testing.T, name string, x *Explanation) {
 		}
 		sub, _ := subHistory(x.History, keep)
 		budget := enumBudget
-		ok, err := EnumerateMember(k, sub, func() bool { budget--; return budget < 0 })
+		ok, err := enumerateMember(k, sub, func() bool { budget--; return budget < 0 })
 		if err == errStopped {
 			// Too many pending operations for ENUMERATE -c: the
 			// from-scratch SAT check FindCore used is all there is.

@@ -161,7 +161,7 @@ func TestTheoryAgreesWithSequentialModels(t *testing.T) {
 			n, bad := scale(2000), 0
 			for i := 0; i < n; i++ {
 				hist := randomHistory(rng, obj, 7)
-				got, err := EnumerateMember(mustKernel(t, hist), hist, nil)
+				got, err := enumerateMember(mustKernel(t, hist), hist, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -12,7 +12,7 @@ import (
 // errStopped reports that an exact check was cut short by its deadline.
 var errStopped = errors.New("stopped")
 
-// EnumerateMember decides h ∈ H̄ exactly, as the paper's ENUMERATE -c: it
+// enumerateMember decides h ∈ H̄ exactly, as the paper's ENUMERATE -c: it
 // enumerates every completion of hist (each pending operation dropped or
 // completed with each candidate value), every linearization of each
 // completion (the real-time order itself for the non-sequential
@@ -20,7 +20,7 @@ var errStopped = errors.New("stopped")
 // evaluates the kernel's axioms on each. It is the project's oracle: kept
 // simple on purpose, exponential, for small histories. stop is polled and
 // may be nil; when it returns true Enumerate gives up with errStopped.
-func EnumerateMember(k *theory.Kernel, hist *h.History, stop func() bool) (bool, error) {
+func enumerateMember(k *theory.Kernel, hist *h.History, stop func() bool) (bool, error) {
 	e := &enumerator{k: k, stop: stop, axioms: k.Axioms()}
 	member := false
 	err := forCompletions(k, hist, func(comp *h.History) (bool, error) {
@@ -225,14 +225,14 @@ func (o oneOp) Before(int, int) bool { return false }
 func (o oneOp) Match(int, int) bool  { return false }
 func (o oneOp) Used(int) bool        { return true }
 
-// EnumerateLinearizations is ENUMERATE without -c: it enumerates the
+// enumerateLinearizations is ENUMERATE without -c: it enumerates the
 // linearizations of all of hist's operations (pending ones included) and
 // leaves the completions to the SAT solver, which is told the order by
 // assumptions. For the exchanger, whose kernel is not sequential, the one
 // order tried is real time itself.
 // stop is polled and may be nil; when it returns true the enumeration,
 // the grounding and the solver give up with errStopped.
-func EnumerateLinearizations(k *theory.Kernel, hist *h.History, solver string, stop func() bool) (bool, error) {
+func enumerateLinearizations(k *theory.Kernel, hist *h.History, solver string, stop func() bool) (bool, error) {
 	s, err := sat.New(solver)
 	if err != nil {
 		return false, err

@@ -45,7 +45,7 @@ func TestIncrementalEquisatisfiable(t *testing.T) {
 			live.AddClause([]int{-act})
 
 			scratch, _ := sat.New("gini")
-			EncodeHistory(k, hist.Prefix(a.Seq+1), scratch)
+			encodeWhole(k, hist.Prefix(a.Seq+1), scratch)
 			batch := scratch.Solve(nil)
 			if inc != batch {
 				t.Fatalf("history %d, step %d: incremental says %d, from scratch %d\n%v", i, step+1, inc, batch, hist)

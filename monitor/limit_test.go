@@ -103,7 +103,7 @@ func TestSemaphoreDifferential(t *testing.T) {
 	for i := 0; i < n; i++ {
 		capacity := 1 + i%4
 		hist := semaphoreHistory(rng, capacity, 8)
-		member, err := EnumerateMember(mustKernel(t, hist), hist, nil)
+		member, err := enumerateMember(mustKernel(t, hist), hist, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

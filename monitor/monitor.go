@@ -624,9 +624,9 @@ func (c *enumChecker) ret(w *window, _ int) (bool, error) {
 	c.checks++
 	hist, _ := w.history()
 	if c.opt.Completion {
-		return EnumerateMember(c.k, hist, c.stop)
+		return enumerateMember(c.k, hist, c.stop)
 	}
-	return EnumerateLinearizations(c.k, hist, c.opt.Solver, c.stop)
+	return enumerateLinearizations(c.k, hist, c.opt.Solver, c.stop)
 }
 
 func (c *enumChecker) stats() Stats { return Stats{Checks: c.checks} }

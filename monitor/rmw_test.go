@@ -84,7 +84,7 @@ func TestRMWKernelsAgreeWithSequentialModels(t *testing.T) {
 			n, lin, ambiguous, missed := scale(800), 0, 0, 0
 			for i := 0; i < n; i++ {
 				hist := rmwHistory(rng, obj, 6)
-				got, err := EnumerateMember(mustKernel(t, hist), hist, nil)
+				got, err := enumerateMember(mustKernel(t, hist), hist, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -129,7 +129,7 @@ func TestRMWNoFalseViolation(t *testing.T) {
 			for i := 0; i < n; i++ {
 				hist := rmwHistory(rng, obj, 6)
 				k := mustKernel(t, hist)
-				member, err := EnumerateMember(k, hist, nil)
+				member, err := enumerateMember(k, hist, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -146,7 +146,7 @@ func TestRMWNoFalseViolation(t *testing.T) {
 					}
 					found[j]++
 					prefix := hist.Prefix(*r.ViolationStep + 1)
-					if ok, err := EnumerateMember(k, prefix, nil); err != nil || ok {
+					if ok, err := enumerateMember(k, prefix, nil); err != nil || ok {
 						t.Fatalf("history %d: %s reports a violation at step %d that ENUMERATE -c refutes\n%v", i, opt.Name(), *r.ViolationStep, hist)
 					}
 				}
@@ -188,7 +188,7 @@ func TestRMWCases(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := EnumerateMember(mustKernel(t, hist), hist, nil)
+			got, err := enumerateMember(mustKernel(t, hist), hist, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -167,7 +167,7 @@ func (m *Monitor) states(seg *h.History) (labels []h.Label, member bool, err err
 	if err != nil {
 		return nil, false, err
 	}
-	e := EncodeHistory(m.kernel, seg, s)
+	e := encodeWhole(m.kernel, seg, s)
 	switch s.Solve(m.expired) {
 	case sat.Unsat:
 		return nil, false, nil

@@ -34,15 +34,15 @@ func addInitialWrite(k *theory.Kernel, e *encode.Encoder) {
 	}
 }
 
-// EncodeHistory grounds the kernel over a whole history into s, replaying
+// encodeWhole grounds the kernel over a whole history into s, replaying
 // its actions in order; pending operations' ∀∃ instances are included
 // unconditionally, so s is satisfiable iff hist is linearizable.
-func EncodeHistory(k *theory.Kernel, hist *h.History, s encode.Sink) *encode.Encoder {
+func encodeWhole(k *theory.Kernel, hist *h.History, s encode.Sink) *encode.Encoder {
 	e, _ := encodeHistory(k, hist, s, nil)
 	return e
 }
 
-// encodeHistory is EncodeHistory polling stop (nil: never); it returns
+// encodeHistory is encodeWhole polling stop (nil: never); it returns
 // errStopped, and an incomplete encoding, once stop returns true.
 func encodeHistory(k *theory.Kernel, hist *h.History, s encode.Sink, stop func() bool) (*encode.Encoder, error) {
 	e := replayWith(k, hist, s, false, stop)
@@ -55,7 +55,7 @@ func encodeHistory(k *theory.Kernel, hist *h.History, s encode.Sink, stop func()
 	return e, nil
 }
 
-// EncodeHistoryNamed is EncodeHistory with variable names recorded, for
+// EncodeHistoryNamed is encodeWhole with variable names recorded, for
 // DIMACS comments.
 func EncodeHistoryNamed(k *theory.Kernel, hist *h.History, s encode.Sink) *encode.Encoder {
 	e := replayWith(k, hist, s, true, nil)

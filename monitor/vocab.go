@@ -20,6 +20,10 @@ const (
 	Lock      = h.Lock
 	Semaphore = h.Semaphore
 	Exchanger = h.Exchanger
+	// CASRegister is Jepsen's compare-and-set register; StringRegister
+	// one key of a key-value store (put, get, append).
+	CASRegister    = h.CASRegister
+	StringRegister = h.StringRegister
 )
 
 // ParseObject accepts an object's full name ("atomic-queue") or its short
@@ -42,6 +46,8 @@ const (
 	Acquire  = h.Acquire
 	Release  = h.Release
 	Exchange = h.Exchange
+	CAS      = h.CAS
+	Append   = h.Append
 )
 
 // Value is an argument or a return value, kept as written in the log.
@@ -54,6 +60,10 @@ const (
 	True  = h.True
 	False = h.False
 	Null  = h.Null
+	Nil   = h.Nil // a compare-and-set register read while absent
+	// A cas returns CASOK or CASFail (monitor.OK is a verdict).
+	CASOK   = h.OK
+	CASFail = h.Fail
 )
 
 // Label is an operation's label m(u) ⇒ v.
