@@ -8,7 +8,7 @@ build:
 	$(GO) build -o bin/satmon ./cmd/satmon
 
 test:
-	$(GO) test -timeout 30m ./...
+	$(GO) test -timeout 60m ./...
 
 lint: tools
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
