@@ -114,10 +114,8 @@ func (hr *hookReader) Read(p []byte) (int, error) {
 
 func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiOptions, onViolation func(ObjectResult), hook *hookReader) (LogResult, error) {
 	start := time.Now()
-	if opt.Algorithm == 0 {
-		opt.Algorithm = Saturate
-	}
-	res := LogResult{Result: Result{File: name, Algorithm: opt.Name(), Verdict: OK}}
+	opt.Options = opt.Options.withDefaults()
+	res := LogResult{Result: Result{File: name, Algorithm: opt.Name(), Verdict: OK, Exact: opt.Exact()}}
 	if err := opt.Validate(); err != nil {
 		res.Verdict, res.Error = Error, err.Error()
 		return res, err
@@ -365,7 +363,7 @@ func (s *shard) step(ev *logfmt.Event) {
 	if st == nil {
 		st = &objState{decl: ev.Object, param: ev.Object.Param}
 		st.res = ObjectResult{Name: ev.Object.Name, first: ev.Seq,
-			Result: Result{File: s.file, Object: ev.Object.Kind.String(), Algorithm: s.opt.Name(), Verdict: OK}}
+			Result: Result{File: s.file, Object: ev.Object.Kind.String(), Algorithm: s.opt.Name(), Verdict: OK, Exact: s.opt.Exact()}}
 		s.objs[ev.Object.Name] = st
 	}
 	st.touched = s.tick

@@ -104,7 +104,7 @@ func (p multiPrinter) object(r monitor.ObjectResult) {
 	case monitor.Error:
 		fmt.Fprintf(p.w, "%s: %s: error: %s\n", r.File, who, r.Error)
 	default:
-		fmt.Fprintf(p.w, "%s: %s: ok, no violation in %d steps, %d operations\n", r.File, who, r.Steps, r.Operations)
+		fmt.Fprintf(p.w, "%s: %s: %s in %d steps, %d operations\n", r.File, who, okWords(r.Exact), r.Steps, r.Operations)
 	}
 	if p.verbose && r.Stats != nil {
 		s := r.Stats
@@ -160,9 +160,22 @@ func (p multiPrinter) log(lr monitor.LogResult) {
 	case monitor.Error:
 		fmt.Fprintf(p.w, "%s: error: %s\n", lr.File, lr.Error)
 	default:
-		fmt.Fprintf(p.w, "%s: ok (no violation in %d steps); %s\n", lr.File, lr.Steps, tail)
+		how := ""
+		if !lr.Exact {
+			how = "; " + lr.Algorithm + " can miss violations, -a symbolic decides"
+		}
+		fmt.Fprintf(p.w, "%s: %s (%d steps%s); %s\n", lr.File, okWords(lr.Exact), lr.Steps, how, tail)
 	}
 	if p.verbose {
 		fmt.Fprintf(p.w, "    monitors dropped when idle %d, parked %d, most alive at once %d\n", lr.Dropped, lr.Parked, lr.MaxLive)
 	}
+}
+
+// okWords says what an ok proves: linearizable from an exact variant, no
+// violation found otherwise.
+func okWords(exact bool) string {
+	if exact {
+		return "ok, linearizable"
+	}
+	return "ok, no violation found"
 }

@@ -43,7 +43,7 @@ func TestCheckManyObjects(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != 3 ||
 		!strings.Contains(lines[0], "object q2 (atomic-queue): violation at step 4 of the object (line 10, return of [4])") ||
-		!strings.Contains(lines[1], "object q1 (atomic-queue): ok, no violation in 6 steps") ||
+		!strings.Contains(lines[1], "object q1 (atomic-queue): ok, no violation found in 6 steps") ||
 		!strings.Contains(lines[2], "violation: 1 of 2 objects (q2); first proven at step 8 of the log (line 10, object q2)") {
 		t.Fatalf("output:\n%s", out)
 	}
