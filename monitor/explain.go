@@ -72,7 +72,7 @@ func CheckLogExplain(r io.Reader, lo logfmt.Options, opt Options, onViolation fu
 			onViolation(res)
 		}
 	}
-	res, err := checkLogTee(r, lo, opt, tee, hook)
+	res, err := checkLog(r, lo, opt, tee, hook)
 	if tee.b == nil {
 		return res, x, err
 	}
@@ -149,65 +149,3 @@ func (t *actionTee) add(obj h.Object, param string, a h.Action) {
 	}
 }
 
-// checkLogTee is CheckLogFunc's loop, telling tee of each action before
-// the monitor steps it.
-func checkLogTee(r io.Reader, lo logfmt.Options, opt Options, tee *actionTee, onViolation func(Result)) (Result, error) {
-	rd := logfmt.NewReader(r, lo)
-	var m *Monitor
-	fail := func(err error) (Result, error) {
-		res := Result{File: lo.Name, Algorithm: opt.Name(), Verdict: Error, Error: err.Error()}
-		if m != nil {
-			res = m.Result()
-			res.File = lo.Name
-			res.Verdict = Error
-			res.Error = err.Error()
-		}
-		return res, err
-	}
-	for {
-		a, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return fail(err)
-		}
-		if m == nil {
-			m, err = New(rd.Object(), rd.Param(), opt)
-			if err != nil {
-				return fail(err)
-			}
-		}
-		tee.add(rd.Object(), rd.Param(), a)
-		v, err := m.Step(a)
-		if err != nil {
-			return fail(fmt.Errorf("%s:%d: %w", lo.Name, a.Line, err))
-		}
-		if v && onViolation != nil {
-			res := m.Result()
-			res.File = lo.Name
-			onViolation(res)
-		}
-		if m.Done() {
-			break
-		}
-	}
-	if m == nil {
-		obj := rd.Object()
-		if obj == h.NoObject {
-			obj = lo.Object
-		}
-		if obj == h.NoObject {
-			return fail(fmt.Errorf("%s: empty log: no object and no actions", lo.Name))
-		}
-		var err error
-		m, err = New(obj, rd.Param(), opt)
-		if err != nil {
-			return fail(err)
-		}
-		tee.b = h.NewBuilder(obj, rd.Param())
-	}
-	res := m.Result()
-	res.File = lo.Name
-	return res, nil
-}

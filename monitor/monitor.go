@@ -477,6 +477,13 @@ func CheckLog(r io.Reader, name string, obj Object, param string, opt Options) (
 // soon as a violation is proven, before the rest of the log is read (and
 // drained).
 func CheckLogFunc(r io.Reader, lo logfmt.Options, opt Options, onViolation func(Result)) (Result, error) {
+	return checkLog(r, lo, opt, nil, onViolation)
+}
+
+// checkLog is CheckLogFunc, telling tee (when not nil) of each action
+// before the monitor steps it, so that an explanation can be built from
+// the history read.
+func checkLog(r io.Reader, lo logfmt.Options, opt Options, tee *actionTee, onViolation func(Result)) (Result, error) {
 	rd := logfmt.NewReader(r, lo)
 	var m *Monitor
 	fail := func(err error) (Result, error) {
@@ -505,6 +512,9 @@ func CheckLogFunc(r io.Reader, lo logfmt.Options, opt Options, onViolation func(
 			if err != nil {
 				return fail(err)
 			}
+		}
+		if tee != nil {
+			tee.add(rd.Object(), rd.Param(), a)
 		}
 		v, err := m.Step(a)
 		if err != nil {
@@ -537,6 +547,9 @@ func CheckLogFunc(r io.Reader, lo logfmt.Options, opt Options, onViolation func(
 		m, err = New(obj, rd.Param(), opt)
 		if err != nil {
 			return fail(err)
+		}
+		if tee != nil {
+			tee.b = h.NewBuilder(obj, rd.Param())
 		}
 	}
 	res := m.Result()
