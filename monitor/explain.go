@@ -148,4 +148,3 @@ func (t *actionTee) add(obj h.Object, param string, a h.Action) {
 		t.retLines[i] = a.Line
 	}
 }
-
