@@ -184,6 +184,7 @@ func opIndex(hist *h.History, id string) int {
 type actionTee struct {
 	b        *h.Builder
 	retLines []int
+	n        int // actions added, for callers that number them
 }
 
 func (t *actionTee) add(obj h.Object, param string, a h.Action) {

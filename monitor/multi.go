@@ -32,6 +32,11 @@ type MultiOptions struct {
 	// KeepIdle keeps every object's monitor to the end instead of
 	// dropping or parking the monitors of idle objects (for tests).
 	KeepIdle bool
+	// Explain keeps each object's history and gives each violation its
+	// core (ObjectResult.Core, Explanation.findCore), found by the
+	// object's worker before it goes on. The histories cost memory in
+	// proportion to the log, as CheckLogExplain's does.
+	Explain bool
 
 	// parkAfter, for tests: overrides defaultParkAfter when positive.
 	parkAfter int
@@ -46,6 +51,9 @@ type ObjectResult struct {
 	// Restarts counts the times the object went idle, its monitor was
 	// dropped, and a fresh one took over from the state it had reached.
 	Restarts int `json:"restarts,omitempty"`
+	// Explanation, with MultiOptions.Explain, is a violation's: the
+	// object's history up to it, its core, and the cut, if any.
+	Explanation *Explanation `json:"-"`
 
 	first   int // Seq of the object's first action: the order of results
 	violSeq int // Seq of the action that proved the violation
@@ -153,7 +161,7 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 	shards := make([]*shard, n)
 	var wg sync.WaitGroup
 	for i := range shards {
-		s := &shard{ctx: ctx, opt: per, keep: opt.KeepIdle, parkAfter: defaultParkAfter, file: name, in: make(chan []logfmt.Event, 4),
+		s := &shard{ctx: ctx, opt: per, keep: opt.KeepIdle, explain: opt.Explain, parkAfter: defaultParkAfter, file: name, in: make(chan []logfmt.Event, 4),
 			free: free, objs: map[string]*objState{}, report: report, live: &live, maxLive: &maxLive}
 		if opt.parkAfter > 0 {
 			s.parkAfter = opt.parkAfter
@@ -304,6 +312,7 @@ type shard struct {
 	ctx     context.Context
 	opt     Options
 	keep    bool
+	explain bool
 	file    string
 	in      chan []logfmt.Event
 	free    chan []logfmt.Event
@@ -356,6 +365,8 @@ type objState struct {
 	// headers. parkedRes is the monitor's result when set aside.
 	acts      []byte
 	nacts     int
+	// tee keeps the object's whole history, with MultiOptions.Explain.
+	tee       *actionTee
 	parked    bool
 	parkedRes Result
 	noPark    bool // acts outgrew parkMax: the monitor stays until dropped
@@ -422,6 +433,15 @@ func (s *shard) step(ev *logfmt.Event) {
 		st.fail(fmt.Errorf("%s:%d: object %s: %w", s.file, ev.Line, st.decl.Label(), err))
 		return
 	}
+	if s.explain {
+		if st.tee == nil {
+			st.tee = &actionTee{}
+		}
+		a := ev.Action
+		a.Seq = st.tee.n // the object's own positions
+		st.tee.n++
+		st.tee.add(st.decl.Kind, st.decl.Param, a)
+	}
 	st.idle.step(st.decl.Kind, ev.Action)
 	if !s.keep && !st.noPark {
 		st.acts = packAction(st.acts, &ev.Action)
@@ -437,6 +457,10 @@ func (s *shard) step(ev *logfmt.Event) {
 		st.res.ViolationStep = &step
 		st.res.violSeq = ev.Seq
 		st.done, st.acts, st.nacts = true, nil, 0
+		if st.tee != nil {
+			st.res.Core, st.res.Explanation = s.core(st)
+			st.tee = nil
+		}
 		s.report(st.res)
 	case st.mon.Done(): // timeout
 		s.release(st)
@@ -490,6 +514,18 @@ func (s *shard) parkOld() {
 		s.idleQ = append(s.idleQ[:0], s.idleQ[s.head:]...)
 		s.head = 0
 	}
+}
+
+// core finds the core of st's violation in the history its tee kept.
+func (s *shard) core(st *objState) ([]CoreOp, *Explanation) {
+	x := &Explanation{History: &st.tee.b.H, ReturnLines: st.tee.retLines}
+	x.Violation = opIndex(x.History, st.res.ViolationOp)
+	limit := s.opt.Timeout
+	if limit <= 0 {
+		limit = ExplainLimit
+	}
+	x.findCore(limit)
+	return x.CoreOps(), x
 }
 
 // synthID is the id of the write a register's monitor is handed first to
