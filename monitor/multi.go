@@ -363,8 +363,8 @@ type objState struct {
 	// for the time of a replay; packed, an action costs a dozen bytes or
 	// so instead of an h.Action's hundred and more and its strings'
 	// headers. parkedRes is the monitor's result when set aside.
-	acts      []byte
-	nacts     int
+	acts  []byte
+	nacts int
 	// tee keeps the object's whole history, with MultiOptions.Explain.
 	tee       *actionTee
 	parked    bool
