@@ -368,12 +368,14 @@ func findCoreCut(hist *h.History, viol int, limit time.Duration, retLines []int)
 	if len(cuts) == 0 {
 		return nil, nil, nil, nil, false, fmt.Errorf("no point before the violation separates the history in a known state")
 	}
+	refuted, tooLong := 0, 0 // cuts after which SATURATE finds the violation; of them, too long
 	for back := 1; back <= len(cuts); back *= 2 {
 		c := cuts[len(cuts)-back]
 		sub, idx := afterCut(hist, c)
 		if !violatesSaturate(sub) {
 			continue
 		}
+		refuted++
 		v := -1
 		for j, i := range idx {
 			if i == viol && i >= 0 {
@@ -381,6 +383,9 @@ func findCoreCut(hist *h.History, viol int, limit time.Duration, retLines []int)
 			}
 		}
 		core, exact, err := FindCore(sub, v, limit)
+		if errors.Is(err, errTooLong) {
+			tooLong++
+		}
 		if err != nil || core == nil {
 			continue
 		}
@@ -398,5 +403,8 @@ func findCoreCut(hist *h.History, viol int, limit time.Duration, retLines []int)
 		}
 		return sub, idx, cut, core, exact, nil
 	}
-	return nil, nil, nil, nil, false, fmt.Errorf("SATURATE finds no violation after any of the %d points that separate the history", len(cuts))
+	if tooLong > 0 && tooLong == refuted {
+		return nil, nil, nil, nil, false, fmt.Errorf("the %d points that separate the history in a known state are too far from the violation", len(cuts))
+	}
+	return nil, nil, nil, nil, false, fmt.Errorf("no core after any of the %d points that separate the history in a known state (SATURATE finds the violation after %d of those tried)", len(cuts), refuted)
 }

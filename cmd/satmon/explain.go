@@ -182,6 +182,8 @@ func cutState(object, state string) string {
 		return "absent (nil)"
 	case object == monitor.StringRegister.String() && state == "":
 		return "\"\" (empty)"
+	case object == monitor.Register.String() && state == "":
+		return "unwritten"
 	case object == monitor.Register.String() || object == monitor.CASRegister.String() || object == monitor.StringRegister.String():
 		return fmt.Sprintf("%q", state)
 	}
