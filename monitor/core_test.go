@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/anishathalye/porcupine"
 	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/testutil"
@@ -37,7 +38,7 @@ func explainFile(t *testing.T, path string, opt Options) (Result, *Explanation) 
 // Past it the check is SYMBOLIC's alone, and the test says how often.
 const enumBudget = 2000
 
-var coreStats struct{ enumChecked, enumSkipped int }
+var coreStats struct{ enumChecked, enumSkipped, porcupine, porcupineUnknown int }
 
 // verifyCore checks a core with ENUMERATE -c, independently of the SAT
 // checks FindCore shrank with: the core's sub-history is not
@@ -67,17 +68,35 @@ func verifyCoreBudget(t *testing.T, name string, x *Explanation, enumBudget int)
 		budget := enumBudget
 		ok, err := enumerateMember(k, sub, func() bool { budget--; return budget < 0 })
 		if err == errStopped {
-			// Too many pending operations for ENUMERATE -c: the
-			// from-scratch SAT check FindCore used is all there is.
+			// Too many pending operations for ENUMERATE -c: Porcupine
+			// decides where it models the object (an exact checker
+			// independent of the theory), and the from-scratch SAT
+			// check FindCore used must agree with it.
 			coreStats.enumSkipped++
 			bad, err := violatesExact(k, sub, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
+			if porcupineSupports(sub) {
+				// Pending operations can make its search long too: it
+				// gets a bounded time, and an unknown is counted.
+				model, ops := toPorcupine(sub)
+				switch porcupine.CheckOperationsTimeout(model, ops, 5*time.Second) {
+				case porcupine.Unknown:
+					coreStats.porcupineUnknown++
+				case porcupine.Ok:
+					coreStats.porcupine++
+					if bad {
+						t.Fatalf("%s: porcupine says linearizable, SYMBOLIC's check not\n%v", name, sub)
+					}
+				case porcupine.Illegal:
+					coreStats.porcupine++
+					if !bad {
+						t.Fatalf("%s: porcupine says not linearizable, SYMBOLIC's check linearizable\n%v", name, sub)
+					}
+				}
+			}
 			return !bad
-		}
-		if err != nil {
-			t.Fatal(err)
 		}
 		coreStats.enumChecked++
 		return ok
@@ -312,7 +331,7 @@ func TestCoresRealHistories(t *testing.T) {
 		t.Run(set, func(t *testing.T) {
 			var sizes []int
 			cut := 0
-			e0, s0 := coreStats.enumChecked, coreStats.enumSkipped
+			e0, s0, p0, u0 := coreStats.enumChecked, coreStats.enumSkipped, coreStats.porcupine, coreStats.porcupineUnknown
 			for _, f := range realFiles(t, set) {
 				if f.verdict != "violation" {
 					continue
@@ -326,7 +345,8 @@ func TestCoresRealHistories(t *testing.T) {
 					// Their values repeat and many operations are pending
 					// (Jepsen's :info): ENUMERATE -c evaluates the axioms
 					// on each of very many candidates, so it gets a small
-					// budget per check here, SYMBOLIC the rest (counted).
+					// budget per check here; SYMBOLIC and Porcupine check
+					// the rest (counted).
 					verifyCoreBudget(t, name, x, 40)
 					sizes = append(sizes, len(x.Core))
 					if x.Cut != nil {
@@ -338,7 +358,8 @@ func TestCoresRealHistories(t *testing.T) {
 			if len(sizes) == 0 {
 				t.Fatal("no violation")
 			}
-			t.Logf("checks by enumerate -c: %d; past its budget, by SYMBOLIC only: %d", coreStats.enumChecked-e0, coreStats.enumSkipped-s0)
+			t.Logf("checks by enumerate -c: %d; past its budget, by SYMBOLIC: %d, of them also by porcupine: %d (unknown in 5 s: %d)",
+				coreStats.enumChecked-e0, coreStats.enumSkipped-s0, coreStats.porcupine-p0, coreStats.porcupineUnknown-u0)
 			t.Logf("%s: %d violations (%d after a cut), core size median %d, max %d", set, len(sizes), cut, median(sizes), slices.Max(sizes))
 		})
 	}
