@@ -87,6 +87,9 @@ func violatesSaturate(hist *h.History) bool {
 	return r.Verdict == Violation
 }
 
+// errTooLong: the sub-histories FindCore would check pass coreMaxOps.
+var errTooLong = fmt.Errorf("cores are searched among at most %d operations", coreMaxOps)
+
 // errUndecided: the exact check ran out of time.
 var errUndecided = errors.New("undecided")
 
@@ -200,11 +203,11 @@ func FindCore(hist *h.History, viol int, limit time.Duration) (core []int, exact
 	// pending operations grow with everything they overlap: past
 	// coreMaxOps there is no core (yet).
 	if sub, _ := subHistory(hist, keepOf(set)); len(sub.Ops) > coreMaxOps {
-		return nil, false, fmt.Errorf("%d operations were called before the core's last return: cores are searched among at most %d", len(sub.Ops), coreMaxOps)
+		return nil, false, fmt.Errorf("%d operations were called before the core's last return: %w", len(sub.Ops), errTooLong)
 	}
 	if ok, _ := fails(set, false); !ok {
 		if n > coreMaxOps {
-			return nil, false, fmt.Errorf("SATURATE's explanation does not refute, and %d operations are too many to start from all: cores are searched among at most %d", n, coreMaxOps)
+			return nil, false, fmt.Errorf("SATURATE's explanation does not refute, and %d operations are too many to start from all: %w", n, errTooLong)
 		}
 		set = all
 		if ok, err := fails(set, false); !ok {
@@ -244,4 +247,164 @@ func FindCore(hist *h.History, viol int, limit time.Duration) (core []int, exact
 		return set, false, nil
 	}
 	return set, true, nil
+}
+
+// A long history has no core by FindCore alone: the operations called
+// before the core's last return are relaxed, not left out, and past
+// coreMaxOps of them the checks are too costly. Such a history is cut at a
+// point that separates it in real time, as dropping an idle monitor does
+// (idleState, multi.go): no operation open and every linearization of the
+// operations before it ending in one known state S. Then the history is
+// not linearizable if the operations after the cut are not from S (every
+// linearization of the whole is one of the operations before followed by
+// one of those after), so a core of the part after the cut, started from
+// S, shows the whole history is not linearizable.
+
+// Cut says where a long history was cut to find a core: the core is one
+// of the operations after it, from the state every linearization of the
+// operations before it ends in.
+type Cut struct {
+	// Before is how many operations precede the cut; Line is the log line
+	// of the last action before it (0 when unknown).
+	Before int `json:"before"`
+	Line   int `json:"line,omitempty"`
+	// State is the object's state at the cut, as the parameter of a
+	// fresh object or, for the compare-and-set and string registers, the
+	// value it holds ("nil": absent; "": empty).
+	State string `json:"state"`
+}
+
+// cutAt is a candidate cut: after action position pos, in state (as
+// idleState.droppable gives it).
+type cutAt struct {
+	pos   int
+	state string
+}
+
+// cutPoints lists, in order, the points of hist before action position
+// upto where the history may be cut (see above).
+func cutPoints(hist *h.History, upto int) []cutAt {
+	var t idleState
+	t.reset(hist.Object, hist.Param)
+	param := hist.Param
+	var out []cutAt
+	for _, a := range Actions(hist) {
+		if a.Seq >= upto {
+			break
+		}
+		t.step(hist.Object, a)
+		if a.Kind != h.Return {
+			continue
+		}
+		p, ok := t.droppable(hist.Object, param)
+		if !ok {
+			continue
+		}
+		out = append(out, cutAt{a.Seq, p})
+		if k := hist.Object; k != h.CASRegister && k != h.StringRegister {
+			param = p
+		}
+		t.reset(hist.Object, p)
+	}
+	return out
+}
+
+// afterCut returns the operations of hist called after c, as a history
+// from c's state, and idx mapping its operations to hist's (-1 for the
+// completed write that sets a compare-and-set or string register's state,
+// when its parameter cannot).
+func afterCut(hist *h.History, c cutAt) (*h.History, []int) {
+	sub := &h.History{Object: hist.Object, Param: c.state}
+	var write h.Value
+	switch hist.Object {
+	case h.CASRegister:
+		if c.state == string(h.Nil) {
+			sub.Param = ""
+		} else if ValidateParam(h.CASRegister, c.state) != nil {
+			sub.Param, write = "", h.Value(c.state)
+		}
+	case h.StringRegister:
+		sub.Param, write = "", h.Value(c.state)
+	}
+	shift := c.pos + 1
+	var idx []int
+	if write != "" {
+		sub.Ops = append(sub.Ops, h.Op{ID: "init", Label: h.Label{Method: h.Write, Arg: write}, Call: 0, Return: 1})
+		idx = append(idx, -1)
+		shift -= 2
+	}
+	for i := range hist.Ops {
+		o := hist.Ops[i]
+		if o.Call <= c.pos {
+			continue // returned before the cut: the cut is quiescent
+		}
+		o.Call -= shift
+		if o.Return >= 0 {
+			o.Return -= shift
+		}
+		sub.Ops = append(sub.Ops, o)
+		idx = append(idx, i)
+	}
+	return sub, idx
+}
+
+// findCoreCut finds a core of the long history hist (viol as for
+// FindCore) after a cut: the latest cut before the violation's return
+// after which SATURATE still finds a violation, trying cuts further back
+// in doubling steps. It returns the history after the cut, the map of its
+// operations to hist's, the cut, and the core (indices into the history
+// after the cut), or an error when no cut gives one.
+// retLines, when not nil, gives the return line of each operation, for
+// Cut.Line.
+func findCoreCut(hist *h.History, viol int, limit time.Duration, retLines []int) (*h.History, []int, *Cut, []int, bool, error) {
+	upto := 0
+	for i := range hist.Ops {
+		upto = max(upto, hist.Ops[i].Call+1, hist.Ops[i].Return+1)
+	}
+	if viol >= 0 && hist.Ops[viol].Return >= 0 {
+		upto = hist.Ops[viol].Return
+	}
+	cuts := cutPoints(hist, upto)
+	if len(cuts) == 0 {
+		return nil, nil, nil, nil, false, fmt.Errorf("no point before the violation separates the history in a known state")
+	}
+	refuted, tooLong := 0, 0 // cuts after which SATURATE finds the violation; of them, too long
+	for back := 1; back <= len(cuts); back *= 2 {
+		c := cuts[len(cuts)-back]
+		sub, idx := afterCut(hist, c)
+		if !violatesSaturate(sub) {
+			continue
+		}
+		refuted++
+		v := -1
+		for j, i := range idx {
+			if i == viol && i >= 0 {
+				v = j
+			}
+		}
+		core, exact, err := FindCore(sub, v, limit)
+		if errors.Is(err, errTooLong) {
+			tooLong++
+		}
+		if err != nil || core == nil {
+			continue
+		}
+		before := 0
+		for i := range hist.Ops {
+			if hist.Ops[i].Call <= c.pos {
+				before++
+			}
+		}
+		cut := &Cut{Before: before, State: c.state}
+		for i := range hist.Ops {
+			if hist.Ops[i].Return == c.pos && i < len(retLines) {
+				cut.Line = retLines[i]
+			}
+		}
+		return sub, idx, cut, core, exact, nil
+	}
+	if tooLong > 0 && tooLong == refuted {
+		return nil, nil, nil, nil, false, fmt.Errorf("the %d points that separate the history in a known state are too far from the violation", len(cuts))
+	}
+	return nil, nil, nil, nil, false, fmt.Errorf("no core after any of the %d points that separate the history in a known state (SATURATE finds the violation after %d of those tried)", len(cuts), refuted)
 }

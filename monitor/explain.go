@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -31,7 +32,11 @@ type Explanation struct {
 	// (otherwise it is minimal for SATURATE only, see FindCore).
 	Core      []int
 	CoreExact bool
-	Witness   *Witness
+	// Cut, when not nil, says the history was long and was cut to find
+	// the core: History is then the part after the cut, from the state
+	// the operations before it reach (FindCore's comment in core.go).
+	Cut     *Cut
+	Witness *Witness
 	// Note says why a core or witness is missing, when one is.
 	Note string
 }
@@ -49,6 +54,7 @@ const ExplainLimit = 30 * time.Second
 func CheckLogExplain(r io.Reader, lo logfmt.Options, opt Options, onViolation func(Result)) (Result, *Explanation, error) {
 	x := &Explanation{Violation: -1}
 	var viol Result
+	var cut *Explanation // the history, cut, when the core needed a cut
 	tee := &actionTee{}
 	hook := func(res Result) {
 		x.History = &tee.b.H
@@ -58,14 +64,9 @@ func CheckLogExplain(r io.Reader, lo logfmt.Options, opt Options, onViolation fu
 		if limit <= 0 {
 			limit = ExplainLimit
 		}
-		core, exact, err := FindCore(x.History, x.Violation, limit)
-		switch {
-		case err != nil:
-			x.Note = "no core: " + err.Error()
-		case core == nil:
-			x.Note = "no core: the exact check could not confirm the violation in time"
+		if x.findCore(limit) {
+			cut = &Explanation{History: x.History, ReturnLines: x.ReturnLines}
 		}
-		x.Core, x.CoreExact = core, exact
 		res.Core = x.CoreOps()
 		viol = res
 		if onViolation != nil {
@@ -77,6 +78,9 @@ func CheckLogExplain(r io.Reader, lo logfmt.Options, opt Options, onViolation fu
 		return res, x, err
 	}
 	x.History, x.ReturnLines = &tee.b.H, tee.retLines
+	if cut != nil {
+		x.History, x.ReturnLines = cut.History, cut.ReturnLines
+	}
 	if err != nil {
 		return res, x, err
 	}
@@ -102,6 +106,55 @@ func CheckLogExplain(r io.Reader, lo logfmt.Options, opt Options, onViolation fu
 		res.Witness = w
 	}
 	return res, x, nil
+}
+
+// findCore finds the core of the violation x holds (History, ReturnLines
+// and Violation set), cutting a long history (findCoreCut) when FindCore
+// cannot take it whole; it reports whether it cut. Note says why there is
+// no core, when there is none.
+func (x *Explanation) findCore(limit time.Duration) (cut bool) {
+	var core []int
+	var exact bool
+	err := errTooLong
+	if len(x.History.Ops) <= coreMaxOps {
+		core, exact, err = FindCore(x.History, x.Violation, limit)
+	}
+	if errors.Is(err, errTooLong) {
+		if c, cerr := x.cut(limit); cerr == nil {
+			*x = *c
+			return true
+		} else if len(x.History.Ops) > coreMaxOps {
+			err = fmt.Errorf("%d operations: %w; and %w", len(x.History.Ops), errTooLong, cerr)
+		} else {
+			err = fmt.Errorf("%w; and %w", err, cerr)
+		}
+	}
+	switch {
+	case err != nil:
+		x.Note = "no core: " + err.Error()
+	case core == nil:
+		x.Note = "no core: the exact check could not confirm the violation in time"
+	}
+	x.Core, x.CoreExact = core, exact
+	return false
+}
+
+// cut is x with its long history cut to find a core (findCoreCut).
+func (x *Explanation) cut(limit time.Duration) (*Explanation, error) {
+	sub, idx, cut, core, exact, err := findCoreCut(x.History, x.Violation, limit, x.ReturnLines)
+	if err != nil {
+		return nil, err
+	}
+	c := &Explanation{History: sub, ReturnLines: make([]int, len(idx)), Violation: -1, Core: core, CoreExact: exact, Cut: cut}
+	for j, i := range idx {
+		if i >= 0 && i < len(x.ReturnLines) {
+			c.ReturnLines[j] = x.ReturnLines[i]
+		}
+		if i >= 0 && i == x.Violation {
+			c.Violation = j
+		}
+	}
+	return c, nil
 }
 
 // CoreOps is the core as Result reports it.
@@ -131,6 +184,7 @@ func opIndex(hist *h.History, id string) int {
 type actionTee struct {
 	b        *h.Builder
 	retLines []int
+	n        int // actions added, for callers that number them
 }
 
 func (t *actionTee) add(obj h.Object, param string, a h.Action) {

@@ -2,7 +2,9 @@ package monitor
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"runtime"
@@ -30,6 +32,11 @@ type MultiOptions struct {
 	// KeepIdle keeps every object's monitor to the end instead of
 	// dropping or parking the monitors of idle objects (for tests).
 	KeepIdle bool
+	// Explain keeps each object's history and gives each violation its
+	// core (ObjectResult.Core, Explanation.findCore), found by the
+	// object's worker before it goes on. The histories cost memory in
+	// proportion to the log, as CheckLogExplain's does.
+	Explain bool
 
 	// parkAfter, for tests: overrides defaultParkAfter when positive.
 	parkAfter int
@@ -44,6 +51,9 @@ type ObjectResult struct {
 	// Restarts counts the times the object went idle, its monitor was
 	// dropped, and a fresh one took over from the state it had reached.
 	Restarts int `json:"restarts,omitempty"`
+	// Explanation, with MultiOptions.Explain, is a violation's: the
+	// object's history up to it, its core, and the cut, if any.
+	Explanation *Explanation `json:"-"`
 
 	first   int // Seq of the object's first action: the order of results
 	violSeq int // Seq of the action that proved the violation
@@ -66,6 +76,11 @@ type LogResult struct {
 	// Parked counts the times an idle object's monitor was set aside, to
 	// be rebuilt by replay if the object came back.
 	Parked int `json:"parked"`
+
+	// seeded, for tests: monitors started from a state reached by the
+	// drop rule of the compare-and-set and string registers, through a
+	// synthetic initial write.
+	seeded int
 }
 
 // batchSize is the most events handed to a worker at once. Batches also
@@ -146,7 +161,7 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 	shards := make([]*shard, n)
 	var wg sync.WaitGroup
 	for i := range shards {
-		s := &shard{ctx: ctx, opt: per, keep: opt.KeepIdle, parkAfter: defaultParkAfter, file: name, in: make(chan []logfmt.Event, 4),
+		s := &shard{ctx: ctx, opt: per, keep: opt.KeepIdle, explain: opt.Explain, parkAfter: defaultParkAfter, file: name, in: make(chan []logfmt.Event, 4),
 			free: free, objs: map[string]*objState{}, report: report, live: &live, maxLive: &maxLive}
 		if opt.parkAfter > 0 {
 			s.parkAfter = opt.parkAfter
@@ -218,6 +233,7 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 	for _, s := range shards {
 		res.Dropped += s.dropped
 		res.Parked += s.parkedN
+		res.seeded += s.seeded
 		for _, st := range s.objs {
 			st.finish()
 			if stopped && st.res.Verdict == OK {
@@ -296,6 +312,7 @@ type shard struct {
 	ctx     context.Context
 	opt     Options
 	keep    bool
+	explain bool
 	file    string
 	in      chan []logfmt.Event
 	free    chan []logfmt.Event
@@ -305,6 +322,7 @@ type shard struct {
 	maxLive *atomic.Int64
 	dropped int
 	parkedN int
+	seeded  int
 	tick    int         // events stepped
 	idleQ   []idleEntry // objects gone idle, oldest first from head
 	head    int
@@ -318,22 +336,37 @@ type shard struct {
 type objState struct {
 	decl  *logfmt.ObjectDecl
 	param string // the initial state of the next monitor
-	mon   *Monitor
-	idle  idleState
-	res   ObjectResult
-	stats Stats
-	wsum  float64 // window sizes summed over steps, for MeanWindow
-	done  bool
-	err   error
+	// init, when hasInit, is the state the next monitor of a
+	// compare-and-set or string register starts from, reached by the
+	// drop rule (idleState): such a register starts as its kind says
+	// (absent, empty) and is handed a completed write of init first.
+	// synth counts the steps of that write in the live monitor, which
+	// its results leave out.
+	init    h.Value
+	hasInit bool
+	synth   int
+	mon     *Monitor
+	idle    idleState
+	res     ObjectResult
+	stats   Stats
+	wsum    float64 // window sizes summed over steps, for MeanWindow
+	done    bool
+	err     error
 
-	// acts are the actions the current monitor was given. An object idle
-	// in a state only its history tells (a queue still holding elements),
-	// and untouched for defaultParkAfter events, is parked: its monitor is set
-	// aside, and rebuilt from acts when the object comes back. Replaying the same actions into a fresh monitor
-	// rebuilds the same state (the algorithms are deterministic), so this
-	// trades the monitor's memory for the time of a replay. parkedRes is
-	// the monitor's result when set aside.
-	acts      []h.Action
+	// acts are the actions the current monitor was given, packed
+	// (packAction), nacts of them. An object idle in a state only its
+	// history tells (a queue still holding elements), and untouched for
+	// defaultParkAfter events, is parked: its monitor is set aside, and
+	// rebuilt from acts when the object comes back. Replaying the same
+	// actions into a fresh monitor rebuilds the same state (the
+	// algorithms are deterministic), so this trades the monitor's memory
+	// for the time of a replay; packed, an action costs a dozen bytes or
+	// so instead of an h.Action's hundred and more and its strings'
+	// headers. parkedRes is the monitor's result when set aside.
+	acts  []byte
+	nacts int
+	// tee keeps the object's whole history, with MultiOptions.Explain.
+	tee       *actionTee
 	parked    bool
 	parkedRes Result
 	noPark    bool // acts outgrew parkMax: the monitor stays until dropped
@@ -362,6 +395,7 @@ func (s *shard) step(ev *logfmt.Event) {
 	st := s.objs[ev.Object.Name]
 	if st == nil {
 		st = &objState{decl: ev.Object, param: ev.Object.Param}
+		st.idle.reset(ev.Object.Kind, ev.Object.Param)
 		st.res = ObjectResult{Name: ev.Object.Name, first: ev.Seq,
 			Result: Result{File: s.file, Object: ev.Object.Kind.String(), Algorithm: s.opt.Name(), Verdict: OK, Exact: s.opt.Exact()}}
 		s.objs[ev.Object.Name] = st
@@ -371,7 +405,7 @@ func (s *shard) step(ev *logfmt.Event) {
 		return
 	}
 	if st.mon == nil {
-		m, err := NewContext(s.ctx, st.decl.Kind, st.param, s.opt)
+		m, err := s.newMonitor(st)
 		if err != nil {
 			st.fail(fmt.Errorf("%s:%d: object %s: %w", s.file, ev.Line, st.decl.Label(), err))
 			return
@@ -382,7 +416,9 @@ func (s *shard) step(ev *logfmt.Event) {
 		}
 		if st.parked {
 			st.parked = false
-			for _, a := range st.acts {
+			for b := st.acts; len(b) > 0; {
+				var a h.Action
+				a, b = unpackAction(b)
 				if _, err := m.Step(a); err != nil {
 					s.release(st)
 					st.fail(fmt.Errorf("%s:%d: object %s: replay: %w", s.file, a.Line, st.decl.Label(), err))
@@ -397,31 +433,48 @@ func (s *shard) step(ev *logfmt.Event) {
 		st.fail(fmt.Errorf("%s:%d: object %s: %w", s.file, ev.Line, st.decl.Label(), err))
 		return
 	}
+	if s.explain {
+		if st.tee == nil {
+			st.tee = &actionTee{}
+		}
+		a := ev.Action
+		a.Seq = st.tee.n // the object's own positions
+		st.tee.n++
+		st.tee.add(st.decl.Kind, st.decl.Param, a)
+	}
 	st.idle.step(st.decl.Kind, ev.Action)
 	if !s.keep && !st.noPark {
-		st.acts = append(st.acts, ev.Action)
-		if len(st.acts) > parkMax {
-			st.acts, st.noPark = nil, true
+		st.acts = packAction(st.acts, &ev.Action)
+		if st.nacts++; st.nacts > parkMax {
+			st.acts, st.nacts, st.noPark = nil, 0, true
 		}
 	}
 	switch {
 	case viol:
 		before := st.res.Steps
 		s.release(st)
-		step := before + *st.res.ViolationStep
+		step := before + *st.res.ViolationStep // fold left the synthetic steps out
 		st.res.ViolationStep = &step
 		st.res.violSeq = ev.Seq
-		st.done, st.acts = true, nil
+		st.done, st.acts, st.nacts = true, nil, 0
+		if st.tee != nil {
+			st.res.Core, st.res.Explanation = s.core(st)
+			st.tee = nil
+		}
 		s.report(st.res)
 	case st.mon.Done(): // timeout
 		s.release(st)
-		st.done, st.acts = true, nil
+		st.done, st.acts, st.nacts = true, nil, 0
 	case !s.keep:
 		if p, ok := st.idle.droppable(st.decl.Kind, st.param); ok {
 			s.release(st)
-			st.param = p
-			st.idle = idleState{}
-			st.acts, st.noPark = nil, false
+			if k := st.decl.Kind; k == h.CASRegister || k == h.StringRegister {
+				st.init, st.hasInit = h.Value(p), true
+			} else {
+				st.param = p
+			}
+			st.idle.reset(st.decl.Kind, p)
+			st.acts, st.nacts, st.noPark = nil, 0, false
 			st.res.Restarts++
 			s.dropped++
 		} else if st.idle.open == 0 && !st.noPark {
@@ -451,6 +504,7 @@ func (s *shard) parkOld() {
 		if st := e.st; st.touched == e.at && st.mon != nil && !st.done {
 			st.parkedRes = st.mon.Result()
 			st.mon = nil
+			st.acts = bytes.Clone(st.acts) // without the slack of appends
 			st.parked = true
 			s.live.Add(-1)
 			s.parkedN++
@@ -460,6 +514,55 @@ func (s *shard) parkOld() {
 		s.idleQ = append(s.idleQ[:0], s.idleQ[s.head:]...)
 		s.head = 0
 	}
+}
+
+// core finds the core of st's violation in the history its tee kept.
+func (s *shard) core(st *objState) ([]CoreOp, *Explanation) {
+	x := &Explanation{History: &st.tee.b.H, ReturnLines: st.tee.retLines}
+	x.Violation = opIndex(x.History, st.res.ViolationOp)
+	limit := s.opt.Timeout
+	if limit <= 0 {
+		limit = ExplainLimit
+	}
+	x.findCore(limit)
+	return x.CoreOps(), x
+}
+
+// synthID is the id of the write a register's monitor is handed first to
+// start from a state other than its kind's initial one: no log's id, as
+// ids never contain a NUL byte.
+const synthID = "\x00init"
+
+// newMonitor makes the next monitor of st: from st.param, and for a
+// compare-and-set or string register dropped in a known state, handed a
+// completed write of that state first. The write precedes every operation
+// of the monitor's log in real time, so every linearization starts with it,
+// and the monitor checks exactly the log from that state.
+func (s *shard) newMonitor(st *objState) (*Monitor, error) {
+	param := st.param
+	var write h.Value
+	st.synth = 0
+	if st.hasInit {
+		param = ""
+		if v := st.init; v != h.Void && (st.decl.Kind != h.CASRegister || v != h.Nil) {
+			write = v // nil is the compare-and-set register's initial state
+		}
+	}
+	m, err := NewContext(s.ctx, st.decl.Kind, param, s.opt)
+	if err != nil || write == "" {
+		return m, err
+	}
+	for _, a := range []h.Action{
+		{Kind: h.Call, ID: synthID, Label: h.Label{Method: h.Write, Arg: write}, Seq: 0},
+		{Kind: h.Return, ID: synthID, Label: h.Label{Method: h.Write, Arg: write}, Seq: 1},
+	} {
+		if _, err := m.Step(a); err != nil {
+			return nil, fmt.Errorf("initial write of %q: %w", write, err)
+		}
+	}
+	st.synth = 2
+	s.seeded++
+	return m, nil
 }
 
 // release folds the live monitor's result into the object's and drops it.
@@ -472,8 +575,17 @@ func (s *shard) release(st *objState) {
 	s.live.Add(-1)
 }
 
-// fold adds the result of one of the object's monitors to its result.
+// fold adds the result of one of the object's monitors to its result,
+// leaving out the steps of its synthetic initial write.
 func (st *objState) fold(r Result) {
+	if st.synth > 0 {
+		r.Steps -= st.synth
+		r.Operations--
+		if r.ViolationStep != nil {
+			v := *r.ViolationStep - st.synth
+			r.ViolationStep = &v
+		}
+	}
 	st.res.Steps += r.Steps
 	st.res.Operations += r.Operations
 	st.res.Verdict = r.Verdict
@@ -508,7 +620,7 @@ func (st *objState) finish() {
 	}
 	if st.parked {
 		st.fold(st.parkedRes)
-		st.parked, st.acts = false, nil
+		st.parked, st.acts, st.nacts = false, nil, 0
 	}
 	if st.res.Steps > 0 {
 		st.stats.MeanWindow = st.wsum / float64(st.res.Steps)
@@ -537,7 +649,20 @@ func (st *objState) finish() {
 //   - exchanger: no state;
 //   - register: some write was called after every other write returned:
 //     it is the last write of every linearization, and a fresh register
-//     starts with its value as the initial value.
+//     starts with its value as the initial value;
+//   - compare-and-set and string registers: the state is followed from
+//     group to group of the operations that may change it (writes, puts,
+//     appends, cas), a group being a stretch during which one of them is
+//     open. Groups are ordered by real time, so every linearization takes
+//     them in turn. After a group with one effective operation (a failed
+//     cas changes nothing), the state is that operation applied to the
+//     state before it (a write or successful cas sets its value whatever
+//     came before; an append needs the state before known); after a group
+//     whose effective operations all write one same value, that value; any
+//     other group leaves the state unknown until a group sets it again.
+//     (If the history so far is not linearizable, a successful cas whose
+//     old value was not the state is possible, and the state then
+//     claimed is wrong: as above, no verdict of violation depends on it.)
 //
 // Other kinds are never dropped.
 type idleState struct {
@@ -553,9 +678,32 @@ type idleState struct {
 	candRet      int
 	othersMaxRet int
 	writes       int
+
+	// The compare-and-set and string registers: the state after the last
+	// group, when known, and the group under way (see above).
+	known   bool
+	val     h.Value
+	wOpen   int     // operations of the group still open
+	effs    int     // effective operations of the group returned so far
+	first   h.Label // the first of them
+	sameAbs bool    // all of them write first.Arg
 }
 
+// reset starts tracking from a fresh monitor whose initial state is init
+// (the parameter, or the value of the drop rule).
+func (t *idleState) reset(kind h.Object, init string) {
+	*t = idleState{known: true, val: h.Value(init)}
+	if kind == h.CASRegister && init == "" {
+		t.val = h.Nil
+	}
+}
+
+// changes reports whether an operation of method m may change the state
+// of a compare-and-set or string register.
+func changes(m h.Method) bool { return m == h.Write || m == h.Append || m == h.CAS }
+
 func (t *idleState) step(kind h.Object, a h.Action) {
+	rmw := kind == h.CASRegister || kind == h.StringRegister
 	if a.Kind == h.Call {
 		t.open++
 		if kind == h.Register && a.Label.Method == h.Write {
@@ -564,6 +712,12 @@ func (t *idleState) step(kind h.Object, a h.Action) {
 			}
 			t.cand, t.candID, t.candCall, t.candVal, t.candOpen = true, a.ID, a.Seq, a.Label.Arg, true
 			t.writes++
+		}
+		if rmw && changes(a.Label.Method) {
+			if t.wOpen == 0 {
+				t.effs, t.sameAbs = 0, true
+			}
+			t.wOpen++
 		}
 		return
 	}
@@ -599,11 +753,38 @@ func (t *idleState) step(kind h.Object, a h.Action) {
 				t.othersMaxRet = max(t.othersMaxRet, a.Seq)
 			}
 		}
+	case h.CASRegister, h.StringRegister:
+		if !changes(l.Method) {
+			return
+		}
+		if !(l.Method == h.CAS && l.Ret == h.Fail) {
+			abs := l.Method != h.Append
+			if t.effs == 0 {
+				t.first = l
+				t.sameAbs = abs
+			} else if !abs || l.Arg != t.first.Arg {
+				t.sameAbs = false
+			}
+			t.effs++
+		}
+		if t.wOpen--; t.wOpen > 0 {
+			return
+		}
+		switch {
+		case t.effs == 0:
+		case t.effs == 1 && t.first.Method == h.Append:
+			t.val = t.val + t.first.Arg // "" is the empty string
+		case t.effs == 1 || t.sameAbs:
+			t.val, t.known = t.first.Arg, true
+		default:
+			t.known = false
+		}
 	}
 }
 
 // droppable reports whether the monitor may be dropped now, and the
-// parameter of the fresh monitor that takes over; param is the current
+// parameter of the fresh monitor that takes over (for the compare-and-set
+// and string registers, the state it starts from); param is the current
 // one.
 func (t *idleState) droppable(kind h.Object, param string) (string, bool) {
 	if t.open != 0 {
@@ -622,6 +803,47 @@ func (t *idleState) droppable(kind h.Object, param string) (string, bool) {
 			return "", false
 		}
 		return string(t.candVal), true
+	case h.CASRegister, h.StringRegister:
+		return string(t.val), t.known
 	}
 	return "", false
+}
+
+// packAction appends a to b in a compact form: kind, method and pending
+// flag, then ID, Arg, Old and Ret as length-prefixed bytes, Prio and Line
+// as varints. Seq is left out: a monitor numbers actions itself.
+func packAction(b []byte, a *h.Action) []byte {
+	pending := byte(0)
+	if a.Label.Pending {
+		pending = 1
+	}
+	b = append(b, byte(a.Kind), byte(a.Label.Method), pending)
+	for _, s := range [...]string{a.ID, string(a.Label.Arg), string(a.Label.Old), string(a.Label.Ret)} {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	b = binary.AppendVarint(b, a.Label.Prio)
+	return binary.AppendUvarint(b, uint64(a.Line))
+}
+
+// unpackAction reads the first action packAction wrote into b, and returns
+// the rest of b.
+func unpackAction(b []byte) (h.Action, []byte) {
+	var a h.Action
+	a.Kind, a.Label.Method, a.Label.Pending = h.Kind(b[0]), h.Method(b[1]), b[2] == 1
+	b = b[3:]
+	str := func() string {
+		n, k := binary.Uvarint(b)
+		s := string(b[k : k+int(n)])
+		b = b[k+int(n):]
+		return s
+	}
+	a.ID = str()
+	a.Label.Arg, a.Label.Old, a.Label.Ret = h.Value(str()), h.Value(str()), h.Value(str())
+	p, k := binary.Varint(b)
+	b = b[k:]
+	a.Label.Prio = p
+	line, k := binary.Uvarint(b)
+	a.Line = int(line)
+	return a, b[k:]
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/oracle"
+	"github.com/satmon/satmon/internal/seqmodel"
 	"github.com/satmon/satmon/internal/testutil"
 	"github.com/satmon/satmon/monitor/logfmt"
 )
@@ -40,6 +41,8 @@ const (
 	pTrue  int32 = -3
 	pFalse int32 = -4
 	pNone  int32 = -5 // the register before its first write, when it has no initial value
+	pOK    int32 = -6
+	pFail  int32 = -7
 )
 
 // pOp is an operation as a Porcupine model sees it: its Input. The output
@@ -48,9 +51,12 @@ const (
 type pOp struct {
 	method  h.Method
 	arg     int32
+	old     int32 // cas(old, arg)
 	prio    int64
 	ret     int32
 	pending bool
+	// The string register's argument and return, as strings.
+	str, retStr string
 }
 
 // pItem is one element of a collection state.
@@ -163,6 +169,60 @@ func registerModel(initial int32) porcupine.Model {
 	}
 }
 
+// casRegisterModel is the compare-and-set register; state is the
+// interned value, the interned nil while absent. A cas succeeds iff it
+// finds its old value; a pending operation returns anything, but its
+// effect, when it is placed, is the atomic one.
+func casRegisterModel(initial int32) porcupine.Model {
+	return porcupine.Model{
+		Init: func() any { return initial },
+		Step: func(state, input, _ any) (bool, any) {
+			v := state.(int32)
+			o := input.(*pOp)
+			switch o.method {
+			case h.Write:
+				return o.pending || o.ret == pVoid, o.arg
+			case h.Read:
+				return o.pending || o.ret == v, v
+			case h.CAS:
+				if v == o.old {
+					return o.pending || o.ret == pOK, o.arg
+				}
+				return o.pending || o.ret == pFail, v
+			}
+			return false, nil
+		},
+		Hash: func(state any) uint64 { return uint64(uint32(state.(int32))) },
+	}
+}
+
+// stringRegisterModel is the string register (a key of a key-value
+// store); state is the string itself, "" when empty.
+func stringRegisterModel() porcupine.Model {
+	return porcupine.Model{
+		Init: func() any { return "" },
+		Step: func(state, input, _ any) (bool, any) {
+			v := state.(string)
+			o := input.(*pOp)
+			switch o.method {
+			case h.Write:
+				return o.pending || o.ret == pVoid, o.str
+			case h.Append:
+				return o.pending || o.ret == pVoid, v + o.str
+			case h.Read:
+				return o.pending || o.retStr == v, v
+			}
+			return false, nil
+		},
+		Hash: func(state any) uint64 {
+			var m maphash.Hash
+			m.SetSeed(pSeed)
+			m.WriteString(state.(string))
+			return m.Sum64()
+		},
+	}
+}
+
 // setModel is the set, partitioned by element: state is whether the
 // element is present.
 func setModel() porcupine.Model {
@@ -215,7 +275,7 @@ func setModel() porcupine.Model {
 // states would need a nondeterministic model).
 func porcupineSupports(hist *h.History) bool {
 	switch hist.Object {
-	case h.Queue, h.Stack, h.Register, h.Set:
+	case h.Queue, h.Stack, h.Register, h.Set, h.CASRegister, h.StringRegister:
 		return true
 	case h.PQueue:
 		for i := range hist.Ops {
@@ -234,8 +294,11 @@ func porcupineSupports(hist *h.History) bool {
 // operation returns at +∞.
 func toPorcupine(hist *h.History) (porcupine.Model, []porcupine.Operation) {
 	ids := map[h.Value]int32{h.Empty: pEmpty, h.Void: pVoid}
-	if hist.Object == h.Set {
+	switch hist.Object {
+	case h.Set:
 		ids[h.True], ids[h.False] = pTrue, pFalse
+	case h.CASRegister:
+		ids[h.OK], ids[h.Fail] = pOK, pFail
 	}
 	intern := func(v h.Value) int32 {
 		id, ok := ids[v]
@@ -250,9 +313,14 @@ func toPorcupine(hist *h.History) (porcupine.Model, []porcupine.Operation) {
 	for i := range hist.Ops {
 		o := &hist.Ops[i]
 		l := o.Label
-		in[i] = pOp{method: l.Method, arg: intern(l.Arg), prio: l.Prio, pending: o.Pending() || l.Pending}
+		in[i] = pOp{method: l.Method, arg: intern(l.Arg), prio: l.Prio, pending: o.Pending() || l.Pending,
+			str: string(l.Arg)}
+		if l.Method == h.CAS {
+			in[i].old = intern(l.Old)
+		}
 		if !in[i].pending {
 			in[i].ret = intern(l.Ret)
+			in[i].retStr = string(l.Ret)
 		}
 		ret := int64(math.MaxInt64)
 		if !o.Pending() {
@@ -268,6 +336,14 @@ func toPorcupine(hist *h.History) (porcupine.Model, []porcupine.Operation) {
 			initial = intern(h.Value(hist.Param))
 		}
 		model = registerModel(initial)
+	case h.CASRegister:
+		initial := intern(h.Nil)
+		if hist.Param != "" {
+			initial = intern(h.Value(hist.Param))
+		}
+		model = casRegisterModel(initial)
+	case h.StringRegister:
+		model = stringRegisterModel()
 	case h.Set:
 		model = setModel()
 	default:
@@ -457,4 +533,30 @@ func BenchmarkPorcupineBigMSQ(b *testing.B) {
 		b.ReportMetric(cPorc.Seconds()/cSat.Seconds(), "cpu-porcupine/satmon")
 		b.ReportMetric(float64(cSat.Nanoseconds())/float64(steps), "satmon-cpu-ns/step")
 	}
+}
+
+// The compare-and-set and string register models above agree with
+// ENUMERATE -c and with the separately written sequential models
+// (internal/seqmodel) on random histories, pending operations included.
+func TestPorcupineRMWModels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 4))
+	n := scale(600)
+	bad := 0
+	for i := 0; i < n; i++ {
+		hist := randomHistory(rng, []h.Object{h.CASRegister, h.StringRegister}[i%2], 6)
+		want := check(hist, enumC).Verdict == OK
+		if got := porcupineLinearizable(hist); got != want {
+			t.Fatalf("history %d: porcupine says linearizable=%v, ENUMERATE -c %v\n%v", i, got, want, hist)
+		}
+		if got := seqmodel.Linearizable(hist); got != want {
+			t.Fatalf("history %d: seqmodel says linearizable=%v, ENUMERATE -c %v\n%v", i, got, want, hist)
+		}
+		if !want {
+			bad++
+		}
+	}
+	if bad == 0 || bad == n {
+		t.Fatalf("%d of %d histories not linearizable: degenerate sample", bad, n)
+	}
+	t.Logf("%d histories (%d not linearizable) agree", n, bad)
 }

@@ -106,6 +106,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	format := fs.String("format", "text", "output format: text, or json (one JSON object per history and line; docs/output.md)")
 	mf := defineMultiFlags(fs)
 	xf := addExplainFlags(fs)
+	mf.xf = xf
 	exitFirst := fs.Bool("exit-on-violation", false, "exit as soon as a violation is proven, without reading the rest of the input or the other files")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, checkHelp)

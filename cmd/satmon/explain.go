@@ -113,6 +113,9 @@ func explainText(res monitor.Result, ex *monitor.Explanation, deriv []string) []
 			s := fmt.Sprintf("[%s] %s", c.ID, c.Op)
 			t = append(t, fmt.Sprintf("  %s%s  %s", s, strings.Repeat(" ", w-len([]rune(s))), lines(c.CallLine, c.ReturnLine)))
 		}
+		if c := ex.Cut; c != nil {
+			t = append(t, fmt.Sprintf("(the log was cut after line %d: every linearization of its %d operations before that point ends in state %s, no operation open; the core is among the operations after it, from that state)", c.Line, c.Before, cutState(res.Object, c.State)))
+		}
 		t = append(t, "(the other operations count as pending: called where they were, returning anything or never)")
 		if len(deriv) > 0 {
 			t = append(t, "derivation (SATURATE on the core):")
@@ -170,4 +173,19 @@ func drawing(res monitor.Result, ex *monitor.Explanation, text []string) *viz.Dr
 	}
 	d.Text = append([]string{d.Title}, text...)
 	return d
+}
+
+// cutState names the state of an object at a cut.
+func cutState(object, state string) string {
+	switch {
+	case object == monitor.CASRegister.String() && (state == "" || state == "nil"):
+		return "absent (nil)"
+	case object == monitor.StringRegister.String() && state == "":
+		return "\"\" (empty)"
+	case object == monitor.Register.String() && state == "":
+		return "unwritten"
+	case object == monitor.Register.String() || object == monitor.CASRegister.String() || object == monitor.StringRegister.String():
+		return fmt.Sprintf("%q", state)
+	}
+	return "initial (empty, free)"
 }

@@ -236,3 +236,26 @@ func TestExplainDocs(t *testing.T) {
 		t.Errorf("docs/explain.md has %d examples, want 3", blocks)
 	}
 }
+
+// A violation after more operations than a core is searched among: the
+// log is cut where the register's value is known, and --explain says so.
+func TestExplainLongLogCut(t *testing.T) {
+	code, log, errs := runCmd("gen", "--object", "register", "--ops", "1000", "--concurrency", "4", "--seed", "3")
+	if code != exitOK || errs != "" {
+		t.Fatalf("gen: exit %d, %s", code, errs)
+	}
+	p := writeTemp(t, "long.log", log+"[t1] call write(u1)\n[t1] return\n[t2] call read\n[t2] return u2\n")
+	code, out, errs := runCmd("check", "--explain", p)
+	if code != exitViolation || errs != "" {
+		t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
+	}
+	for _, want := range []string{
+		"core: 1 operations whose sub-history is not linearizable",
+		"[t2] read ⇒ u2  lines 2004–2005",
+		"(the log was cut after line 2003: every linearization of its 1001 operations before that point ends in state \"u1\"",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+}

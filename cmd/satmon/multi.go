@@ -21,6 +21,7 @@ import (
 type multiFlags struct {
 	inputFormat string
 	workers     int
+	xf          *explainFlags // --explain gives each violation its core
 }
 
 func defineMultiFlags(fs *pflag.FlagSet) *multiFlags {
@@ -57,10 +58,11 @@ func (f *multiFlags) check(ctx context.Context, br *bufio.Reader, name string, o
 	if format == logfmt.Native && !logfmt.NamedObjects(br) {
 		return false, res, nil
 	}
-	p := multiPrinter{w: out, json: asJSON, verbose: verbose}
+	explain := f.xf != nil && f.xf.explain
+	p := multiPrinter{w: out, json: asJSON, verbose: verbose, explain: explain}
 	lr, err := monitor.CheckMulti(ctx, br, format,
 		logfmt.Options{Name: name, Object: obj, Param: param},
-		monitor.MultiOptions{Options: opt, Workers: f.workers}, p.object)
+		monitor.MultiOptions{Options: opt, Workers: f.workers, Explain: explain}, p.object)
 	if err != nil {
 		out.Flush()
 		fmt.Fprintf(stderr, "%v\n", err)
@@ -73,6 +75,7 @@ type multiPrinter struct {
 	w       *bufio.Writer
 	json    bool
 	verbose bool
+	explain bool // print each violation's core
 }
 
 // object prints one object's verdict; it is called as soon as a
@@ -99,6 +102,11 @@ func (p multiPrinter) object(r monitor.ObjectResult) {
 	case monitor.Violation:
 		fmt.Fprintf(p.w, "%s: %s: violation at step %d of the object (line %d, return of [%s]); %s, %d operations\n",
 			r.File, who, *r.ViolationStep, r.ViolationLine, r.ViolationOp, r.Algorithm, r.Operations)
+		if p.explain && r.Explanation != nil {
+			for _, l := range explainText(r.Result, r.Explanation, nil) {
+				fmt.Fprintf(p.w, "    %s\n", l)
+			}
+		}
 	case monitor.Timeout:
 		fmt.Fprintf(p.w, "%s: %s: timeout after %d steps\n", r.File, who, r.Steps)
 	case monitor.Error:
