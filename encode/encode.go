@@ -126,6 +126,11 @@ type Encoder struct {
 	// lists were half of the bytes SATURATE -r allocated.
 	freeLists [][]*Op
 	freeRets  []map[h.Value]int
+	// freeOps holds the structs of forgotten operations, for Call. No
+	// pointer to a forgotten operation survives Remove: every list of a
+	// live operation is filtered, and the lazy machinery names operations
+	// by serial.
+	freeOps []*Op
 	// stack holds the clauses being built by assert (nested: a Tseitin
 	// helper's clauses are built above its parent's); emitted clauses
 	// are copied by the sink.
@@ -378,12 +383,12 @@ func (e *Encoder) variable(k varKey) Lit {
 		} else {
 			t := e.newVar(func() string { return e.keyName(k) + " ladder" })
 			e.own(o, t, varKey{kind: vAux})
-			e.emit([]Lit{-v, t})
-			e.emit([]Lit{-o.retTail, t})
-			e.emit([]Lit{-o.retTail, -v})
+			e.emit2(-v, t)
+			e.emit2(-o.retTail, t)
+			e.emit2(-o.retTail, -v)
 			o.retTail = t
 		}
-		e.emit([]Lit{-v, e.used(o)})
+		e.emit2(-v, e.used(o))
 	}
 	if k.kind == vMatch {
 		// Only used operations are matched (WLOG: no axiom needs a match
@@ -396,7 +401,7 @@ func (e *Encoder) variable(k varKey) Lit {
 			case e.lazySide():
 				e.pendingVarMade(o, v, false)
 			default:
-				e.emit([]Lit{-v, e.used(o)})
+				e.emit2(-v, e.used(o))
 			}
 		}
 		e.newMatches = append(e.newMatches, newMatch{x, y, v})
@@ -743,7 +748,10 @@ func (e *Encoder) fold(f *theory.Formula, noMatch bool) *node {
 // instances it completes.
 func (e *Encoder) Call(o Op) {
 	e.nodes.reset()
-	op := o
+	// The operation's struct is recycled from a forgotten one when there
+	// is one (Remove), so that a steady window allocates none.
+	op := e.newOp()
+	*op = o
 	op.asX, op.asY, op.conc = e.list(), e.list(), e.list()
 	op.Return = -1
 	op.Label.Pending = true
@@ -751,36 +759,40 @@ func (e *Encoder) Call(o Op) {
 	if n := len(e.win); n > 0 && e.win[n-1].Serial >= op.Serial {
 		panic("encode: serials must increase")
 	}
-	e.ops[op.Serial] = &op
+	e.ops[op.Serial] = op
 	for _, o := range e.win {
-		if e.matchPossible(o, &op) {
-			o.asX = append(o.asX, &op)
+		if e.matchPossible(o, op) {
+			o.asX = append(o.asX, op)
 			op.asY = append(op.asY, o)
 		}
-		if e.matchPossible(&op, o) {
+		if e.matchPossible(op, o) {
 			op.asX = append(op.asX, o)
-			o.asY = append(o.asY, &op)
+			o.asY = append(o.asY, op)
 		}
 	}
-	if e.k.Object == h.Exchanger && e.matchPossible(&op, &op) {
-		op.asX = append(op.asX, &op)
-		op.asY = append(op.asY, &op)
+	if e.k.Object == h.Exchanger && e.matchPossible(op, op) {
+		op.asX = append(op.asX, op)
+		op.asY = append(op.asY, op)
 	}
 	for _, o := range e.win {
 		if o.pending() {
-			o.conc = append(o.conc, &op)
+			o.conc = append(o.conc, op)
 			op.conc = append(op.conc, o)
 		}
 	}
-	e.win = append(e.win, &op)
-	e.byArg[op.Label.Arg] = append(e.byArg[op.Label.Arg], &op)
+	e.win = append(e.win, op)
+	l, ok := e.byArg[op.Label.Arg]
+	if !ok {
+		l = e.list()
+	}
+	e.byArg[op.Label.Arg] = append(l, op)
 	for int(op.Label.Method) >= len(e.byMeth) {
 		e.byMeth = append(e.byMeth, nil)
 	}
-	e.byMeth[op.Label.Method] = append(e.byMeth[op.Label.Method], &op)
+	e.byMeth[op.Label.Method] = append(e.byMeth[op.Label.Method], op)
 	// With only one operation the used variable might otherwise never be
 	// created; create it so that callers can assume on it.
-	e.used(&op)
+	e.used(op)
 	for _, a := range e.ax {
 		switch {
 		case len(a.Exists) > 0, a.valid:
@@ -791,9 +803,9 @@ func (e *Encoder) Call(o Op) {
 		case a.shape == shapeTransitive && e.lazy != nil:
 			// Generated on demand by Assigned.
 		case a.shape == shapeTransitive:
-			e.transitivity(a, &op)
+			e.transitivity(a, op)
 		default:
-			e.instances(a, &op, false, nil)
+			e.instances(a, op, false, nil)
 		}
 	}
 	e.flushMatches()
@@ -805,12 +817,12 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 	e.nodes.reset()
 	op := e.ops[serial]
 	// Settle the pending-era variables first: used, and the return value.
-	e.emit([]Lit{e.used(op)})
+	e.emit1(e.used(op))
 	for v, l := range op.rets {
 		if v == ret {
-			e.emit([]Lit{l})
+			e.emit1(l)
 		} else {
-			e.emit([]Lit{-l})
+			e.emit1(-l)
 		}
 	}
 	op.Return = seq
@@ -975,6 +987,9 @@ func (e *Encoder) Remove(serials []int) []int {
 				e.byArg[o.Label.Arg] = l
 			} else {
 				delete(e.byArg, o.Label.Arg)
+				if c := cap(l); c > 0 && c <= maxKeptOwned && len(e.freeLists) < maxKeptLists {
+					e.freeLists = append(e.freeLists, l) // dropGone cleared it
+				}
 			}
 			e.recycle(o)
 		}
@@ -1050,6 +1065,20 @@ func (e *Encoder) recycle(o *Op) {
 		e.freeRets = append(e.freeRets, o.rets)
 	}
 	o.rets = nil
+	if len(e.freeOps) < maxKeptLists {
+		o.lim = nil
+		e.freeOps = append(e.freeOps, o)
+	}
+}
+
+// newOp returns a zeroed operation, recycled if one is free.
+func (e *Encoder) newOp() *Op {
+	if n := len(e.freeOps); n > 0 {
+		o := e.freeOps[n-1]
+		e.freeOps = e.freeOps[:n-1]
+		return o
+	}
+	return new(Op)
 }
 
 // list returns an empty list, recycled if one is free.
