@@ -151,6 +151,19 @@ type Encoder struct {
 	epoch       []uint32 // indexed by variable
 	cur         []*Op    // the operations of the instance being emitted
 
+	// The template's buffers (compiled.go): the parts of an instance's
+	// disjunction, the literals of its witnesses, the parts left after
+	// folding, the clause, and a copy of one witness's literals.
+	cparts     []cpart
+	conj       []Lit
+	cout       []cpart
+	cclause    []Lit
+	witScratch []Lit
+	retUnits   []Lit // Return's unit clauses
+	// interpret makes instances ground every axiom with the formula
+	// interpreter, the reference the templates are tested against.
+	interpret bool
+
 	// curAxiom is the axiom of the instance being emitted (origin.go).
 	curAxiom *theory.Axiom
 
@@ -818,13 +831,21 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 	op := e.ops[serial]
 	// Settle the pending-era variables first: used, and the return value.
 	e.emit1(e.used(op))
+	// In the order the variables were made, not the map's, so that the
+	// clauses of a run do not depend on Go's randomised map order.
+	units := e.retUnits[:0]
 	for v, l := range op.rets {
 		if v == ret {
-			e.emit1(l)
+			units = append(units, l)
 		} else {
-			e.emit1(-l)
+			units = append(units, -l)
 		}
 	}
+	slices.SortFunc(units, func(a, b Lit) int { return abs(a) - abs(b) })
+	for _, l := range units {
+		e.emit1(l)
+	}
+	e.retUnits = units
 	op.Return = seq
 	op.Label.Pending = false
 	op.Label.Ret = ret
@@ -1147,4 +1168,11 @@ func (e *Encoder) RetVars(serial int) map[h.Value]Lit {
 		}
 	}
 	return out
+}
+
+func abs(l Lit) int {
+	if l < 0 {
+		return -l
+	}
+	return l
 }
