@@ -479,8 +479,23 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit) {
 		out = append(out, p)
 	}
 	e.cout = out
-	e.cassert(out, extra)
+	if t.hasWit && e.watching(extra) {
+		if !hasTruePart(out) {
+			e.watchInstance(out, nf)
+		}
+	} else {
+		e.cassert(out, extra)
+	}
 	e.cur, e.curAxiom = e.cur[:0], nil
+}
+
+func hasTruePart(parts []cpart) bool {
+	for _, p := range parts {
+		if p.n < 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // cwitness appends the witness o of the instance under e.env: the

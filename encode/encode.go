@@ -159,7 +159,8 @@ type Encoder struct {
 	cout       []cpart
 	cclause    []Lit
 	witScratch []Lit
-	retUnits   []Lit // Return's unit clauses
+	retUnits   []Lit      // Return's unit clauses
+	w          watchState // watched ∀∃ instances (watched.go)
 	// interpret makes instances ground every axiom with the formula
 	// interpreter, the reference the templates are tested against.
 	interpret bool
@@ -970,6 +971,7 @@ func (e *Encoder) Remove(serials []int) []int {
 			e.meaning[ov.v] = varPair{kind: vNone}
 			e.units[ov.v] = 0
 			forget = append(forget, int(ov.v))
+			e.watchForgotten(int(ov.v))
 			if ov.pair {
 				e.vars.del(ov.key)
 			}

@@ -54,6 +54,9 @@ func (e *Encoder) Assigned(lits []Lit) {
 		if v < 0 {
 			v = -v
 		}
+		if e.w.on {
+			e.watchAssigned(v)
+		}
 		if v >= len(e.meaning) {
 			continue
 		}
