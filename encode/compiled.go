@@ -179,7 +179,7 @@ func (e *Encoder) retLit(o *Op, v h.Value) (Lit, nodeKind) {
 	if !e.retPossible(o, v) {
 		return noLit, nFalse
 	}
-	return e.variable(varKey{kind: vRet, x: o.Serial, v: v}), nLit
+	return e.variable(varKey{kind: vRet, x: o.Serial, v: v, xo: o}), nLit
 }
 
 // bLitKind is bNode without the node.
@@ -192,11 +192,11 @@ func (e *Encoder) bLitKind(x, y *Op) (Lit, nodeKind) {
 	}
 	if e.k.Sequential {
 		if x.Serial < y.Serial {
-			return e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial}), nLit
+			return e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}), nLit
 		}
-		return -e.variable(varKey{kind: vB, x: y.Serial, y: x.Serial}), nLit
+		return -e.variable(varKey{kind: vB, x: y.Serial, y: x.Serial, xo: y, yo: x}), nLit
 	}
-	return e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial}), nLit
+	return e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}), nLit
 }
 
 // matchLit is matchNode without the node.
@@ -210,7 +210,7 @@ func (e *Encoder) matchLit(x, y *Op) (Lit, nodeKind) {
 	if !e.matchPossible(x, y) {
 		return noLit, nFalse
 	}
-	return e.variable(varKey{kind: vMatch, x: x.Serial, y: y.Serial}), nLit
+	return e.variable(varKey{kind: vMatch, x: x.Serial, y: y.Serial, xo: x, yo: y}), nLit
 }
 
 // settledLit is settled for a literal: nTrue or nFalse when the saturator

@@ -169,8 +169,11 @@ type Encoder struct {
 	curAxiom *theory.Axiom
 
 	// meaning[v] says what variable v stands for, for the lazy
-	// transitivity, which learns of assignments by variable.
+	// transitivity, which learns of assignments by variable; varOps[v]
+	// are its operations (x, and y for b and match), so that no table
+	// is looked up by serial.
 	meaning []varPair
+	varOps  [][2]*Op
 	lazy    Values // non-nil: transitivity is generated on demand
 	stamp   uint32
 	nodes   nodes       // arena for the formulas being grounded
@@ -215,6 +218,9 @@ type varKey struct {
 	kind varKind
 	x, y int
 	v    h.Value
+	// xo and yo are the operations of x and y when the caller has them
+	// (nil: looked up by serial).
+	xo, yo *Op
 }
 
 // pairKey is the map key of a b, used or match variable: hashing two ints
@@ -309,9 +315,11 @@ func (e *Encoder) newVar(name func() string) int {
 	for v >= len(e.epoch) {
 		e.epoch = append(e.epoch, 0)
 		e.meaning = append(e.meaning, varPair{kind: vNone})
+		e.varOps = append(e.varOps, [2]*Op{})
 		e.units = append(e.units, 0)
 	}
 	e.meaning[v] = varPair{kind: vAux}
+	e.varOps[v] = [2]*Op{}
 	e.nvars++
 	if e.Names {
 		if e.names == nil {
@@ -351,8 +359,12 @@ func (e *Encoder) own(o *Op, v int, k varKey) {
 }
 
 func (e *Encoder) variable(k varKey) Lit {
+	x, y := k.xo, (*Op)(nil)
+	if x == nil {
+		x = e.ops[k.x]
+	}
 	if k.kind == vRet {
-		if v, ok := e.ops[k.x].rets[k.v]; ok {
+		if v, ok := x.rets[k.v]; ok {
 			return v
 		}
 	} else if v, ok := e.vars.get(k.pair().key()); ok {
@@ -363,13 +375,16 @@ func (e *Encoder) variable(k varKey) Lit {
 	if k.kind != vRet {
 		e.vars.put(k.pair().key(), v)
 	}
-	x, y := e.ops[k.x], (*Op)(nil)
 	e.own(x, v, k)
 	if k.kind == vB || k.kind == vMatch {
-		if y = e.ops[k.y]; y != x {
+		if y = k.yo; y == nil {
+			y = e.ops[k.y]
+		}
+		if y != x {
 			e.own(y, v, k)
 		}
 	}
+	e.varOps[v] = [2]*Op{x, y}
 	if k.kind == vRet {
 		// A pending operation returns at most one value, and returning one
 		// puts it in the stronger history (USED). At most one is a ladder
@@ -448,7 +463,7 @@ func (e *Encoder) keyName(k varKey) string {
 func (e *Encoder) used(o *Op) Lit {
 	// Cached: the variable lives exactly as long as the operation.
 	if o.usedVar == 0 {
-		o.usedVar = e.variable(varKey{kind: vUsed, x: o.Serial})
+		o.usedVar = e.variable(varKey{kind: vUsed, x: o.Serial, xo: o})
 	}
 	return o.usedVar
 }
@@ -483,11 +498,11 @@ func (e *Encoder) bNode(x, y *Op) *node {
 		// totality implicit. Unused operations are outside the model, so
 		// their order is irrelevant.
 		if x.Serial < y.Serial {
-			return e.litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial}))
+			return e.litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}))
 		}
-		return e.litNode(-e.variable(varKey{kind: vB, x: y.Serial, y: x.Serial}))
+		return e.litNode(-e.variable(varKey{kind: vB, x: y.Serial, y: x.Serial, xo: y, yo: x}))
 	}
-	return e.litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial}))
+	return e.litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}))
 }
 
 // retNode is ret(o) = v. A pending operation's ⊥ stands for "not used"; a
@@ -506,7 +521,7 @@ func (e *Encoder) retNode(o *Op, v h.Value) *node {
 	if !e.retPossible(o, v) {
 		return falseNode
 	}
-	return e.litNode(e.variable(varKey{kind: vRet, x: o.Serial, v: v}))
+	return e.litNode(e.variable(varKey{kind: vRet, x: o.Serial, v: v, xo: o}))
 }
 
 // retPossible rules out return values of the wrong kind for the method.
@@ -560,7 +575,7 @@ func (e *Encoder) matchNode(x, y *Op) *node {
 	if !e.matchPossible(x, y) {
 		return falseNode
 	}
-	return e.litNode(e.variable(varKey{kind: vMatch, x: x.Serial, y: y.Serial}))
+	return e.litNode(e.variable(varKey{kind: vMatch, x: x.Serial, y: y.Serial, xo: x, yo: y}))
 }
 
 // matchPossible folds the kernel's MATCH axiom for the pair: false when
@@ -969,6 +984,7 @@ func (e *Encoder) Remove(serials []int) []int {
 			}
 			e.epoch[ov.v]++
 			e.meaning[ov.v] = varPair{kind: vNone}
+			e.varOps[ov.v] = [2]*Op{}
 			e.units[ov.v] = 0
 			forget = append(forget, int(ov.v))
 			e.watchForgotten(int(ov.v))
