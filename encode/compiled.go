@@ -355,6 +355,7 @@ func (e *Encoder) crec(st *instState, level int) {
 		if tied && e.env[1-v].Label.Arg != o.Label.Arg {
 			continue
 		}
+		e.bindings++
 		e.env[v] = o
 		na, nr := len(st.lante), len(st.lrest)
 		ok := true

@@ -160,6 +160,7 @@ type Encoder struct {
 	cclause    []Lit
 	witScratch []Lit
 	retUnits   []Lit      // Return's unit clauses
+	bindings   int        // GroundingStats
 	w          watchState // watched ∀∃ instances (watched.go)
 	// interpret makes instances ground every axiom with the formula
 	// interpreter, the reference the templates are tested against.
@@ -298,6 +299,21 @@ func (e *Encoder) poll() bool {
 
 // Stats reports the encoding's size so far.
 func (e *Encoder) Stats() (vars, clauses int) { return e.nvars, e.clause }
+
+// GroundingStats counts the grounding's work so far, for benchmarks.
+type GroundingStats struct {
+	// Bindings is the candidates bound to a universal variable while
+	// enumerating instances.
+	Bindings int
+	// Watched is the ∀∃ instances SATURATE watched instead of emitting,
+	// Materialised those of them that became unit or false.
+	Watched, Materialised int
+}
+
+// GroundingStats reports the grounding's work so far.
+func (e *Encoder) GroundingStats() GroundingStats {
+	return GroundingStats{Bindings: e.bindings, Watched: e.w.watched, Materialised: e.w.materialised}
+}
 
 // VarName returns the meaning of variable v, when Names is on.
 func (e *Encoder) VarName(v int) string { return e.names[v] }

@@ -658,6 +658,7 @@ func (e *Encoder) rec(st *instState, level int) {
 				continue
 			}
 		}
+		e.bindings++
 		e.env[v] = o
 		na, nr := len(st.ante), len(st.rest)
 		ok := true

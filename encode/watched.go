@@ -77,10 +77,11 @@ type watchState struct {
 	live  int // instances not done
 	// compactAt is the instance count at which done instances are swept.
 	compactAt int
-	// materialised counts the instances that became unit or false.
-	materialised int
-	reason       []Lit // visit's false literals
-	cl           []Lit // materialise's clause
+	// watched counts the instances taken, materialised those that became
+	// unit or false (GroundingStats).
+	watched, materialised int
+	reason                []Lit // visit's false literals
+	cl                    []Lit // materialise's clause
 }
 
 // minCompact is the fewest instances at which a sweep is considered.
@@ -129,6 +130,7 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 	}
 	w.insts = append(w.insts, in)
 	w.live++
+	w.watched++
 	if e.visit(id) {
 		// Materialised or satisfied at once: drop it, it is the last.
 		w.insts = w.insts[:id]
