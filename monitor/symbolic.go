@@ -243,7 +243,7 @@ func (c *symChecker) ret(w *window, s int) (bool, error) {
 // answer maps a solver answer to membership: unknown counts as member
 // (§6), unless the monitor's own deadline passed.
 func (c *symChecker) answer(r int) (bool, error) {
-	if r == sat.Unknown && c.stop() {
+	if r == sat.Unknown && c.stop != nil && c.stop() {
 		return false, errStopped
 	}
 	return r != sat.Unsat, nil
@@ -254,7 +254,7 @@ func (c *symChecker) answer(r int) (bool, error) {
 func (c *symChecker) completionsScratch(hist *h.History) (bool, error) {
 	member := false
 	err := forCompletions(c.k, hist, func(comp *h.History) (bool, error) {
-		if c.stop() {
+		if c.stop != nil && c.stop() {
 			return false, errStopped
 		}
 		s, err := sat.New(c.opt.Solver)
@@ -267,7 +267,7 @@ func (c *symChecker) completionsScratch(hist *h.History) (bool, error) {
 		}
 		c.vars, c.cls = e.Stats()
 		r := s.Solve(c.stop)
-		if r == sat.Unknown && c.stop() {
+		if r == sat.Unknown && c.stop != nil && c.stop() {
 			return false, errStopped
 		}
 		if r != sat.Unsat {
@@ -292,7 +292,7 @@ func (c *symChecker) completionsLive(hist *h.History, serials []int) (bool, erro
 	pending, cands, sizes := pendingCandidates(c.k, hist)
 	member := false
 	err := odometer(sizes, func(choice []int) (bool, error) {
-		if c.stop() {
+		if c.stop != nil && c.stop() {
 			return false, errStopped
 		}
 		assume := []int{act}
@@ -313,7 +313,7 @@ func (c *symChecker) completionsLive(hist *h.History, serials []int) (bool, erro
 			}
 		}
 		r := c.solver.Solve(c.stop, assume...)
-		if r == sat.Unknown && c.stop() {
+		if r == sat.Unknown && c.stop != nil && c.stop() {
 			return false, errStopped
 		}
 		member = r != sat.Unsat
