@@ -1020,6 +1020,20 @@ func (e *Encoder) Remove(serials []int) []int {
 	// dirty, and only their lists are filtered (CheckWindow checks it).
 	// Filtering every list of the window was an eighth of an MS-queue
 	// check, where a stalled operation keeps the window large.
+	// A match variable waiting for flushMatches names its operations by
+	// pointer, and the struct of a forgotten operation is recycled by the
+	// next Call: such entries go now (flushMatches would skip them, but
+	// could not tell a recycled struct from its new operation). The entry
+	// points flush before they return, so there are normally none.
+	if len(e.newMatches) > 0 {
+		keep := e.newMatches[:0]
+		for _, m := range e.newMatches {
+			if m.x.mark != gone && m.y.mark != gone {
+				keep = append(keep, m)
+			}
+		}
+		e.newMatches = keep
+	}
 	e.stamp++
 	dirty := e.stamp
 	for _, g := range e.gone {
