@@ -126,6 +126,11 @@ type Encoder struct {
 	// lists were half of the bytes SATURATE -r allocated.
 	freeLists [][]*Op
 	freeRets  []map[h.Value]int
+	// freeOps holds the structs of forgotten operations, for Call. No
+	// pointer to a forgotten operation survives Remove: every list of a
+	// live operation is filtered, and the lazy machinery names operations
+	// by serial.
+	freeOps []*Op
 	// stack holds the clauses being built by assert (nested: a Tseitin
 	// helper's clauses are built above its parent's); emitted clauses
 	// are copied by the sink.
@@ -146,12 +151,30 @@ type Encoder struct {
 	epoch       []uint32 // indexed by variable
 	cur         []*Op    // the operations of the instance being emitted
 
+	// The template's buffers (compiled.go): the parts of an instance's
+	// disjunction, the literals of its witnesses, the parts left after
+	// folding, the clause, and a copy of one witness's literals.
+	cparts     []cpart
+	conj       []Lit
+	cout       []cpart
+	cclause    []Lit
+	witScratch []Lit
+	retUnits   []Lit      // Return's unit clauses
+	bindings   int        // GroundingStats
+	w          watchState // watched ∀∃ instances (watched.go)
+	// interpret makes instances ground every axiom with the formula
+	// interpreter, the reference the templates are tested against.
+	interpret bool
+
 	// curAxiom is the axiom of the instance being emitted (origin.go).
 	curAxiom *theory.Axiom
 
 	// meaning[v] says what variable v stands for, for the lazy
-	// transitivity, which learns of assignments by variable.
+	// transitivity, which learns of assignments by variable; varOps[v]
+	// are its operations (x, and y for b and match), so that no table
+	// is looked up by serial.
 	meaning []varPair
+	varOps  [][2]*Op
 	lazy    Values // non-nil: transitivity is generated on demand
 	stamp   uint32
 	nodes   nodes       // arena for the formulas being grounded
@@ -196,6 +219,9 @@ type varKey struct {
 	kind varKind
 	x, y int
 	v    h.Value
+	// xo and yo are the operations of x and y when the caller has them
+	// (nil: looked up by serial).
+	xo, yo *Op
 }
 
 // pairKey is the map key of a b, used or match variable: hashing two ints
@@ -274,6 +300,21 @@ func (e *Encoder) poll() bool {
 // Stats reports the encoding's size so far.
 func (e *Encoder) Stats() (vars, clauses int) { return e.nvars, e.clause }
 
+// GroundingStats counts the grounding's work so far, for benchmarks.
+type GroundingStats struct {
+	// Bindings is the candidates bound to a universal variable while
+	// enumerating instances.
+	Bindings int
+	// Watched is the ∀∃ instances SATURATE watched instead of emitting,
+	// Materialised those of them that became unit or false.
+	Watched, Materialised int
+}
+
+// GroundingStats reports the grounding's work so far.
+func (e *Encoder) GroundingStats() GroundingStats {
+	return GroundingStats{Bindings: e.bindings, Watched: e.w.watched, Materialised: e.w.materialised}
+}
+
 // VarName returns the meaning of variable v, when Names is on.
 func (e *Encoder) VarName(v int) string { return e.names[v] }
 
@@ -290,9 +331,11 @@ func (e *Encoder) newVar(name func() string) int {
 	for v >= len(e.epoch) {
 		e.epoch = append(e.epoch, 0)
 		e.meaning = append(e.meaning, varPair{kind: vNone})
+		e.varOps = append(e.varOps, [2]*Op{})
 		e.units = append(e.units, 0)
 	}
 	e.meaning[v] = varPair{kind: vAux}
+	e.varOps[v] = [2]*Op{}
 	e.nvars++
 	if e.Names {
 		if e.names == nil {
@@ -332,8 +375,12 @@ func (e *Encoder) own(o *Op, v int, k varKey) {
 }
 
 func (e *Encoder) variable(k varKey) Lit {
+	x, y := k.xo, (*Op)(nil)
+	if x == nil {
+		x = e.ops[k.x]
+	}
 	if k.kind == vRet {
-		if v, ok := e.ops[k.x].rets[k.v]; ok {
+		if v, ok := x.rets[k.v]; ok {
 			return v
 		}
 	} else if v, ok := e.vars.get(k.pair().key()); ok {
@@ -344,13 +391,16 @@ func (e *Encoder) variable(k varKey) Lit {
 	if k.kind != vRet {
 		e.vars.put(k.pair().key(), v)
 	}
-	x, y := e.ops[k.x], (*Op)(nil)
 	e.own(x, v, k)
 	if k.kind == vB || k.kind == vMatch {
-		if y = e.ops[k.y]; y != x {
+		if y = k.yo; y == nil {
+			y = e.ops[k.y]
+		}
+		if y != x {
 			e.own(y, v, k)
 		}
 	}
+	e.varOps[v] = [2]*Op{x, y}
 	if k.kind == vRet {
 		// A pending operation returns at most one value, and returning one
 		// puts it in the stronger history (USED). At most one is a ladder
@@ -378,12 +428,12 @@ func (e *Encoder) variable(k varKey) Lit {
 		} else {
 			t := e.newVar(func() string { return e.keyName(k) + " ladder" })
 			e.own(o, t, varKey{kind: vAux})
-			e.emit([]Lit{-v, t})
-			e.emit([]Lit{-o.retTail, t})
-			e.emit([]Lit{-o.retTail, -v})
+			e.emit2(-v, t)
+			e.emit2(-o.retTail, t)
+			e.emit2(-o.retTail, -v)
 			o.retTail = t
 		}
-		e.emit([]Lit{-v, e.used(o)})
+		e.emit2(-v, e.used(o))
 	}
 	if k.kind == vMatch {
 		// Only used operations are matched (WLOG: no axiom needs a match
@@ -396,7 +446,7 @@ func (e *Encoder) variable(k varKey) Lit {
 			case e.lazySide():
 				e.pendingVarMade(o, v, false)
 			default:
-				e.emit([]Lit{-v, e.used(o)})
+				e.emit2(-v, e.used(o))
 			}
 		}
 		e.newMatches = append(e.newMatches, newMatch{x, y, v})
@@ -429,7 +479,7 @@ func (e *Encoder) keyName(k varKey) string {
 func (e *Encoder) used(o *Op) Lit {
 	// Cached: the variable lives exactly as long as the operation.
 	if o.usedVar == 0 {
-		o.usedVar = e.variable(varKey{kind: vUsed, x: o.Serial})
+		o.usedVar = e.variable(varKey{kind: vUsed, x: o.Serial, xo: o})
 	}
 	return o.usedVar
 }
@@ -464,11 +514,11 @@ func (e *Encoder) bNode(x, y *Op) *node {
 		// totality implicit. Unused operations are outside the model, so
 		// their order is irrelevant.
 		if x.Serial < y.Serial {
-			return e.litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial}))
+			return e.litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}))
 		}
-		return e.litNode(-e.variable(varKey{kind: vB, x: y.Serial, y: x.Serial}))
+		return e.litNode(-e.variable(varKey{kind: vB, x: y.Serial, y: x.Serial, xo: y, yo: x}))
 	}
-	return e.litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial}))
+	return e.litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}))
 }
 
 // retNode is ret(o) = v. A pending operation's ⊥ stands for "not used"; a
@@ -487,7 +537,7 @@ func (e *Encoder) retNode(o *Op, v h.Value) *node {
 	if !e.retPossible(o, v) {
 		return falseNode
 	}
-	return e.litNode(e.variable(varKey{kind: vRet, x: o.Serial, v: v}))
+	return e.litNode(e.variable(varKey{kind: vRet, x: o.Serial, v: v, xo: o}))
 }
 
 // retPossible rules out return values of the wrong kind for the method.
@@ -541,7 +591,7 @@ func (e *Encoder) matchNode(x, y *Op) *node {
 	if !e.matchPossible(x, y) {
 		return falseNode
 	}
-	return e.litNode(e.variable(varKey{kind: vMatch, x: x.Serial, y: y.Serial}))
+	return e.litNode(e.variable(varKey{kind: vMatch, x: x.Serial, y: y.Serial, xo: x, yo: y}))
 }
 
 // matchPossible folds the kernel's MATCH axiom for the pair: false when
@@ -743,7 +793,10 @@ func (e *Encoder) fold(f *theory.Formula, noMatch bool) *node {
 // instances it completes.
 func (e *Encoder) Call(o Op) {
 	e.nodes.reset()
-	op := o
+	// The operation's struct is recycled from a forgotten one when there
+	// is one (Remove), so that a steady window allocates none.
+	op := e.newOp()
+	*op = o
 	op.asX, op.asY, op.conc = e.list(), e.list(), e.list()
 	op.Return = -1
 	op.Label.Pending = true
@@ -751,36 +804,40 @@ func (e *Encoder) Call(o Op) {
 	if n := len(e.win); n > 0 && e.win[n-1].Serial >= op.Serial {
 		panic("encode: serials must increase")
 	}
-	e.ops[op.Serial] = &op
+	e.ops[op.Serial] = op
 	for _, o := range e.win {
-		if e.matchPossible(o, &op) {
-			o.asX = append(o.asX, &op)
+		if e.matchPossible(o, op) {
+			o.asX = append(o.asX, op)
 			op.asY = append(op.asY, o)
 		}
-		if e.matchPossible(&op, o) {
+		if e.matchPossible(op, o) {
 			op.asX = append(op.asX, o)
-			o.asY = append(o.asY, &op)
+			o.asY = append(o.asY, op)
 		}
 	}
-	if e.k.Object == h.Exchanger && e.matchPossible(&op, &op) {
-		op.asX = append(op.asX, &op)
-		op.asY = append(op.asY, &op)
+	if e.k.Object == h.Exchanger && e.matchPossible(op, op) {
+		op.asX = append(op.asX, op)
+		op.asY = append(op.asY, op)
 	}
 	for _, o := range e.win {
 		if o.pending() {
-			o.conc = append(o.conc, &op)
+			o.conc = append(o.conc, op)
 			op.conc = append(op.conc, o)
 		}
 	}
-	e.win = append(e.win, &op)
-	e.byArg[op.Label.Arg] = append(e.byArg[op.Label.Arg], &op)
+	e.win = append(e.win, op)
+	l, ok := e.byArg[op.Label.Arg]
+	if !ok {
+		l = e.list()
+	}
+	e.byArg[op.Label.Arg] = append(l, op)
 	for int(op.Label.Method) >= len(e.byMeth) {
 		e.byMeth = append(e.byMeth, nil)
 	}
-	e.byMeth[op.Label.Method] = append(e.byMeth[op.Label.Method], &op)
+	e.byMeth[op.Label.Method] = append(e.byMeth[op.Label.Method], op)
 	// With only one operation the used variable might otherwise never be
 	// created; create it so that callers can assume on it.
-	e.used(&op)
+	e.used(op)
 	for _, a := range e.ax {
 		switch {
 		case len(a.Exists) > 0, a.valid:
@@ -791,9 +848,9 @@ func (e *Encoder) Call(o Op) {
 		case a.shape == shapeTransitive && e.lazy != nil:
 			// Generated on demand by Assigned.
 		case a.shape == shapeTransitive:
-			e.transitivity(a, &op)
+			e.transitivity(a, op)
 		default:
-			e.instances(a, &op, false, nil)
+			e.instances(a, op, false, nil)
 		}
 	}
 	e.flushMatches()
@@ -805,14 +862,22 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 	e.nodes.reset()
 	op := e.ops[serial]
 	// Settle the pending-era variables first: used, and the return value.
-	e.emit([]Lit{e.used(op)})
+	e.emit1(e.used(op))
+	// In the order the variables were made, not the map's, so that the
+	// clauses of a run do not depend on Go's randomised map order.
+	units := e.retUnits[:0]
 	for v, l := range op.rets {
 		if v == ret {
-			e.emit([]Lit{l})
+			units = append(units, l)
 		} else {
-			e.emit([]Lit{-l})
+			units = append(units, -l)
 		}
 	}
+	slices.SortFunc(units, func(a, b Lit) int { return abs(a) - abs(b) })
+	for _, l := range units {
+		e.emit1(l)
+	}
+	e.retUnits = units
 	op.Return = seq
 	op.Label.Pending = false
 	op.Label.Ret = ret
@@ -935,8 +1000,10 @@ func (e *Encoder) Remove(serials []int) []int {
 			}
 			e.epoch[ov.v]++
 			e.meaning[ov.v] = varPair{kind: vNone}
+			e.varOps[ov.v] = [2]*Op{}
 			e.units[ov.v] = 0
 			forget = append(forget, int(ov.v))
+			e.watchForgotten(int(ov.v))
 			if ov.pair {
 				e.vars.del(ov.key)
 			}
@@ -953,6 +1020,20 @@ func (e *Encoder) Remove(serials []int) []int {
 	// dirty, and only their lists are filtered (CheckWindow checks it).
 	// Filtering every list of the window was an eighth of an MS-queue
 	// check, where a stalled operation keeps the window large.
+	// A match variable waiting for flushMatches names its operations by
+	// pointer, and the struct of a forgotten operation is recycled by the
+	// next Call: such entries go now (flushMatches would skip them, but
+	// could not tell a recycled struct from its new operation). The entry
+	// points flush before they return, so there are normally none.
+	if len(e.newMatches) > 0 {
+		keep := e.newMatches[:0]
+		for _, m := range e.newMatches {
+			if m.x.mark != gone && m.y.mark != gone {
+				keep = append(keep, m)
+			}
+		}
+		e.newMatches = keep
+	}
 	e.stamp++
 	dirty := e.stamp
 	for _, g := range e.gone {
@@ -975,6 +1056,9 @@ func (e *Encoder) Remove(serials []int) []int {
 				e.byArg[o.Label.Arg] = l
 			} else {
 				delete(e.byArg, o.Label.Arg)
+				if c := cap(l); c > 0 && c <= maxKeptOwned && len(e.freeLists) < maxKeptLists {
+					e.freeLists = append(e.freeLists, l) // dropGone cleared it
+				}
 			}
 			e.recycle(o)
 		}
@@ -1050,6 +1134,20 @@ func (e *Encoder) recycle(o *Op) {
 		e.freeRets = append(e.freeRets, o.rets)
 	}
 	o.rets = nil
+	if len(e.freeOps) < maxKeptLists {
+		o.lim = nil
+		e.freeOps = append(e.freeOps, o)
+	}
+}
+
+// newOp returns a zeroed operation, recycled if one is free.
+func (e *Encoder) newOp() *Op {
+	if n := len(e.freeOps); n > 0 {
+		o := e.freeOps[n-1]
+		e.freeOps = e.freeOps[:n-1]
+		return o
+	}
+	return new(Op)
 }
 
 // list returns an empty list, recycled if one is free.
@@ -1118,4 +1216,11 @@ func (e *Encoder) RetVars(serial int) map[h.Value]Lit {
 		}
 	}
 	return out
+}
+
+func abs(l Lit) int {
+	if l < 0 {
+		return -l
+	}
+	return l
 }

@@ -29,6 +29,9 @@ type axiom struct {
 	// matchAtoms, for an axiom whose instances wait for their match
 	// variables (see lazymatch.go), lists the antecedent's match atoms.
 	matchAtoms []*theory.Formula
+	// tmpl is the compiled grounding (compiled.go), nil when the
+	// interpreter grounds the axiom.
+	tmpl *template
 	// valid: every ground instance is a tautology, so none is emitted.
 	// ATOMIC's ∀x. ret(x) ≠ ⊥ is one: a pending operation's ret = ⊥ is
 	// ¬used, so its instance is used(x) ⇒ used(x).
@@ -101,6 +104,7 @@ func prepare(a *theory.Axiom) *axiom {
 			}
 		}
 	}
+	p.tmpl = compile(p)
 	return p
 }
 
@@ -558,8 +562,21 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 	// would cost a factor of the window's size.
 	st := &e.inst
 	*st = instState{a: a, must: must, closed: closed, extra: extra, win: win, nf: nf, fixed: -1,
-		one: st.one, pl: &a.plan, ante: st.ante[:0], rest: st.rest[:0]}
+		one: st.one, pl: &a.plan, ante: st.ante[:0], rest: st.rest[:0], lante: st.lante, lrest: st.lrest}
 	st.one[0] = must
+	if t := a.tmpl; t != nil && !e.interpret {
+		st.lante, st.lrest = st.lante[:0], st.lrest[:0]
+		if must == nil {
+			st.cchecks = t.checks
+			e.crec(st, 0)
+			return
+		}
+		for st.fixed = 0; st.fixed < nf; st.fixed++ {
+			st.pl, st.cchecks = &a.fixedPlans[st.fixed], t.fixedChecks[st.fixed]
+			e.crec(st, 0)
+		}
+		return
+	}
 	if must == nil {
 		e.rec(st, 0)
 		return
@@ -582,6 +599,10 @@ type instState struct {
 	one        [1]*Op
 	pl         *plan
 	ante, rest []*node // folded atoms of the variables bound so far
+	// The template's (compiled.go): its checks per level for pl, and the
+	// literals of the checks folded so far.
+	cchecks      [][]ccheck
+	lante, lrest []Lit
 }
 
 // rec binds the universal variable of the given level to each candidate
@@ -637,6 +658,7 @@ func (e *Encoder) rec(st *instState, level int) {
 				continue
 			}
 		}
+		e.bindings++
 		e.env[v] = o
 		na, nr := len(st.ante), len(st.rest)
 		ok := true

@@ -54,25 +54,28 @@ func (e *Encoder) Assigned(lits []Lit) {
 		if v < 0 {
 			v = -v
 		}
+		if e.w.on {
+			e.watchAssigned(v)
+		}
 		if v >= len(e.meaning) {
 			continue
 		}
 		m := e.meaning[v]
 		switch m.kind {
 		case vB:
-			x, y := e.ops[int(m.x)], e.ops[int(m.y)]
+			x, y := e.varOps[v][0], e.varOps[v][1]
 			if l < 0 {
 				x, y = y, x
 			}
 			e.edgeAssigned(x, y, l)
 		case vUsed:
-			if o := e.ops[int(m.x)]; l > 0 {
+			if o := e.varOps[v][0]; l > 0 {
 				e.usedAssigned(o)
 			} else if o.pending() {
 				e.usedFalse(o)
 			}
 		case vRet:
-			switch o := e.ops[int(m.x)]; {
+			switch o := e.varOps[v][0]; {
 			case !o.pending():
 			case l > 0:
 				e.retTrue(o, l)
@@ -81,7 +84,7 @@ func (e *Encoder) Assigned(lits []Lit) {
 			}
 		case vMatch:
 			if l > 0 {
-				x, y := e.ops[int(m.x)], e.ops[int(m.y)]
+				x, y := e.varOps[v][0], e.varOps[v][1]
 				e.usedBy(x, l)
 				e.usedBy(y, l)
 				if e.lazyPair() {

@@ -57,7 +57,9 @@ func BenchmarkSaturateRQueueStream(b *testing.B) {
 // operations, capacity 16, concurrency 2 and 8) through SATURATE -r. Next
 // to ns/step it reports deterministic counters, which do not depend on the
 // machine's load: allocations, clauses emitted, variables and Tseitin
-// helper variables created, and propagations, per step.
+// helper variables created, propagations, candidates bound while
+// enumerating instances, and ∀∃ instances watched and materialised, per
+// step.
 func BenchmarkSaturateRStream(b *testing.B) {
 	for _, obj := range []h.Object{h.Queue, h.Stack} {
 		for _, conc := range []int{2, 8} {
@@ -113,6 +115,7 @@ func benchStream(b *testing.B, obj h.Object, conc int) {
 		}
 	}
 	vars, clauses := c.enc.Stats()
+	gs := c.enc.GroundingStats()
 	props := c.stats().Propagations
 	steps := float64(len(acts))
 
@@ -139,6 +142,9 @@ func benchStream(b *testing.B, obj h.Object, conc int) {
 	b.ReportMetric(float64(vars)/steps, "vars/step")
 	b.ReportMetric(float64(helpers)/steps, "helpers/step")
 	b.ReportMetric(float64(props)/steps, "props/step")
+	b.ReportMetric(float64(gs.Bindings)/steps, "bindings/step")
+	b.ReportMetric(float64(gs.Watched)/steps, "watched/step")
+	b.ReportMetric(float64(gs.Materialised)/steps, "materialised/step")
 }
 
 // BenchmarkSaturateVsSymbolic runs, history by history, SATURATE to the

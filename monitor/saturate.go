@@ -59,6 +59,7 @@ func newSatChecker(k *theory.Kernel, eager bool, stop func() bool) *satChecker {
 	} else {
 		sink.s.Observe()
 		enc.LazyTransitivity(sink)
+		enc.WatchInstances()
 	}
 	addInitialWrite(k, enc)
 	return &satChecker{sink: sink, enc: enc}

@@ -29,6 +29,10 @@ type window struct {
 
 	view        *h.History // cached history of the live operations
 	viewSerials []int
+	// free holds the structs of removed operations for add: nothing keeps
+	// a pointer to an operation past its removal (everything names
+	// operations by serial and looks them up here).
+	free []*h.Op
 }
 
 func newWindow(k *theory.Kernel, obj h.Object, param string) *window {
@@ -47,7 +51,14 @@ func (w *window) add(a h.Action) (int, error) {
 		l.Pending, l.Ret = true, h.Void
 		s := w.next
 		w.next++
-		w.ops[s] = &h.Op{ID: a.ID, Label: l, Call: w.seq(a.Seq), Return: -1, Line: a.Line}
+		var o *h.Op
+		if n := len(w.free); n > 0 {
+			o, w.free = w.free[n-1], w.free[:n-1]
+		} else {
+			o = new(h.Op)
+		}
+		*o = h.Op{ID: a.ID, Label: l, Call: w.seq(a.Seq), Return: -1, Line: a.Line}
+		w.ops[s] = o
 		w.order = append(w.order, s)
 		w.open[a.ID] = s
 		return s, nil
@@ -92,6 +103,9 @@ func (w *window) addCompleted(labels []h.Label) []int {
 	return out
 }
 
+// maxFreeOps bounds the removed operations kept for reuse.
+const maxFreeOps = 256
+
 // summaryLine marks the operations addCompleted inserts: no log line.
 const summaryLine = -1
 
@@ -120,6 +134,9 @@ func (w *window) remove(serials []int) {
 			}
 			delete(w.ops, s)
 			w.dead++
+			if len(w.free) < maxFreeOps {
+				w.free = append(w.free, o)
+			}
 		}
 	}
 	if w.dead > len(w.order)/2 {

@@ -1,0 +1,636 @@
+package encode
+
+import (
+	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/theory"
+)
+
+// The compiled kernel. Each axiom is compiled once, when the encoder is
+// built, into a grounding template: the plan's candidate sources per level
+// (plan.gen, plan.meth), the checks of each level and the witness as atoms
+// coded as small structs, and the clause written straight into a buffer.
+// Grounding an instance through the template calls no formula interpreter
+// and builds no formula nodes; what it emits is, clause for clause and
+// variable for variable, what the interpreter (rec, fold, leaf) emits,
+// which stays the reference (TestCompiledAgreesWithInterpreter). Axioms
+// the template does not cover (a relation computed from labels, a
+// compound check, a witness that is not a conjunction of atoms, several ∃
+// variables, LIMIT) are grounded by the interpreter.
+
+// catom is an atom coded for the template: its kind, its variables, its
+// method or value, and whether it is negated.
+type catom struct {
+	kind theory.Kind
+	neg  bool
+	x, y int
+	m    h.Method
+	v    h.Value
+}
+
+// ccheck is a check of a plan level: an antecedent conjunct (an instance
+// is pruned when it is false) or a rest disjunct (pruned when true).
+type ccheck struct {
+	atom catom
+	ante bool
+}
+
+// template is an axiom's compiled grounding.
+type template struct {
+	checks      [][]ccheck   // for plan
+	fixedChecks [][][]ccheck // for fixedPlans[f]
+	// wit is the witness as a conjunction of atoms; hasWit says whether
+	// there is one (an empty conjunction is true).
+	wit    []catom
+	hasWit bool
+}
+
+// compileAtom codes f, an atom or a negated atom, or reports that it
+// cannot.
+func compileAtom(f *theory.Formula) (catom, bool) {
+	neg := false
+	if f.Kind == theory.KNot {
+		neg, f = true, f.Args[0]
+	}
+	switch f.Kind {
+	case theory.KMeth, theory.KRet, theory.KArgEq, theory.KArgRet, theory.KArgLess,
+		theory.KEq, theory.KB, theory.KMatch, theory.KUsed:
+		return catom{kind: f.Kind, neg: neg, x: f.X, y: f.Y, m: f.M, v: f.V}, true
+	}
+	return catom{}, false
+}
+
+func compilePlan(pl *plan) ([][]ccheck, bool) {
+	out := make([][]ccheck, len(pl.checks))
+	for l, cs := range pl.checks {
+		for _, c := range cs {
+			ca, ok := compileAtom(c.f)
+			if !ok {
+				return nil, false
+			}
+			out[l] = append(out[l], ccheck{atom: ca, ante: c.ante})
+		}
+	}
+	return out, true
+}
+
+// compile returns a's template, or nil when the interpreter grounds a.
+func compile(a *axiom) *template {
+	if a.shape == shapeLimit || len(a.Exists) > 1 {
+		return nil
+	}
+	t := &template{}
+	var ok bool
+	if t.checks, ok = compilePlan(&a.plan); !ok {
+		return nil
+	}
+	for i := range a.fixedPlans {
+		cs, ok := compilePlan(&a.fixedPlans[i])
+		if !ok {
+			return nil
+		}
+		t.fixedChecks = append(t.fixedChecks, cs)
+	}
+	if a.wit != nil {
+		if len(a.Exists) != 1 {
+			return nil
+		}
+		t.hasWit = true
+		ws := []*theory.Formula{a.wit}
+		if a.wit.Kind == theory.KAnd {
+			// Only a flat conjunction: fold stops at the first constant
+			// false conjunct, and the template must stop at the same one.
+			ws = a.wit.Args
+		}
+		for _, f := range ws {
+			ca, ok := compileAtom(f)
+			if !ok {
+				return nil
+			}
+			t.wit = append(t.wit, ca)
+		}
+	}
+	return t
+}
+
+// noLit stands for no literal, next to a constant kind.
+const noLit Lit = 0
+
+// atomLit grounds atom c under e.env as fold does: a literal (kind nLit)
+// or a constant (nTrue, nFalse), creating the same variables.
+func (e *Encoder) atomLit(c *catom) (Lit, nodeKind) {
+	env := e.env
+	var l Lit
+	k := nLit
+	switch c.kind {
+	case theory.KMeth:
+		k = constKind(env[c.x].Label.Method == c.m)
+	case theory.KRet:
+		l, k = e.retLit(env[c.x], c.v)
+	case theory.KArgEq:
+		k = constKind(env[c.x].Label.Arg == env[c.y].Label.Arg)
+	case theory.KArgRet:
+		l, k = e.retLit(env[c.y], env[c.x].Label.Arg)
+	case theory.KArgLess:
+		k = constKind(env[c.x].Label.Prio < env[c.y].Label.Prio)
+	case theory.KEq:
+		k = constKind(env[c.x] == env[c.y])
+	case theory.KB:
+		l, k = e.bLitKind(env[c.x], env[c.y])
+	case theory.KMatch:
+		l, k = e.matchLit(env[c.x], env[c.y])
+	case theory.KUsed:
+		if o := env[c.x]; o.pending() {
+			l = e.used(o)
+		} else {
+			k = nTrue
+		}
+	}
+	if c.neg {
+		switch k {
+		case nTrue:
+			k = nFalse
+		case nFalse:
+			k = nTrue
+		default:
+			l = -l
+		}
+	}
+	return l, k
+}
+
+func constKind(b bool) nodeKind {
+	if b {
+		return nTrue
+	}
+	return nFalse
+}
+
+// retLit is retNode without the node.
+func (e *Encoder) retLit(o *Op, v h.Value) (Lit, nodeKind) {
+	if !o.pending() {
+		return noLit, constKind(o.Label.Ret == v)
+	}
+	if v == theory.Bottom {
+		return -e.used(o), nLit
+	}
+	if l, ok := o.rets[v]; ok {
+		return l, nLit
+	}
+	if !e.retPossible(o, v) {
+		return noLit, nFalse
+	}
+	return e.variable(varKey{kind: vRet, x: o.Serial, v: v, xo: o}), nLit
+}
+
+// bLitKind is bNode without the node.
+func (e *Encoder) bLitKind(x, y *Op) (Lit, nodeKind) {
+	switch realTime(x, y) {
+	case vTrue:
+		return noLit, nTrue
+	case vFalse:
+		return noLit, nFalse
+	}
+	if e.k.Sequential {
+		if x.Serial < y.Serial {
+			return e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}), nLit
+		}
+		return -e.variable(varKey{kind: vB, x: y.Serial, y: x.Serial, xo: y, yo: x}), nLit
+	}
+	return e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}), nLit
+}
+
+// matchLit is matchNode without the node.
+func (e *Encoder) matchLit(x, y *Op) (Lit, nodeKind) {
+	if x == y && e.k.Object != h.Exchanger {
+		return noLit, nFalse
+	}
+	if v, ok := e.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); ok {
+		return v, nLit
+	}
+	if !e.matchPossible(x, y) {
+		return noLit, nFalse
+	}
+	return e.variable(varKey{kind: vMatch, x: x.Serial, y: y.Serial, xo: x, yo: y}), nLit
+}
+
+// settledLit is settled for a literal: nTrue or nFalse when the saturator
+// has assigned it (SATURATE only), else nLit.
+func (e *Encoder) settledLit(l Lit) nodeKind {
+	if e.lazy != nil {
+		switch e.lazy.Value(l) {
+		case 1:
+			return nTrue
+		case -1:
+			return nFalse
+		}
+	}
+	return nLit
+}
+
+// knownAtom is known for a coded atom.
+func (e *Encoder) knownAtom(c *catom) tri {
+	env := e.env
+	var t tri
+	switch c.kind {
+	case theory.KMeth:
+		t = triOf(env[c.x].Label.Method == c.m)
+	case theory.KRet:
+		if c.v == theory.Bottom {
+			return vUnknown
+		}
+		t = e.knownRet(env[c.x], c.v)
+	case theory.KArgEq:
+		t = triOf(env[c.x].Label.Arg == env[c.y].Label.Arg)
+	case theory.KArgRet:
+		t = e.knownRet(env[c.y], env[c.x].Label.Arg)
+	case theory.KArgLess:
+		t = triOf(env[c.x].Label.Prio < env[c.y].Label.Prio)
+	case theory.KEq:
+		t = triOf(env[c.x] == env[c.y])
+	case theory.KB:
+		x, y := env[c.x], env[c.y]
+		if t = realTime(x, y); t == vUnknown {
+			if !e.k.Sequential {
+				l, ok := e.vars.get(varPair{vB, int32(x.Serial), int32(y.Serial)}.key())
+				t = e.knownVal(l, ok)
+			} else {
+				t = e.knownVal(e.bExisting(x, y))
+			}
+		}
+	case theory.KMatch:
+		x, y := env[c.x], env[c.y]
+		l, ok := e.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
+		if !ok && e.excluded(x, y) {
+			t = vFalse
+		} else {
+			t = e.knownVal(l, ok)
+		}
+	case theory.KUsed:
+		if o := env[c.x]; !o.pending() {
+			t = vTrue
+		} else {
+			t = e.knownVal(o.usedVar, o.usedVar != 0)
+		}
+	}
+	if c.neg {
+		switch t {
+		case vTrue:
+			return vFalse
+		case vFalse:
+			return vTrue
+		}
+	}
+	return t
+}
+
+func (e *Encoder) knownVal(l Lit, ok bool) tri {
+	if !ok || e.lazy == nil {
+		return vUnknown
+	}
+	return e.litTri(l)
+}
+
+func (e *Encoder) knownRet(o *Op, v h.Value) tri {
+	if !o.pending() {
+		return triOf(o.Label.Ret == v)
+	}
+	l, ok := o.rets[v]
+	return e.knownVal(l, ok)
+}
+
+// knownWit is eval3(a.wit, e.known) for the template's conjunction.
+func (e *Encoder) knownWit(t *template) tri {
+	r := vTrue
+	for i := range t.wit {
+		switch e.knownAtom(&t.wit[i]) {
+		case vFalse:
+			return vFalse
+		case vUnknown:
+			r = vUnknown
+		}
+	}
+	return r
+}
+
+// crec is rec through the template: the folded checks are literals in
+// st.lante and st.lrest (constants that cannot prune are left out, as the
+// interpreter's disjunction drops them).
+func (e *Encoder) crec(st *instState, level int) {
+	if e.poll() {
+		return
+	}
+	a, nf, pl := st.a, st.nf, st.pl
+	if level == nf {
+		if st.must == nil && a.closable && !anyPending(e.env[:nf]) {
+			return // emitted for good when its last operation returned
+		}
+		e.cleaf(a, st.win, st.lante, st.lrest, st.extra)
+		return
+	}
+	v := pl.order[level]
+	cands := st.win
+	if g := pl.gen[level]; g != nil {
+		cands = g.partners(e.env)
+	} else if m := pl.meth[level]; m != h.NoMethod {
+		cands = e.opsOf(m)
+	}
+	tied := a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) && containsInt(pl.order[:level], 1-v)
+	if tied {
+		cands = e.byArg[e.env[1-v].Label.Arg] // see rec
+	}
+	if v == st.fixed {
+		cands = st.one[:]
+	}
+	checks := st.cchecks[level]
+	for _, o := range cands {
+		if st.closed && o.pending() {
+			continue
+		}
+		if o == st.must && v < st.fixed {
+			continue
+		}
+		if e.dropped(o) {
+			continue
+		}
+		if tied && e.env[1-v].Label.Arg != o.Label.Arg {
+			continue
+		}
+		e.bindings++
+		e.env[v] = o
+		na, nr := len(st.lante), len(st.lrest)
+		ok := true
+		for i := range checks {
+			c := &checks[i]
+			l, k := e.atomLit(&c.atom)
+			if k == nLit {
+				k = e.settledLit(l)
+			}
+			if c.ante {
+				if k == nFalse {
+					ok = false
+					break
+				}
+				if k == nLit {
+					st.lante = append(st.lante, l)
+				}
+			} else {
+				if k == nTrue {
+					ok = false
+					break
+				}
+				if k == nLit {
+					st.lrest = append(st.lrest, l)
+				}
+			}
+		}
+		if ok {
+			e.crec(st, level+1)
+		}
+		st.lante, st.lrest = st.lante[:na], st.lrest[:nr]
+	}
+}
+
+func anyPending(ops []*Op) bool {
+	for _, o := range ops {
+		if o.pending() {
+			return true
+		}
+	}
+	return false
+}
+
+func containsInt(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// A part of the instance's disjunction, as cleaf gathers it: a literal
+// (n = 0) or the conjunction e.conj[at:at+n] of a witness.
+type cpart struct {
+	lit   Lit
+	at, n int32
+}
+
+// cleaf is leaf through the template. The instance is the disjunction of
+// the guards ¬used(x̄), the negated antecedent, the rest and the
+// witnesses, emitted as one clause, with a Plaisted–Greenbaum helper for
+// each witness of two or more literals, exactly as leaf emits it.
+//
+// A literal the saturator assigned while the checks were folded is
+// settled again here, where leaf's disjunction settles it: a unit clause
+// emitted meanwhile is a fact at once.
+func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit) {
+	nf := len(a.Forall)
+	t := a.tmpl
+	if t.hasWit && e.cwitnessHolds(a, win, nf) {
+		return
+	}
+	e.cur = append(e.cur[:0], e.env[:nf]...)
+	e.curAxiom = a.Axiom // origin.go
+	parts, conj := e.cparts[:0], e.conj[:0]
+	for j, o := range e.env[:nf] {
+		dup := a.guarded[j]
+		for _, p := range e.env[:j] {
+			if p == o {
+				dup = true
+			}
+		}
+		if !dup && o.pending() {
+			parts = append(parts, cpart{lit: -e.used(o)})
+		}
+	}
+	for _, l := range ante {
+		parts = append(parts, cpart{lit: -l})
+	}
+	for _, l := range rest {
+		parts = append(parts, cpart{lit: l})
+	}
+	if t.hasWit {
+		cands := win
+		if g := a.witGen; g != nil {
+			cands = g.partners(e.env)
+		}
+		for _, o := range cands {
+			e.env[nf] = o
+			if e.knownWit(t) == vFalse {
+				continue
+			}
+			parts, conj = e.cwitness(a, o, parts, conj)
+		}
+	}
+	e.cparts, e.conj = parts, conj
+	// The disjunction, folded as or folds it: a true part makes the
+	// instance true, a false one is left out.
+	out := e.cout[:0]
+	for _, p := range parts {
+		if p.n == 0 {
+			switch e.settledLit(p.lit) {
+			case nTrue:
+				e.cur, e.curAxiom = e.cur[:0], nil
+				e.cout = out
+				return
+			case nFalse:
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	e.cout = out
+	if t.hasWit && e.watching(extra) {
+		if !hasTruePart(out) {
+			e.watchInstance(out, nf)
+		}
+	} else {
+		e.cassert(out, extra)
+	}
+	e.cur, e.curAxiom = e.cur[:0], nil
+}
+
+func hasTruePart(parts []cpart) bool {
+	for _, p := range parts {
+		if p.n < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// cwitness appends the witness o of the instance under e.env: the
+// conjunction used(o) (when no match atom guards it) ∧ wit, folded as
+// witnesses folds it. A false conjunction adds nothing; a true one is a
+// part that is always true (a literal-free true part is coded as the
+// empty conjunction at n = -1).
+func (e *Encoder) cwitness(a *axiom, o *Op, parts []cpart, conj []Lit) ([]cpart, []Lit) {
+	t := a.tmpl
+	start := len(conj)
+	// used(o) is read before the witness is folded, as witnesses builds
+	// its conjunction in that order.
+	var usedL Lit
+	usedK := nTrue
+	if a.witGen == nil && o.pending() {
+		usedL, usedK = e.used(o), nLit
+	}
+	// The witness's conjuncts; fold stops at the first constant false.
+	for i := range t.wit {
+		l, k := e.atomLit(&t.wit[i])
+		if k == nFalse {
+			return parts, conj[:start]
+		}
+		if k == nLit {
+			conj = append(conj, l)
+		}
+	}
+	// Settle as and does, the used literal first. The folded literals
+	// are copied out first, as the settled ones replace them in conj.
+	lits := append(e.witScratch[:0], conj[start:]...)
+	e.witScratch = lits
+	conj = conj[:start]
+	if usedK == nLit {
+		switch e.settledLit(usedL) {
+		case nFalse:
+			return parts, conj
+		case nLit:
+			conj = append(conj, usedL)
+		}
+	}
+	for _, l := range lits {
+		switch e.settledLit(l) {
+		case nFalse:
+			return parts, conj[:start]
+		case nLit:
+			conj = append(conj, l)
+		}
+	}
+	out := conj[start:]
+	switch len(out) {
+	case 0:
+		return append(parts, cpart{n: -1}), conj
+	case 1:
+		return append(parts, cpart{lit: out[0]}), conj[:start]
+	}
+	return append(parts, cpart{at: int32(start), n: int32(len(out))}), conj
+}
+
+// cassert is assert for the folded disjunction parts.
+func (e *Encoder) cassert(parts []cpart, extra []Lit) {
+	for _, p := range parts {
+		if p.n < 0 {
+			return // a true witness: the instance holds
+		}
+	}
+	switch len(parts) {
+	case 0:
+		e.emit(extra)
+		return
+	case 1:
+		p := parts[0]
+		if p.n == 0 {
+			if e.isTrueLit(p.lit) {
+				return
+			}
+			e.emitWith(extra, p.lit)
+			return
+		}
+		for _, l := range e.conj[p.at : p.at+p.n] {
+			if !e.isTrueLit(l) {
+				e.emitWith(extra, l)
+			}
+		}
+		return
+	}
+	for _, p := range parts {
+		if p.n == 0 && e.isTrueLit(p.lit) {
+			return
+		}
+	}
+	cl := append(e.cclause[:0], extra...)
+	for _, p := range parts {
+		if p.n == 0 {
+			cl = append(cl, p.lit)
+			continue
+		}
+		aux := e.aux()
+		for _, l := range e.conj[p.at : p.at+p.n] {
+			if !e.isTrueLit(l) {
+				e.emit2(-aux, l)
+			}
+		}
+		cl = append(cl, aux)
+	}
+	e.cclause = cl
+	e.emit(cl)
+}
+
+// emitWith emits extra ∨ l.
+func (e *Encoder) emitWith(extra []Lit, l Lit) {
+	cl := append(append(e.cclause[:0], extra...), l)
+	e.cclause = cl
+	e.emit(cl)
+}
+
+func (e *Encoder) isTrueLit(l Lit) bool { return e.lazy != nil && e.lazy.Value(l) == 1 }
+
+// cwitnessHolds is witnessHolds through the template.
+func (e *Encoder) cwitnessHolds(a *axiom, win []*Op, nf int) bool {
+	if e.lazy == nil {
+		return false
+	}
+	cands := win
+	if g := a.witGen; g != nil {
+		cands = g.partners(e.env)
+	}
+	for _, o := range cands {
+		if o.pending() && (o.usedVar == 0 || e.lazy.Value(o.usedVar) != 1) {
+			continue
+		}
+		e.env[nf] = o
+		if e.knownWit(a.tmpl) == vTrue {
+			return true
+		}
+	}
+	return false
+}

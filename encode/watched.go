@@ -1,0 +1,333 @@
+package encode
+
+// Watched ∀∃ instances (SATURATE). An instance of a ∀∃ axiom is the
+// disjunction
+//
+//	¬used(x̄) ∨ ¬ante ∨ rest ∨ ⋁w (used(w) ∧ wit(x̄,w))
+//
+// whose witnesses are conjunctions. Emitted as a clause, each witness of
+// two or more literals needs a Tseitin helper t (t ⇒ each conjunct), and
+// most instances never propagate anything. Watched, the instance is kept
+// as a list of items, each a literal or a conjunction of literals, and
+// nothing is emitted until it becomes unit or false:
+//
+//   - an item is false once one of its literals is, true once all are;
+//   - when every item but one is false, the clauses "the false items'
+//     false literals ∨ c" are emitted for each literal c of the last item
+//     (implied by the instance: it resolved with the witnesses'
+//     definitions), and propagate it;
+//   - when every item is false, the clause of their false literals is
+//     emitted, and it is a conflict.
+//
+// Unit propagation reaches the same fixpoint as with the clause and its
+// helpers: a helper t is only ever made false by one of its conjuncts
+// being false, and made true by the clause being unit on it, which then
+// makes its conjuncts true — exactly the two events above. The instance
+// is visited whenever one of its unassigned variables is assigned
+// (Assigned), so no such event is missed.
+//
+// Forgetting follows the clauses it stands for: the instance's clause
+// dies when one of its literals' variables is forgotten, or, when it has
+// a helper, with any of its universally bound operations (the helper's
+// owners); a helper's clause dies with its conjunct, after which that
+// conjunct can no longer make the helper false, and a helper with none
+// left is free, which makes the clause useless for good. So a watched
+// instance dies when the variable of one of its literal items is
+// forgotten, or, if it has a conjunction, when one of its universal
+// operations is removed (their used variables are forgotten with them);
+// a conjunction's forgotten literals are left out of it. All of this is
+// read from the variables' epochs.
+
+// winst is a watched instance: its items are wItems[items:items+nitems],
+// and the epochs of its universal operations' used variables, when it
+// has a conjunction, are wOwners[owners:owners+nowners].
+type winst struct {
+	items, nitems   int32
+	owners, nowners int32
+	done            bool // materialised, satisfied or dead
+}
+
+// witem is an item: the literal wLits[at], or, with conj, the
+// conjunction wLits[at:at+n] of a witness, which the clause form would
+// give a helper.
+type witem struct {
+	at, n int32
+	conj  bool
+	// false: the conjunction has been false. Its helper would have been
+	// made false then, and stayed so even once the false conjunct is
+	// forgotten, so the item stays false.
+	false_ bool
+}
+
+// wlit is a literal with the epoch of its variable when it was stored.
+type wlit struct {
+	l     Lit
+	epoch uint32
+}
+
+// watchState holds the watched instances.
+type watchState struct {
+	on     bool
+	insts  []winst
+	items  []witem
+	lits   []wlit
+	owners []wlit
+	// watch[v] lists the instances to visit when variable v is assigned.
+	watch [][]int32
+	live  int // instances not done
+	// compactAt is the instance count at which done instances are swept.
+	compactAt int
+	// watched counts the instances taken, materialised those that became
+	// unit or false (GroundingStats).
+	watched, materialised int
+	reason                []Lit // visit's false literals
+	cl                    []Lit // materialise's clause
+}
+
+// minCompact is the fewest instances at which a sweep is considered.
+const minCompact = 1024
+
+// WatchInstances makes SATURATE watch its ∀∃ instances instead of
+// emitting their clauses (see above). It needs LazyTransitivity, and, like
+// it, is set before the first operation.
+func (e *Encoder) WatchInstances() {
+	if e.lazy != nil {
+		e.w.on = true
+	}
+}
+
+// watching reports whether an instance with a witness goes to watchInstance.
+func (e *Encoder) watching(extra []Lit) bool { return e.w.on && extra == nil }
+
+// watchInstance takes an instance (the parts of cleaf, with no true
+// part): it is materialised now if it is unit or false, else stored and
+// watched.
+func (e *Encoder) watchInstance(parts []cpart, nf int) {
+	w := &e.w
+	id := int32(len(w.insts))
+	in := winst{items: int32(len(w.items))}
+	litStart := len(w.lits)
+	hasConj := false
+	for _, p := range parts {
+		if p.n == 0 {
+			w.items = append(w.items, witem{at: int32(len(w.lits)), n: 1})
+			w.lits = append(w.lits, wlit{p.lit, e.epoch[abs(p.lit)]})
+			continue
+		}
+		hasConj = true
+		w.items = append(w.items, witem{at: int32(len(w.lits)), n: p.n, conj: true})
+		for _, l := range e.conj[p.at : p.at+p.n] {
+			w.lits = append(w.lits, wlit{l, e.epoch[abs(l)]})
+		}
+	}
+	in.nitems = int32(len(w.items)) - in.items
+	if hasConj {
+		in.owners = int32(len(w.owners))
+		for _, o := range e.env[:nf] {
+			w.owners = append(w.owners, wlit{o.usedVar, e.epoch[o.usedVar]})
+		}
+		in.nowners = int32(len(w.owners)) - in.owners
+	}
+	w.insts = append(w.insts, in)
+	w.live++
+	w.watched++
+	if e.visit(id) {
+		// Materialised or satisfied at once: drop it, it is the last.
+		w.insts = w.insts[:id]
+		w.items = w.items[:in.items]
+		if hasConj {
+			w.owners = w.owners[:in.owners]
+		}
+		w.lits = w.lits[:litStart]
+		return
+	}
+	for _, it := range w.items[in.items : in.items+in.nitems] {
+		for _, wl := range w.lits[it.at : it.at+it.n] {
+			if e.lazy.Value(wl.l) == 0 {
+				v := abs(wl.l)
+				for v >= len(w.watch) {
+					w.watch = append(w.watch, nil)
+				}
+				w.watch[v] = append(w.watch[v], id)
+			}
+		}
+	}
+	if len(w.insts) >= max(w.compactAt, minCompact) {
+		e.compactWatched()
+	}
+}
+
+// visit re-evaluates instance id and materialises it if it is unit or
+// false; it reports whether the instance is done.
+func (e *Encoder) visit(id int32) bool {
+	w := &e.w
+	in := &w.insts[id]
+	if in.done {
+		return true
+	}
+	if !e.watchAlive(in) {
+		in.done = true
+		w.live--
+		return true
+	}
+	open, last := 0, int32(-1)
+	for i := in.items; i < in.items+in.nitems; i++ {
+		switch e.itemValue(&w.items[i]) {
+		case vTrue:
+			in.done = true
+			w.live--
+			return true
+		case vUnknown:
+			open++
+			last = i
+		}
+	}
+	if open > 1 {
+		return false
+	}
+	// Unit on item last, or false: the false items' literals are the
+	// reason.
+	reason := w.reason[:0]
+	for i := in.items; i < in.items+in.nitems; i++ {
+		if i == last {
+			continue
+		}
+		it := w.items[i]
+		for _, wl := range w.lits[it.at : it.at+it.n] {
+			if e.lazy.Value(wl.l) == -1 && e.epoch[abs(wl.l)] == wl.epoch {
+				reason = append(reason, wl.l)
+				break
+			}
+		}
+	}
+	w.reason = reason
+	w.materialised++
+	if last < 0 {
+		e.emit(reason)
+	} else {
+		it := w.items[last]
+		for _, wl := range w.lits[it.at : it.at+it.n] {
+			if e.lazy.Value(wl.l) == 1 || e.epoch[abs(wl.l)] != wl.epoch {
+				continue
+			}
+			cl := append(append(w.cl[:0], reason...), wl.l)
+			w.cl = cl
+			e.emit(cl)
+		}
+	}
+	in = &w.insts[id]
+	in.done = true
+	w.live--
+	return true
+}
+
+// itemValue is an item's value under the saturator's assignment. The
+// forgotten literals of a conjunction are left out: their helper clauses
+// died with them, so they can no longer make the helper false; once all
+// are forgotten the helper is free and the item never false, which is as
+// good as true. A conjunction seen false stays false (witem.false_): a
+// materialised clause then leaves it out of its reason if its false
+// literal has been forgotten, as the helper's fact outlives the conjunct
+// in the clause form.
+func (e *Encoder) itemValue(it *witem) tri {
+	if it.false_ {
+		return vFalse
+	}
+	t := vTrue
+	for _, wl := range e.w.lits[it.at : it.at+it.n] {
+		if it.conj && e.epoch[abs(wl.l)] != wl.epoch {
+			continue
+		}
+		switch e.lazy.Value(wl.l) {
+		case -1:
+			it.false_ = it.conj
+			return vFalse
+		case 0:
+			t = vUnknown
+		}
+	}
+	return t
+}
+
+// watchAlive reports whether the clause the instance stands for would
+// still live: none of its literals' variables forgotten (a conjunction's
+// literals are in the helper's clauses, not in it: see itemValue), and,
+// with a conjunction, none of its universal operations (the helper's
+// owners).
+func (e *Encoder) watchAlive(in *winst) bool {
+	w := &e.w
+	for _, o := range w.owners[in.owners : in.owners+in.nowners] {
+		if e.epoch[o.l] != o.epoch {
+			return false
+		}
+	}
+	for _, it := range w.items[in.items : in.items+in.nitems] {
+		if wl := w.lits[it.at]; !it.conj && e.epoch[abs(wl.l)] != wl.epoch {
+			return false
+		}
+	}
+	return true
+}
+
+// watchAssigned visits the instances watching variable v, which was just
+// assigned, and keeps those still open.
+func (e *Encoder) watchAssigned(v int) {
+	w := &e.w
+	if v >= len(w.watch) {
+		return
+	}
+	l := w.watch[v]
+	keep := l[:0]
+	for _, id := range l {
+		if !e.visit(id) {
+			keep = append(keep, id)
+		}
+	}
+	w.watch[v] = keep
+}
+
+// watchForgotten drops the watch list of a forgotten variable: its
+// instances are dead (watchAlive) and the variable may be recycled.
+func (e *Encoder) watchForgotten(v int) {
+	if v < len(e.w.watch) {
+		e.w.watch[v] = e.w.watch[v][:0]
+	}
+}
+
+// compactWatched sweeps the done and dead instances out of the arenas
+// and rebuilds the watch lists; it runs when the instances have doubled
+// since the last sweep, so its cost is constant per instance.
+func (e *Encoder) compactWatched() {
+	w := &e.w
+	for v := range w.watch {
+		w.watch[v] = w.watch[v][:0]
+	}
+	insts, items, lits, owners := w.insts[:0], w.items[:0], w.lits[:0], w.owners[:0]
+	// In place: every write index trails its read index.
+	for i := range w.insts {
+		in := w.insts[i]
+		if in.done || !e.watchAlive(&in) {
+			continue
+		}
+		id := int32(len(insts))
+		out := winst{items: int32(len(items)), nitems: in.nitems, owners: int32(len(owners)), nowners: in.nowners}
+		owners = append(owners, w.owners[in.owners:in.owners+in.nowners]...)
+		for _, it := range w.items[in.items : in.items+in.nitems] {
+			at := int32(len(lits))
+			for _, wl := range w.lits[it.at : it.at+it.n] {
+				if e.epoch[abs(wl.l)] != wl.epoch {
+					continue // a conjunction's forgotten literal
+				}
+				lits = append(lits, wl)
+				if v := abs(wl.l); v < len(w.watch) && e.lazy.Value(wl.l) == 0 {
+					w.watch[v] = append(w.watch[v], id)
+				}
+			}
+			items = append(items, witem{at: at, n: int32(len(lits)) - at, conj: it.conj, false_: it.false_})
+		}
+		insts = append(insts, out)
+	}
+	w.insts, w.items, w.lits, w.owners = insts, items, lits, owners
+	w.live = len(insts)
+	w.compactAt = 2 * len(insts)
+}
