@@ -276,7 +276,8 @@ func newMonitor(ctx context.Context, obj h.Object, param string, opt Options, tu
 	m.beginWork()
 	m.start = m.workStart
 	defer m.endWork()
-	k, err := theory.KernelOfStop(obj, param, m.expired)
+	stop := m.stopper()
+	k, err := theory.KernelOfStop(obj, param, stop)
 	if errors.Is(err, theory.ErrStopped) {
 		m.res = Result{Object: obj.String(), Algorithm: opt.Name(), Exact: opt.Exact()}
 		m.finish(Timeout)
@@ -295,11 +296,11 @@ func newMonitor(ctx context.Context, obj h.Object, param string, opt Options, tu
 	}
 	switch opt.Algorithm {
 	case Enumerate:
-		m.chk = &enumChecker{k: k, opt: opt, stop: m.expired}
+		m.chk = &enumChecker{k: k, opt: opt, stop: stop}
 	case Saturate:
-		m.chk = newSatChecker(k, tune.eager, m.expired)
+		m.chk = newSatChecker(k, tune.eager, stop)
 	case Symbolic:
-		if m.chk, err = newSymChecker(k, opt, tune.activation, m.expired); err != nil {
+		if m.chk, err = newSymChecker(k, opt, tune.activation, stop); err != nil {
 			return nil, err
 		}
 	}
@@ -324,6 +325,18 @@ func (m *Monitor) beginWork() {
 
 // endWork adds the piece of work's time to the time spent.
 func (m *Monitor) endWork() { m.spent += time.Since(m.workStart) }
+
+// stopper is the stop function the phases poll: expired, or nil when
+// nothing can stop the work (no time limit, and a context that is never
+// done). With nil the SAT solver searches in one piece; with a stop it
+// searches in slices so as to poll it, which costs hard searches up to
+// about twice their time (see internal/sat).
+func (m *Monitor) stopper() func() bool {
+	if m.opt.Timeout <= 0 && m.ctx.Done() == nil {
+		return nil
+	}
+	return m.expired
+}
 
 // expired reports whether ctx is done or the time limit is used up. It
 // is every phase's stop function, polled often: a context check and a

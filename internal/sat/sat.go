@@ -32,6 +32,14 @@ type Solver interface {
 // slice is how long a search runs between two polls of stop.
 const slice = 5 * time.Millisecond
 
+// maxSlice bounds how long a long search runs between two polls of stop,
+// and so how late it notices a time limit or a cancellation.
+const maxSlice = 500 * time.Millisecond
+
+// forever is the slice of a search that nothing can stop: Try with a
+// deadline beyond any run, so that the search is never cut.
+const forever = time.Duration(1 << 62)
+
 // New returns a backend by name: "gini" or "gophersat".
 func New(name string) (Solver, error) {
 	switch name {
@@ -80,12 +88,14 @@ func (s *giniSolver) AddClause(lits []int) {
 	s.g.Add(z.LitNull)
 }
 
-// Solve runs gini in slices: Try stops the search after a slice (gini
-// checks its deadline every few thousand propagations) and the next slice
-// resumes with the clauses learnt so far, assumptions given again, until
-// an answer or stop. A search that answers within its first slice costs
-// exactly one Try, without goroutines or polling.
+// Solve runs gini in slices when stop is given: Try stops the search after
+// a slice (gini checks its deadline every few thousand propagations) and
+// the next slice resumes with the clauses learnt so far, assumptions given
+// again, until an answer or stop. A search that answers within its first
+// slice costs exactly one Try, without goroutines or polling. Without stop
+// the search runs in one piece.
 func (s *giniSolver) Solve(stop func() bool, assumptions ...int) int {
+	d := slice
 	for {
 		s.g.Assume(s.guard)
 		for _, l := range assumptions {
@@ -93,12 +103,23 @@ func (s *giniSolver) Solve(stop func() bool, assumptions ...int) int {
 		}
 		// Always Try, never Solve: Try leaves its deadline set, and a later
 		// Solve would stop at it at once.
-		if r := s.g.Try(slice); r != Unknown {
+		if stop == nil {
+			d = forever
+		}
+		if r := s.g.Try(d); r != Unknown {
 			return r
 		}
 		if stop != nil && stop() {
 			return Unknown
 		}
+		// Each Try starts gini's search afresh: its restart schedule (Luby)
+		// and phases are reset, and only the learnt clauses carry over. With
+		// slices of a fixed length, a search that needs longer restart
+		// intervals than one slice never gets them (seen as SYMBOLIC -i
+		// spinning for minutes on 100-operation queue histories). Doubling
+		// the slice gives every search the time it needs within a factor of
+		// two; the cap keeps stop polled at least every maxSlice.
+		d = min(2*d, maxSlice)
 	}
 }
 
