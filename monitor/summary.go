@@ -32,8 +32,9 @@ import (
 // complete encoding): a segment that is not linearizable is a violation,
 // found here although SATURATE's unit propagation may have missed it, and
 // a linearizable one yields the exact set of states. Only tags the
-// remover saw repeated trigger a summary: with unique values the paper's
-// removal already bounds the window, and nothing changes.
+// remover saw repeated trigger a summary, and operations it keeps because
+// forgetting them would drop the order they impose (remover.implied):
+// elsewhere the paper's removal already bounds the window.
 
 // warnWindow is the window size from which -r says, once, that it cannot
 // keep the window bounded and why (a variable for tests).
@@ -290,6 +291,8 @@ func (m *Monitor) warnGrowing() {
 		why = "values repeat, and a register is summarized only at a point where no operation is open; none came yet"
 	case obj == h.Set && m.rem.repeats > 0:
 		why = "values repeat, and a set value is summarized only at a point where no operation on it is open; some value has had one open throughout"
+	case m.rem.keptLive(m.win, nil) && 2*len(m.rem.kept) > m.win.size():
+		why = "operations that only observed the state (reads, contains, remove ⇒ empty) overlapped state changes, so forgetting them would lose the order they impose, and no quiescent point came to summarize them"
 	case obj == h.Register || obj == h.Set:
 		why = "a pending operation overlaps the operations that could be forgotten"
 	case m.rem.repeats > 0:
