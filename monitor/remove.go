@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"slices"
 	"strings"
 
 	h "github.com/satmon/satmon/internal/history"
@@ -245,7 +246,30 @@ func (r *remover) settle(w *window) []int {
 	if len(writes) > 0 {
 		out = append(out, r.overwritten(w, writes[len(writes)-1])...)
 	}
-	return out
+	return append(out, r.recheck(w, out)...)
+}
+
+// recheck returns the kept operations that real time now implies: what
+// kept them back (an add overlapping a rem ⇒ empty, a write overlapping a
+// read) may have been forgotten since, and the argument of implied holds
+// on the window as it is. Those already in out are left there.
+func (r *remover) recheck(w *window, out []int) []int {
+	var more []int
+	keep := r.kept[:0]
+	for _, s := range r.kept {
+		o := w.op(s)
+		switch {
+		case o == nil:
+		case slices.Contains(out, s):
+		case r.implied(w, o):
+			more = append(more, s)
+		default:
+			keep = append(keep, s)
+		}
+	}
+	clear(r.kept[len(keep):])
+	r.kept = keep
+	return more
 }
 
 // overCap reports whether waiting operations must be released although
