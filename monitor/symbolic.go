@@ -254,7 +254,7 @@ func (c *symChecker) answer(r int) (bool, error) {
 func (c *symChecker) completionsScratch(hist *h.History) (bool, error) {
 	member := false
 	err := forCompletions(c.k, hist, func(comp *h.History) (bool, error) {
-		if c.stop() {
+		if c.stop != nil && c.stop() {
 			return false, errStopped
 		}
 		s, err := sat.New(c.opt.Solver)
@@ -292,7 +292,7 @@ func (c *symChecker) completionsLive(hist *h.History, serials []int) (bool, erro
 	pending, cands, sizes := pendingCandidates(c.k, hist)
 	member := false
 	err := odometer(sizes, func(choice []int) (bool, error) {
-		if c.stop() {
+		if c.stop != nil && c.stop() {
 			return false, errStopped
 		}
 		assume := []int{act}
