@@ -384,3 +384,47 @@ func TestForgetObserverKeepsViolation(t *testing.T) {
 		}
 	}
 }
+
+// The one violation of TestRepeatedValuesSound's long run (50,400
+// histories) that SATURATE -r missed although SATURATE found it: lock(3)
+// is never unlocked, so lock(5) can never be taken. The pairs of tokens 1
+// and 2 are forgotten long before (quiet matches, Corollary 3), and the
+// window -r leaves is still a violation — the exact checkers find it with
+// -r — but SATURATE's propagation on it lacks the path that went through
+// them. Removal is exact here; SATURATE is not complete.
+func TestRemovalExactSaturateMisses(t *testing.T) {
+	const log = `# @object atomic-lock
+[1] call unlock
+[2] call lock(1)
+[3] call lock(2)
+[2] return
+[1] return 1
+[4] call lock(4)
+[5] call unlock
+[3] return
+[5] return 2
+[6] call lock(3)
+[7] call unlock
+[6] return
+[4] return
+[8] call lock(5)
+[9] call unlock
+[7] return 4
+[8] return
+[9] return 5
+`
+	for _, opt := range []Options{
+		{Algorithm: Enumerate, Completion: true}, {Algorithm: Saturate},
+		{Algorithm: Symbolic, RemoveObsolete: true}, {Algorithm: Symbolic, Incremental: true, RemoveObsolete: true},
+	} {
+		res, err := CheckLog(strings.NewReader(log), "lock", h.NoObject, "", opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Verdict != Violation || *res.ViolationStep != 18 {
+			t.Errorf("%s: %s at %v, want a violation at step 18", opt.Name(), res.Verdict, deref(res.ViolationStep))
+		}
+	}
+	res, _ := CheckLog(strings.NewReader(log), "lock", h.NoObject, "", Options{Algorithm: Saturate, RemoveObsolete: true})
+	t.Logf("saturate -r: %s (%d operations forgotten)", res.Verdict, res.Stats.Removed)
+}
