@@ -357,11 +357,13 @@ func (e *Encoder) limitReturned(a *axiom, op *Op) {
 	} else {
 		op.lim = e.limitStart(a.Capacity, op, nil)
 	}
+	var in []*Op
 	for _, y := range e.opsOf(h.Acquire) {
 		if y != op && !y.pending() && realTime(y, op) != vFalse {
-			e.limitInput(op.lim, y, op)
+			in = append(in, y)
 		}
 	}
+	e.limitInputs(op.lim, op, in)
 	for _, x := range op.conc {
 		if x.lim != nil && !x.pending() {
 			e.limitInput(x.lim, op, x)
@@ -386,11 +388,97 @@ func (e *Encoder) limitOpen(a *axiom, extra []Lit) {
 			continue
 		}
 		st := e.limitStart(a.Capacity, x, extra)
+		var in []*Op
 		for _, y := range acq {
 			if y != x && realTime(y, x) != vFalse {
-				e.limitInput(st, y, x)
+				in = append(in, y)
 			}
 		}
+		e.limitInputs(st, x, in)
 	}
 	e.cur = e.cur[:0]
+}
+
+// limitInputs counts the acquires as possibly held at x, grouping first
+// those that only a pending release may have released (limitGroup).
+func (e *Encoder) limitInputs(st *limitState, x *Op, as []*Op) {
+	if st.n > 1 && !st.dead {
+		as = e.limitGroup(st, x, as)
+	}
+	for _, a := range as {
+		e.limitInput(st, a, x)
+	}
+}
+
+// limitGroup counts together the acquires that are held at x unless a
+// pending release released them, and returns the other acquires.
+//
+// A full semaphore of capacity n holds about n acquires that returned
+// before x was called; while some release is pending, any of them may be
+// the one it releases, so none is known held, and counted one by one they
+// make a counter of about n² registers for every acquire x (4,300
+// clauses each at capacity 64). But a release releases one acquire
+// (FUNCTION), and an acquire is released once (INJECTIVE): of such a
+// group D, whose only witnesses are releases of a set R, exactly
+// |D| − rel are held, rel being the number of releases of R that release
+// a member of D before x. So the bound is lowered by |D| − |R|, and for
+// each r of R one input u(r) is counted, with u(r) ∨ ⋁a∈D w(a,r,x) (u(r)
+// must be true when r releases no member of D before x): the count is
+// then held(others) + |R| − rel, against n − 1 − |D| + |R|, which is
+// LIMIT's. With FUNCTION and INJECTIVE the two are equisatisfiable, and
+// the group costs |R| inputs instead of |D|.
+func (e *Encoder) limitGroup(st *limitState, x *Op, as []*Op) []*Op {
+	var rest, group []*Op
+	var rels []*Op
+	wits := map[*Op][]*node{} // by release: its witnesses over the group
+	for _, a := range as {
+		if a == x || a.pending() || realTime(a, x) != vTrue || e.limitReleased(limitHeld, a, x) {
+			rest = append(rest, a)
+			continue
+		}
+		e.cur = append(e.cur[:0], a, x)
+		ok, any := true, false
+		var ws []*node
+		var rs []*Op
+		for _, r := range a.asX {
+			w := e.limitWitness(limitHeld, a, r, x)
+			if w == nil {
+				continue
+			}
+			if !r.pending() || w.kind == nTrue {
+				ok = false
+				break
+			}
+			any = true
+			ws, rs = append(ws, w), append(rs, r)
+		}
+		if !ok || !any {
+			rest = append(rest, a)
+			continue
+		}
+		group = append(group, a)
+		for i, r := range rs {
+			if _, seen := wits[r]; !seen {
+				rels = append(rels, r)
+			}
+			wits[r] = append(wits[r], ws[i])
+		}
+	}
+	if len(group) <= len(rels) {
+		return as
+	}
+	for i := 0; i < len(group)-len(rels) && st.k >= 0; i++ {
+		e.limitTighten(st)
+	}
+	if st.k < 0 {
+		return nil
+	}
+	for _, r := range rels {
+		e.cur = append(e.cur[:0], x, r)
+		u := e.aux()
+		e.assert(e.or(append([]*node{e.litNode(u)}, wits[r]...)...), st.extra)
+		e.cur = append(e.cur[:0], x)
+		e.limitCount(st, u)
+	}
+	return rest
 }

@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"slices"
 	"strings"
 
 	h "github.com/satmon/satmon/internal/history"
@@ -52,6 +53,15 @@ type remover struct {
 	// a value present (contains ⇒ true, add ⇒ false): they are matched to
 	// an insertion and must go with it.
 	observers map[h.Value][]int
+	// kept holds state-preserving operations that became quiet but whose
+	// observation real time does not imply (implied): forgetting them
+	// would drop the order they impose. They go with their match (a
+	// register read with its overwritten write, a set's presence observer
+	// with its insertion) or at the next summary (summary.go).
+	kept []int
+	// initGone: the register's virtual initial write was forgotten at a
+	// summary (summary.go).
+	initGone bool
 }
 
 // tagged collects the live operations carrying one tag.
@@ -211,11 +221,16 @@ func (r *remover) settle(w *window) []int {
 		}
 		key, adding, matches := r.sides(o)
 		switch {
-		case r.obj == h.Register:
-			if adding {
-				writes = append(writes, s)
+		case r.obj == h.Register && adding:
+			writes = append(writes, s)
+		case r.obj == h.Register, !matches:
+			// A read, or another operation that leaves the state alone.
+			// Unless the cap forces it out, it goes only if what it saw
+			// is implied by real time (exact); otherwise it is kept.
+			if min >= 0 && min < o.Return || r.implied(w, o) {
+				out = append(out, s)
 			} else {
-				out = append(out, s) // a read: it leaves the state alone
+				r.kept = append(r.kept, s)
 			}
 		case matches:
 			if t := r.byKey[key]; t != nil && !t.repeated && len(t.adds) == 1 && len(t.rems) == 1 {
@@ -225,15 +240,36 @@ func (r *remover) settle(w *window) []int {
 					out = append(out, r.takeObservers(w, key, w.op(t.rems[0]).Return)...)
 				}
 			}
-		default:
-			out = append(out, s)
 		}
 	}
 	r.quiet = append(held, r.quiet[n:]...)
 	if len(writes) > 0 {
 		out = append(out, r.overwritten(w, writes[len(writes)-1])...)
 	}
-	return out
+	return append(out, r.recheck(w, out)...)
+}
+
+// recheck returns the kept operations that real time now implies: what
+// kept them back (an add overlapping a rem ⇒ empty, a write overlapping a
+// read) may have been forgotten since, and the argument of implied holds
+// on the window as it is. Those already in out are left there.
+func (r *remover) recheck(w *window, out []int) []int {
+	var more []int
+	keep := r.kept[:0]
+	for _, s := range r.kept {
+		o := w.op(s)
+		switch {
+		case o == nil:
+		case slices.Contains(out, s):
+		case r.implied(w, o):
+			more = append(more, s)
+		default:
+			keep = append(keep, s)
+		}
+	}
+	clear(r.kept[len(keep):])
+	r.kept = keep
+	return more
 }
 
 // overCap reports whether waiting operations must be released although
@@ -300,17 +336,39 @@ func (r *remover) takeObservers(w *window, v h.Value, before int) []int {
 // write latest overwrites — those that returned before latest was called
 // — together with the reads of their values. latest stays: the next reads
 // may read it.
+//
+// It removes all of them or none: a write that latest overwrites but that
+// stays (its value is written twice, or it is the initial write, which
+// SYMBOLIC never forgets) would be readable again by a read concurrent
+// with latest once the writes between them are gone, and a violation
+// could be lost. So nothing goes while such a write has a value repeated,
+// or while a read of the initial value was called before latest returned;
+// summaries (summary.go) take over there.
 func (r *remover) overwritten(w *window, latest int) []int {
 	lw := w.op(latest)
-	var out []int
+	var keys []h.Value
 	for key, t := range r.byKey {
-		if t.repeated || len(t.adds) != 1 || t.adds[0] == latest {
-			continue
+		for _, a := range t.adds {
+			wr := w.op(a)
+			if a == latest || wr == nil || wr.Return < 0 || wr.Return >= lw.Call {
+				continue
+			}
+			if t.repeated || len(t.adds) != 1 {
+				return nil
+			}
+			keys = append(keys, key)
 		}
-		wr := w.op(t.adds[0])
-		if wr == nil || wr.Return < 0 || wr.Return >= lw.Call {
-			continue
+	}
+	if v, ok := w.kernel.InitialWrite(); ok {
+		for _, o := range w.ops {
+			if o.Label.Method == h.Read && o.Label.Ret == v && o.Call < lw.Return {
+				return nil
+			}
 		}
+	}
+	var out []int
+	for _, key := range keys {
+		t := r.byKey[key]
 		out = append(out, t.adds[0])
 		for _, rd := range t.rems {
 			if o := w.op(rd); o != nil && o.Return >= 0 {
@@ -352,4 +410,119 @@ func (r *remover) forgetTags(keys []h.Value) {
 		delete(r.byKey, k)
 		delete(r.observers, k)
 	}
+}
+
+// implied reports whether what the state-preserving operation o observed
+// is guaranteed by real time alone, among the operations of the window:
+// then o constrains no linearization, and forgetting it is exact — for
+// every extension of the log, the window with o is linearizable iff the
+// window without it is. o is quiet (every operation called before it
+// returned has returned), so what is called later comes after it.
+//
+// Why: in a linearization without o, let F be the first operation called
+// after o returned (in linearization order). Put o right before F: that
+// respects real time, since what returned before o was called returned
+// before F was called. Every operation before that point was called
+// before o returned. If each state change that could leave the state o
+// did not see was followed, in real time, by one that left the state o
+// saw, which itself returned before o was called, the last state change
+// before o's place leaves what o saw: o is legal there.
+//
+// Forgetting o when this does not hold can lose a violation: a
+// contains(x) ⇒ true concurrent with add(x) puts add(x) before every
+// operation called after the contains returned, and a later
+// contains(x) ⇒ false overlapping add(x) is then a violation only while
+// the first contains is there (TestForgetObserverKeepsViolation).
+// SATURATE keeps the unit facts it derived through o, but only those
+// about operations already in the window; SYMBOLIC keeps none.
+func (r *remover) implied(w *window, o *h.Op) bool {
+	l := &o.Label
+	switch r.obj {
+	case h.Register:
+		v, ok := w.kernel.InitialWrite()
+		return lastImplied(w, o, ok && !r.initGone && v == l.Ret, func(y *h.Label) (bool, bool) {
+			return y.Method == h.Write, y.Arg == l.Ret
+		})
+	case h.Set:
+		var present bool
+		switch {
+		case l.Method == h.Contains:
+			present = l.Ret == h.True
+		case l.Method == h.Add && l.Ret == h.False:
+			present = true
+		case l.Method == h.Rem && l.Ret == h.False:
+		default:
+			return true
+		}
+		// The set starts empty; a summary that found the value absent
+		// wrote nothing.
+		return lastImplied(w, o, !present, func(y *h.Label) (bool, bool) {
+			if y.Arg != l.Arg || y.Ret != h.True || y.Method != h.Add && y.Method != h.Rem {
+				return false, false
+			}
+			return true, (y.Method == h.Add) == present
+		})
+	case h.Queue, h.Stack, h.PQueue:
+		if l.Method != h.Rem || l.Ret != h.Empty {
+			return true
+		}
+		// Empty: every add and successful remove returned before o was
+		// called (or was called after it returned), as many of each
+		// (ADDREM matches every successful remove to an earlier add).
+		n := 0
+		for _, y := range w.ops {
+			switch {
+			case y.Call > o.Return:
+			case y.Label.Method == h.Add:
+				n++
+			case y.Label.Method == h.Rem && y.Label.Ret != h.Empty && !y.Pending():
+				n--
+			default:
+				continue
+			}
+			if y.Call <= o.Return && (y.Return < 0 || y.Return > o.Call) {
+				return false
+			}
+		}
+		return n == 0
+	}
+	return true
+}
+
+// lastImplied reports whether, in every linearization of the window, the
+// last state change before o's place is one that leaves the state o saw:
+// change tells of an operation whether it changes the state and whether
+// to that state; initGood whether the initial state is that state. It
+// holds when some good change returned before o was called (or the
+// initial state is good) and every bad change not called after o
+// returned had returned before some good change that returned before o
+// was called, was called.
+func lastImplied(w *window, o *h.Op, initGood bool, change func(*h.Label) (bool, bool)) bool {
+	goodCall := -1 // latest call of a good change that returned before o was called
+	for _, y := range w.ops {
+		if ch, good := change(&y.Label); ch && good && y.Return >= 0 && y.Return < o.Call {
+			goodCall = max(goodCall, y.Call)
+		}
+	}
+	if goodCall < 0 && !initGood {
+		return false
+	}
+	for _, y := range w.ops {
+		if ch, good := change(&y.Label); ch && !good && y.Call < o.Return && (y.Return < 0 || y.Return > goodCall) {
+			return false
+		}
+	}
+	return true
+}
+
+// keptLive filters the kept operations to those still in the window and
+// reports whether any is left, on value v if v is not nil.
+func (r *remover) keptLive(w *window, v *h.Value) bool {
+	r.kept = w.live(r.kept)
+	for _, s := range r.kept {
+		if v == nil || w.op(s).Label.Arg == *v {
+			return true
+		}
+	}
+	return false
 }

@@ -32,8 +32,9 @@ import (
 // complete encoding): a segment that is not linearizable is a violation,
 // found here although SATURATE's unit propagation may have missed it, and
 // a linearizable one yields the exact set of states. Only tags the
-// remover saw repeated trigger a summary: with unique values the paper's
-// removal already bounds the window, and nothing changes.
+// remover saw repeated trigger a summary, and operations it keeps because
+// forgetting them would drop the order they impose (remover.implied):
+// elsewhere the paper's removal already bounds the window.
 
 // warnWindow is the window size from which -r says, once, that it cannot
 // keep the window bounded and why (a variable for tests).
@@ -48,31 +49,60 @@ func (m *Monitor) summarize(arg h.Value) (bool, error) {
 	if m.noSummary {
 		return true, nil
 	}
-	var scope []h.Value // the tags summarized; nil: all
 	switch w.obj {
 	case h.Register:
 		// Once summarized, a register is summarized again at every
 		// quiescent point: a read may have told which summary write is
 		// last, and the paper's rule forgets reads.
-		if len(w.open) > 0 || !m.rem.anyRepeated() && w.summaryOps == 0 {
+		if len(w.open) > 0 || !m.rem.anyRepeated() && w.summaryOps == 0 && !m.rem.keptLive(w, nil) {
 			return true, nil
 		}
 	case h.Set:
-		if !m.rem.repeated(arg) {
-			return true, nil
-		}
-		for _, s := range w.open {
-			if w.op(s).Label.Arg == arg {
-				return true, nil
+		// arg's value, and every value that holds kept observers
+		// (remove.go): each where no operation on it is open.
+		vals := []h.Value{arg}
+		for _, s := range m.rem.kept {
+			if o := w.op(s); o != nil && !slices.Contains(vals, o.Label.Arg) {
+				vals = append(vals, o.Label.Arg)
 			}
 		}
-		scope = []h.Value{arg}
+		for _, v := range vals {
+			if !m.rem.repeated(v) && !m.rem.keptLive(w, &v) || valueOpen(w, v) {
+				continue
+			}
+			if member, err := m.summarizeScope([]h.Value{v}); !member || err != nil {
+				return member, err
+			}
+		}
+		return true, nil
 	case h.Queue, h.Stack, h.PQueue, h.Lock, h.Exchanger:
-		if len(w.open) > 0 || !m.rem.anyRepeated() || held(w) != 0 {
+		if len(w.open) > 0 || !m.rem.anyRepeated() && !m.rem.keptLive(w, nil) || held(w) != 0 {
 			return true, nil
 		}
 	default:
 		return true, nil
+	}
+	return m.summarizeScope(nil)
+}
+
+// valueOpen reports whether an operation on set value v is open.
+func valueOpen(w *window, v h.Value) bool {
+	for _, s := range w.open {
+		if w.op(s).Label.Arg == v {
+			return true
+		}
+	}
+	return false
+}
+
+// summarizeScope replaces the window's operations on the values of scope
+// (all when scope is nil) by the states they may leave, and reports
+// whether the window is still a member.
+func (m *Monitor) summarizeScope(scope []h.Value) (bool, error) {
+	w := m.win
+	var arg h.Value
+	if scope != nil {
+		arg = scope[0]
 	}
 	seg := &h.History{Object: w.obj, Param: w.param}
 	var serials []int
@@ -99,6 +129,7 @@ func (m *Monitor) summarize(arg h.Value) (bool, error) {
 		// (Lemma 5.2). Kept, it would own a helper of every later read's
 		// READFROM instance.
 		m.initGone = true
+		m.rem.initGone = true
 		if err := m.chk.remove(w, []int{0}); err != nil {
 			return false, err
 		}
@@ -260,6 +291,8 @@ func (m *Monitor) warnGrowing() {
 		why = "values repeat, and a register is summarized only at a point where no operation is open; none came yet"
 	case obj == h.Set && m.rem.repeats > 0:
 		why = "values repeat, and a set value is summarized only at a point where no operation on it is open; some value has had one open throughout"
+	case m.rem.keptLive(m.win, nil) && 2*len(m.rem.kept) > m.win.size():
+		why = "operations that only observed the state (reads, contains, remove ⇒ empty) overlapped state changes, so forgetting them would lose the order they impose, and no quiescent point came to summarize them"
 	case obj == h.Register || obj == h.Set:
 		why = "a pending operation overlaps the operations that could be forgotten"
 	case m.rem.repeats > 0:

@@ -40,9 +40,11 @@ func runScale(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 
 Streams generated linearizable logs straight from the generator into a
 checker (nothing is held in memory but the checker's window) and prints,
-for each object and length: total time, ns per step, steps per second, the
-largest window, and the process's peak resident memory. Each measurement
-runs in its own process, so peak memory is that run's own.
+for each object and length: total time, ns per step, steps per second,
+CPU time per step (the process's own; on a shared machine wall time
+mostly measures the neighbours), the largest window, and the process's
+peak resident memory. Each measurement runs in its own process, so peak
+memory is that run's own.
 
 Examples:
   satmon scale
@@ -126,7 +128,7 @@ Flags:
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	fmt.Fprintf(w, "%s, concurrency %d, capacity %d, values %d (register, set), seed %d\n", opt.Name(), *conc, *capacity, *values, *seed)
-	fmt.Fprintf(w, "%-22s %10s %10s %10s %12s %10s %12s\n", "object", "steps", "seconds", "ns/step", "steps/s", "window", "peak RSS MB")
+	fmt.Fprintf(w, "%-22s %10s %10s %10s %12s %12s %10s %12s\n", "object", "steps", "seconds", "ns/step", "steps/s", "CPU ns/step", "window", "peak RSS MB")
 	w.Flush()
 	for _, obj := range objs {
 		for _, n := range counts {
@@ -190,7 +192,7 @@ func measure(cfg gen.Config, opt monitor.Options, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "satmon scale: %v\n", err)
 		return exitUsage
 	}
-	start := time.Now()
+	start, cpu := time.Now(), cpuTime()
 	steps := 0
 	err = gen.Generate(cfg, func(a history.Action) error {
 		steps++
@@ -201,13 +203,17 @@ func measure(cfg gen.Config, opt monitor.Options, stdout, stderr io.Writer) int 
 		return err
 	})
 	el := time.Since(start)
+	cpuPerStep := -1.0
+	if c := cpuTime(); cpu >= 0 && c >= 0 {
+		cpuPerStep = float64((c - cpu).Nanoseconds()) / float64(steps)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "satmon scale: %v\n", err)
 		return exitViolation
 	}
 	res := m.Result()
-	fmt.Fprintf(stdout, "%10d %10.2f %10.0f %12.0f %10d %12.1f\n", steps, el.Seconds(),
-		float64(el.Nanoseconds())/float64(steps), float64(steps)/el.Seconds(), res.Stats.MaxWindow, peakRSSMB())
+	fmt.Fprintf(stdout, "%10d %10.2f %10.0f %12.0f %12.0f %10d %12.1f\n", steps, el.Seconds(),
+		float64(el.Nanoseconds())/float64(steps), float64(steps)/el.Seconds(), cpuPerStep, res.Stats.MaxWindow, peakRSSMB())
 	return exitOK
 }
 
