@@ -115,10 +115,9 @@ func (s *giniSolver) Solve(stop func() bool, assumptions ...int) int {
 		// Each Try starts gini's search afresh: its restart schedule (Luby)
 		// and phases are reset, and only the learnt clauses carry over. With
 		// slices of a fixed length, a search that needs longer restart
-		// intervals than one slice never gets them (seen as SYMBOLIC -i
-		// spinning for minutes on 100-operation queue histories). Doubling
-		// the slice gives every search the time it needs within a factor of
-		// two; the cap keeps stop polled at least every maxSlice.
+		// intervals than one slice never gets them, and may never answer.
+		// Doubling the slice gives every search the time it needs within a
+		// factor of two; the cap keeps stop polled at least every maxSlice.
 		d = min(2*d, maxSlice)
 	}
 }
