@@ -1083,6 +1083,7 @@ func (e *Encoder) Remove(serials []int) []int {
 		}
 	}
 	e.forget = forget
+	e.revisitForgotten()
 	return forget
 }
 

@@ -37,6 +37,19 @@ package encode
 // operations is removed (their used variables are forgotten with them);
 // a conjunction's forgotten literals are left out of it. All of this is
 // read from the variables' epochs.
+//
+// With ClosedRemoval the caller promises more: what it forgets leaves a
+// history that is linearizable whenever the whole one is (a match, §5
+// Theorem 3; an operation that left the state alone). The window then
+// stands for that smaller history, in which a forgotten witness does not
+// exist: its item is false rather than dropped with the instance, and
+// the instances it was a witness of are visited at once, as they may
+// have become unit or false. Only the forgetting of a universally bound
+// operation kills an instance. Dropping was sound for any forgetting but
+// lost what the smaller history still implies: a lock history where the
+// pair {lock(2), unlock ⇒ 2} was a possible witness of "lock(3) before
+// lock(4) needs an unlock of 3 between them" was refuted by SATURATE
+// and not by SATURATE -r (TestClosedRemovalKeepsDetection).
 
 // winst is a watched instance: its items are wItems[items:items+nitems],
 // and the epochs of its universal operations' used variables, when it
@@ -82,6 +95,10 @@ type watchState struct {
 	watched, materialised int
 	reason                []Lit // visit's false literals
 	cl                    []Lit // materialise's clause
+	// closed: forgotten witnesses are false (ClosedRemoval); revisit
+	// collects, during Remove, the instances they were watched by.
+	closed  bool
+	revisit []int32
 }
 
 // minCompact is the fewest instances at which a sweep is considered.
@@ -93,6 +110,18 @@ const minCompact = 1024
 func (e *Encoder) WatchInstances() {
 	if e.lazy != nil {
 		e.w.on = true
+	}
+}
+
+// ClosedRemoval tells the encoder that Remove is only ever given
+// operations whose forgetting leaves a history that is linearizable if
+// the whole one is (see above): a watched instance's forgotten witnesses
+// are then false. It needs WatchInstances and is set before the first
+// operation. The instances SYMBOLIC and the interpreter emit as clauses
+// keep the clause form's rule (they die with a forgotten literal).
+func (e *Encoder) ClosedRemoval() {
+	if e.w.on {
+		e.w.closed = true
 	}
 }
 
@@ -121,7 +150,7 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 		}
 	}
 	in.nitems = int32(len(w.items)) - in.items
-	if hasConj {
+	if hasConj || w.closed {
 		in.owners = int32(len(w.owners))
 		for _, o := range e.env[:nf] {
 			w.owners = append(w.owners, wlit{o.usedVar, e.epoch[o.usedVar]})
@@ -135,7 +164,7 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 		// Materialised or satisfied at once: drop it, it is the last.
 		w.insts = w.insts[:id]
 		w.items = w.items[:in.items]
-		if hasConj {
+		if hasConj || w.closed {
 			w.owners = w.owners[:in.owners]
 		}
 		w.lits = w.lits[:litStart]
@@ -229,14 +258,23 @@ func (e *Encoder) visit(id int32) bool {
 // materialised clause then leaves it out of its reason if its false
 // literal has been forgotten, as the helper's fact outlives the conjunct
 // in the clause form.
+//
+// With ClosedRemoval an item with a forgotten literal is false: its
+// witness was forgotten (watchAlive has checked the universal ones).
 func (e *Encoder) itemValue(it *witem) tri {
 	if it.false_ {
 		return vFalse
 	}
 	t := vTrue
 	for _, wl := range e.w.lits[it.at : it.at+it.n] {
-		if it.conj && e.epoch[abs(wl.l)] != wl.epoch {
-			continue
+		if e.epoch[abs(wl.l)] != wl.epoch {
+			if e.w.closed {
+				it.false_ = true
+				return vFalse
+			}
+			if it.conj {
+				continue
+			}
 		}
 		switch e.lazy.Value(wl.l) {
 		case -1:
@@ -253,13 +291,19 @@ func (e *Encoder) itemValue(it *witem) tri {
 // still live: none of its literals' variables forgotten (a conjunction's
 // literals are in the helper's clauses, not in it: see itemValue), and,
 // with a conjunction, none of its universal operations (the helper's
-// owners).
+// owners). With ClosedRemoval only the universal operations count: a
+// literal item's variable is forgotten, while they live, only with its
+// witness (the items' other literals mention universal operations alone,
+// and a variable is forgotten only with an operation it belongs to).
 func (e *Encoder) watchAlive(in *winst) bool {
 	w := &e.w
 	for _, o := range w.owners[in.owners : in.owners+in.nowners] {
 		if e.epoch[o.l] != o.epoch {
 			return false
 		}
+	}
+	if w.closed {
+		return true
 	}
 	for _, it := range w.items[in.items : in.items+in.nitems] {
 		if wl := w.lits[it.at]; !it.conj && e.epoch[abs(wl.l)] != wl.epoch {
@@ -287,11 +331,29 @@ func (e *Encoder) watchAssigned(v int) {
 }
 
 // watchForgotten drops the watch list of a forgotten variable: its
-// instances are dead (watchAlive) and the variable may be recycled.
+// instances are dead (watchAlive) and the variable may be recycled. With
+// ClosedRemoval they may instead have lost a witness, and are kept for
+// revisitForgotten.
 func (e *Encoder) watchForgotten(v int) {
-	if v < len(e.w.watch) {
-		e.w.watch[v] = e.w.watch[v][:0]
+	w := &e.w
+	if v < len(w.watch) {
+		if w.closed {
+			w.revisit = append(w.revisit, w.watch[v]...)
+		}
+		w.watch[v] = w.watch[v][:0]
 	}
+}
+
+// revisitForgotten visits, at the end of Remove, the instances that a
+// forgotten variable was watched by: with ClosedRemoval one whose witness
+// went may now be unit or false, and is materialised like any other.
+// Those still open stay in the watch lists of their live literals.
+func (e *Encoder) revisitForgotten() {
+	w := &e.w
+	for _, id := range w.revisit {
+		e.visit(id)
+	}
+	w.revisit = w.revisit[:0]
 }
 
 // compactWatched sweeps the done and dead instances out of the arenas

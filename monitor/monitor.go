@@ -217,6 +217,10 @@ type checker interface {
 	ret(w *window, serial int) (member bool, err error)
 	// remove is told which operations -r is about to forget.
 	remove(w *window, serials []int) error
+	// refuted reports whether what remove forgot left a window that is
+	// not linearizable: then neither is the history, since forgetting
+	// keeps every linearizable history linearizable.
+	refuted() bool
 	stats() Stats
 }
 
@@ -298,7 +302,7 @@ func newMonitor(ctx context.Context, obj h.Object, param string, opt Options, tu
 	case Enumerate:
 		m.chk = &enumChecker{k: k, opt: opt, stop: stop}
 	case Saturate:
-		m.chk = newSatChecker(k, tune.eager, stop)
+		m.chk = newSatChecker(k, tune.eager, opt.RemoveObsolete, stop)
 	case Symbolic:
 		if m.chk, err = newSymChecker(k, opt, tune.activation, stop); err != nil {
 			return nil, err
@@ -421,6 +425,7 @@ func (m *Monitor) Step(a Action) (violation bool, err error) {
 		if err := m.forget(m.win.live(gone)); err != nil {
 			return false, err
 		}
+		member = member && !m.chk.refuted()
 	}
 	m.steps++
 	n := m.win.size()
@@ -645,6 +650,7 @@ type enumChecker struct {
 func (c *enumChecker) call(*window, int) error { return nil }
 
 func (c *enumChecker) remove(*window, []int) error { return nil }
+func (c *enumChecker) refuted() bool               { return false }
 
 func (c *enumChecker) ret(w *window, _ int) (bool, error) {
 	c.checks++

@@ -48,9 +48,16 @@ type satChecker struct {
 	checks int
 	lits   []encode.Lit
 	forget []saturate.Var
+	// conflict: forgetting made the window's smaller history unsatisfiable
+	// under unit propagation (see remove).
+	conflict bool
 }
 
-func newSatChecker(k *theory.Kernel, eager bool, stop func() bool) *satChecker {
+// newSatChecker makes SATURATE. With removal (-r) the encoder is told
+// that every forgetting is closed (encode.ClosedRemoval): the remover
+// forgets only matches (§5, Theorem 3) and operations that left the state
+// alone, and a summary's segment goes with the operations it stands for.
+func newSatChecker(k *theory.Kernel, eager, removal bool, stop func() bool) *satChecker {
 	sink := &satSink{s: saturate.New()}
 	enc := encode.New(k, sink)
 	enc.SetStop(stop)
@@ -60,6 +67,9 @@ func newSatChecker(k *theory.Kernel, eager bool, stop func() bool) *satChecker {
 		sink.s.Observe()
 		enc.LazyTransitivity(sink)
 		enc.WatchInstances()
+		if removal {
+			enc.ClosedRemoval()
+		}
 	}
 	addInitialWrite(k, enc)
 	return &satChecker{sink: sink, enc: enc}
@@ -83,8 +93,13 @@ func (c *satChecker) ret(w *window, s int) (bool, error) {
 	o := w.op(s)
 	c.enc.Return(s, o.Label.Ret, o.Return+2)
 	c.checks++
-	// Transitivity is generated as it becomes unit: alternate until no
-	// new fact appears.
+	return c.saturate()
+}
+
+// saturate propagates to the fixpoint and reports whether it is free of
+// conflict. Transitivity and watched instances are generated as they
+// become unit: alternate until no new fact appears.
+func (c *satChecker) saturate() (bool, error) {
 	for c.sink.s.Propagate() {
 		if err := c.stopped(); err != nil {
 			return false, err
@@ -108,8 +123,19 @@ func (c *satChecker) remove(_ *window, serials []int) error {
 	for _, v := range vars {
 		c.forget = append(c.forget, saturate.Var(v))
 	}
-	return c.sink.s.ForgetVars(c.forget)
+	if err := c.sink.s.ForgetVars(c.forget); err != nil {
+		return err
+	}
+	// The instances that lost a witness may have become unit or false
+	// (encode.ClosedRemoval): what the smaller history implies is
+	// propagated now, and a conflict is a violation of this step, since
+	// the whole history is linearizable only if the smaller one is.
+	ok, err := c.saturate()
+	c.conflict = c.conflict || !ok
+	return err
 }
+
+func (c *satChecker) refuted() bool { return c.conflict }
 
 func (c *satChecker) stats() Stats {
 	st := c.sink.s.Stats()

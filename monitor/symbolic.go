@@ -325,6 +325,8 @@ func (c *symChecker) completionsLive(hist *h.History, serials []int) (bool, erro
 // remove, for SYMBOLIC -i -r, rebuilds the live solver from the window
 // without the forgotten operations: neither backend can delete clauses.
 // (Without -i every check encodes the window afresh anyway.)
+func (c *symChecker) refuted() bool { return false }
+
 func (c *symChecker) remove(w *window, serials []int) error {
 	if c.enc == nil {
 		return nil
