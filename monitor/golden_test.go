@@ -149,6 +149,8 @@ func compareGolden(t *testing.T, path string) {
 				diffs++
 				if diffs <= 20 {
 					t.Errorf("%s %s: was %s, now %s\n%s", rec.Key, v, want, got[v], rec.Log)
+				} else {
+					t.Errorf("%s %s: was %s, now %s", rec.Key, v, want, got[v]) // every difference named, for scripts
 				}
 			}
 		}
