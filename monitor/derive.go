@@ -60,7 +60,7 @@ func derive(hist *h.History, core []int) ([]string, error) {
 	enc.EagerMatching()
 	enc.Names = true
 	sink.enc = enc
-	addInitialWrite(m.kernel, enc)
+	enc.Begin()
 	sc := &satChecker{sink: &sink.satSink, enc: enc}
 	m.chk = sc
 	for _, a := range Actions(sub) {

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/satmon/satmon/encode"
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/sat"
 )
@@ -22,7 +23,8 @@ func TestIncrementalEquisatisfiable(t *testing.T) {
 		hist := randomHistory(rng, obj, 8)
 		k := mustKernel(t, hist)
 		live, _ := sat.New("gini")
-		enc := startEncoder(k, live)
+		enc := encode.New(k, live)
+		enc.Begin()
 		acts := Actions(hist)
 		idx := map[int]int{}
 		for j := range hist.Ops {
@@ -35,10 +37,10 @@ func TestIncrementalEquisatisfiable(t *testing.T) {
 			j := idx[a.Seq]
 			o := &hist.Ops[j]
 			if a.Kind == h.Call {
-				enc.Call(encOp(o, serialOf(j)))
+				enc.CallOp(o, encode.SerialOf(j))
 				continue
 			}
-			enc.Return(serialOf(j), o.Label.Ret, o.Return+2)
+			enc.ReturnOp(o, encode.SerialOf(j))
 			act := live.NewVar()
 			enc.EmitOpen(act)
 			inc := live.Solve(nil, act)

@@ -71,12 +71,12 @@ func newSatChecker(k *theory.Kernel, eager, removal bool, stop func() bool) *sat
 			enc.ClosedRemoval()
 		}
 	}
-	addInitialWrite(k, enc)
+	enc.Begin()
 	return &satChecker{sink: sink, enc: enc}
 }
 
 func (c *satChecker) call(w *window, s int) error {
-	c.enc.Call(encOp(w.op(s), s))
+	c.enc.CallOp(w.op(s), s)
 	return c.stopped()
 }
 
@@ -90,8 +90,7 @@ func (c *satChecker) stopped() error {
 }
 
 func (c *satChecker) ret(w *window, s int) (bool, error) {
-	o := w.op(s)
-	c.enc.Return(s, o.Label.Ret, o.Return+2)
+	c.enc.ReturnOp(w.op(s), s)
 	c.checks++
 	return c.saturate()
 }

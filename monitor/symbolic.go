@@ -10,30 +10,6 @@ import (
 	"github.com/satmon/satmon/theory"
 )
 
-// Serials: the register's virtual initial write is serial 0, the window's
-// operations keep their window serials (from 1); in from-scratch
-// encodings of a History, operation i is serial i+1. Action indices are
-// shifted by 2 to make room for the initial write's call and return.
-func serialOf(i int) int { return i + 1 }
-
-func encOp(o *h.Op, serial int) encode.Op {
-	return encode.Op{Serial: serial, Label: o.Label, Call: o.Call + 2, Return: -1}
-}
-
-// startEncoder opens an encoder and adds the register's initial write.
-func startEncoder(k *theory.Kernel, s encode.Sink) *encode.Encoder {
-	e := encode.New(k, s)
-	addInitialWrite(k, e)
-	return e
-}
-
-func addInitialWrite(k *theory.Kernel, e *encode.Encoder) {
-	if v, ok := k.InitialWrite(); ok {
-		e.Call(encode.Op{Serial: 0, Label: h.Label{Method: h.Write, Arg: v}, Call: 0})
-		e.Return(0, h.Void, 1)
-	}
-}
-
 // encodeWhole grounds the kernel over a whole history into s, replaying
 // its actions in order; pending operations' ∀∃ instances are included
 // unconditionally, so s is satisfiable iff hist is linearizable.
@@ -45,7 +21,7 @@ func encodeWhole(k *theory.Kernel, hist *h.History, s encode.Sink) *encode.Encod
 // encodeHistory is encodeWhole polling stop (nil: never); it returns
 // errStopped, and an incomplete encoding, once stop returns true.
 func encodeHistory(k *theory.Kernel, hist *h.History, s encode.Sink, stop func() bool) (*encode.Encoder, error) {
-	e := replayWith(k, hist, s, false, stop)
+	e := encode.Replay(k, hist, s, encode.ReplayOptions{Stop: stop})
 	if !e.Stopped() {
 		e.EmitOpen(0)
 	}
@@ -58,35 +34,8 @@ func encodeHistory(k *theory.Kernel, hist *h.History, s encode.Sink, stop func()
 // EncodeHistoryNamed is encodeWhole with variable names recorded, for
 // DIMACS comments.
 func EncodeHistoryNamed(k *theory.Kernel, hist *h.History, s encode.Sink) *encode.Encoder {
-	e := replayWith(k, hist, s, true, nil)
+	e := encode.Replay(k, hist, s, encode.ReplayOptions{Names: true})
 	e.EmitOpen(0)
-	return e
-}
-
-func replayWith(k *theory.Kernel, hist *h.History, s encode.Sink, names bool, stop func() bool) *encode.Encoder {
-	e := encode.New(k, s)
-	e.Names = names
-	e.SetStop(stop)
-	addInitialWrite(k, e)
-	idx := make(map[int]int, len(hist.Ops))
-	for i := range hist.Ops {
-		idx[hist.Ops[i].Call] = i
-		if !hist.Ops[i].Pending() {
-			idx[hist.Ops[i].Return] = i
-		}
-	}
-	for _, a := range Actions(hist) {
-		if e.Stopped() {
-			break
-		}
-		i := idx[a.Seq]
-		o := &hist.Ops[i]
-		if a.Kind == h.Call {
-			e.Call(encOp(o, serialOf(i)))
-		} else {
-			e.Return(serialOf(i), o.Label.Ret, o.Return+2)
-		}
-	}
 	return e
 }
 
@@ -116,10 +65,10 @@ func newSymChecker(k *theory.Kernel, opt Options, activation bool, stop func() b
 			c.enc = encode.New(k, c.guard)
 			c.enc.TrackOwners()
 			c.guard.enc = c.enc
-			addInitialWrite(k, c.enc)
 		} else {
-			c.enc = startEncoder(k, s)
+			c.enc = encode.New(k, s)
 		}
+		c.enc.Begin()
 		c.enc.SetStop(stop)
 	}
 	return c, nil
@@ -192,15 +141,14 @@ func (a *actSink) forget(serials []int) {
 
 func (c *symChecker) call(w *window, s int) error {
 	if c.enc != nil {
-		c.enc.Call(encOp(w.op(s), s))
+		c.enc.CallOp(w.op(s), s)
 	}
 	return c.stopped()
 }
 
 func (c *symChecker) ret(w *window, s int) (bool, error) {
 	if c.enc != nil {
-		o := w.op(s)
-		c.enc.Return(s, o.Label.Ret, o.Return+2)
+		c.enc.ReturnOp(w.op(s), s)
 	}
 	if err := c.stopped(); err != nil {
 		return false, err
@@ -344,8 +292,9 @@ func (c *symChecker) remove(w *window, serials []int) error {
 	if err != nil {
 		return err
 	}
-	c.solver, c.enc = s, startEncoder(c.k, s)
+	c.solver, c.enc = s, encode.New(c.k, s)
 	c.enc.SetStop(c.stop)
+	c.enc.Begin()
 	type event struct{ seq, serial int }
 	var evs []event
 	_, order := w.history()
@@ -366,9 +315,9 @@ func (c *symChecker) remove(w *window, serials []int) error {
 		}
 		o := w.op(ev.serial)
 		if ev.seq == o.Call {
-			c.enc.Call(encOp(o, ev.serial))
+			c.enc.CallOp(o, ev.serial)
 		} else {
-			c.enc.Return(ev.serial, o.Label.Ret, o.Return+2)
+			c.enc.ReturnOp(o, ev.serial)
 		}
 	}
 	return nil

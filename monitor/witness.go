@@ -10,6 +10,7 @@ import (
 	"github.com/go-air/gini"
 	"github.com/go-air/gini/z"
 
+	"github.com/satmon/satmon/encode"
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/theory"
 )
@@ -78,11 +79,11 @@ func FindWitness(hist *h.History, limit time.Duration) (*Witness, error) {
 	// variable stands for all of them.
 	pend, cands, _ := pendingCandidates(k, hist)
 	for j, i := range pend {
-		u := enc.UsedLit(serialOf(i))
+		u := enc.UsedLit(encode.SerialOf(i))
 		if u == 0 || len(cands[j]) == 0 {
 			continue
 		}
-		vars := enc.RetVars(serialOf(i))
+		vars := enc.RetVars(encode.SerialOf(i))
 		cl := []int{-u}
 		other := false
 		for _, v := range cands[j] {
@@ -122,12 +123,12 @@ func FindWitness(hist *h.History, limit time.Duration) (*Witness, error) {
 		if !o.Pending() {
 			continue
 		}
-		if u := enc.UsedLit(serialOf(i)); u != 0 {
+		if u := enc.UsedLit(encode.SerialOf(i)); u != 0 {
 			used[i] = s.value(u)
 		}
 		// A return value no axiom instance mentions has no variable: it
 		// is as good as any, so one is taken when no variable is true.
-		vars := enc.RetVars(serialOf(i))
+		vars := enc.RetVars(encode.SerialOf(i))
 		ret[i] = h.Void
 		chosen := false
 		for v, l := range vars {
@@ -142,7 +143,7 @@ func FindWitness(hist *h.History, limit time.Duration) (*Witness, error) {
 		}
 	}
 	before := func(i, j int) bool {
-		l, c := enc.BLit(serialOf(i), serialOf(j))
+		l, c := enc.BLit(encode.SerialOf(i), encode.SerialOf(j))
 		if l == 0 {
 			return c
 		}

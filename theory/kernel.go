@@ -110,6 +110,11 @@ func (k *Kernel) Defs() []*Def {
 	return append(append([]*Def{}, k.Theory...), k.Sanity...)
 }
 
+// InitActions is the number of action indices placed before a log's first
+// action: the register's initial write is called at 0 and returns at 1.
+// Prepare and the encoder (encode.Encoder.Begin) shift by it alike.
+const InitActions = 2
+
 // InitialWrite is the register's initial value, if the log gave one. The
 // compare-and-set register starts absent, nil, unless the log gives a
 // value; the string register starts empty (written by a put of "").
@@ -139,9 +144,9 @@ func (k *Kernel) Prepare(hist *h.History) *h.History {
 	out := &h.History{Object: hist.Object, Param: hist.Param, Ops: make([]h.Op, 0, len(hist.Ops)+1)}
 	out.Ops = append(out.Ops, h.Op{ID: "init", Label: h.Label{Method: h.Write, Arg: v}, Call: 0, Return: 1})
 	for _, o := range hist.Ops {
-		o.Call += 2
+		o.Call += InitActions
 		if o.Return >= 0 {
-			o.Return += 2
+			o.Return += InitActions
 		}
 		out.Ops = append(out.Ops, o)
 	}
