@@ -8,6 +8,7 @@ import (
 
 	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/z"
 	"github.com/satmon/satmon/saturate"
 	"github.com/satmon/satmon/theory"
 )
@@ -35,14 +36,14 @@ func (k *recSink) AddClause(lits []Lit) {
 	if k.s == nil {
 		return
 	}
-	var cl []saturate.Lit
+	var cl []z.Lit
 	for _, l := range lits {
-		cl = append(cl, saturate.FromDimacs(l))
+		cl = append(cl, z.Dimacs2Lit(l))
 	}
 	k.s.AddClause(cl...)
 }
 
-func (k *recSink) Value(l Lit) int8 { return int8(k.s.Value(saturate.FromDimacs(l))) }
+func (k *recSink) Value(l Lit) int8 { return int8(k.s.Value(z.Dimacs2Lit(l))) }
 
 // run is one encoder of the comparison and its sink.
 type run struct {
@@ -183,9 +184,9 @@ func compareRuns(t *testing.T, name string, k *theory.Kernel, acts []h.Action, l
 			gone := []int{returned[j]}
 			returned = slices.Delete(returned, j, j+1)
 			for _, r := range runs {
-				var vs []saturate.Var
+				var vs []z.Var
 				for _, v := range r.e.Remove(gone) {
-					vs = append(vs, saturate.Var(v))
+					vs = append(vs, z.Var(v))
 				}
 				if err := r.sink.s.ForgetVars(vs); err != nil {
 					t.Fatal(err)
@@ -302,9 +303,9 @@ func compareFixpoints(t *testing.T, name string, k *theory.Kernel, acts []h.Acti
 			gone := []int{returned[j]}
 			returned = slices.Delete(returned, j, j+1)
 			for _, r := range runs {
-				var vs []saturate.Var
+				var vs []z.Var
 				for _, v := range r.e.Remove(gone) {
-					vs = append(vs, saturate.Var(v))
+					vs = append(vs, z.Var(v))
 				}
 				if err := r.sink.s.ForgetVars(vs); err != nil {
 					t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/z"
 	"github.com/satmon/satmon/saturate"
 	"github.com/satmon/satmon/theory"
 )
@@ -15,16 +16,16 @@ type satSink struct{ s *saturate.Solver }
 func (k satSink) NewVar() int { return int(k.s.NewVar()) }
 
 func (k satSink) AddClause(lits []Lit) {
-	var cl []saturate.Lit
+	var cl []z.Lit
 	for _, l := range lits {
-		cl = append(cl, saturate.FromDimacs(l))
+		cl = append(cl, z.Dimacs2Lit(l))
 	}
 	k.s.AddClause(cl...)
 }
 
 func (k satSink) Value(l Lit) int8 {
 	// saturate.Value already is +1, -1 or 0.
-	return int8(k.s.Value(saturate.FromDimacs(l)))
+	return int8(k.s.Value(z.Dimacs2Lit(l)))
 }
 
 // saturate propagates and feeds new facts back until nothing is new.

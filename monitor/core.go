@@ -96,7 +96,7 @@ var errUndecided = errors.New("undecided")
 // violatesExact decides whether hist is not linearizable with one SAT
 // call on its whole encoding (SYMBOLIC's from-scratch check).
 func violatesExact(k *theory.Kernel, hist *h.History, limit time.Duration) (bool, error) {
-	s, err := sat.New("gini")
+	s, err := newSolver("gini")
 	if err != nil {
 		return false, err
 	}

@@ -233,7 +233,7 @@ func (o oneOp) Used(int) bool        { return true }
 // stop is polled and may be nil; when it returns true the enumeration,
 // the grounding and the solver give up with errStopped.
 func enumerateLinearizations(k *theory.Kernel, hist *h.History, solver string, stop func() bool) (bool, error) {
-	s, err := sat.New(solver)
+	s, err := newSolver(solver)
 	if err != nil {
 		return false, err
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/satmon/satmon/encode"
 	h "github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/internal/sat"
 )
 
 // At every return action, the live incremental solver (closed instances
@@ -22,7 +21,7 @@ func TestIncrementalEquisatisfiable(t *testing.T) {
 		obj := h.Objects[i%len(h.Objects)]
 		hist := randomHistory(rng, obj, 8)
 		k := mustKernel(t, hist)
-		live, _ := sat.New("gini")
+		live, _ := newSolver("gini")
 		enc := encode.New(k, live)
 		enc.Begin()
 		acts := Actions(hist)
@@ -46,7 +45,7 @@ func TestIncrementalEquisatisfiable(t *testing.T) {
 			inc := live.Solve(nil, act)
 			live.AddClause([]int{-act})
 
-			scratch, _ := sat.New("gini")
+			scratch, _ := newSolver("gini")
 			encodeWhole(k, hist.Prefix(a.Seq+1), scratch)
 			batch := scratch.Solve(nil)
 			if inc != batch {

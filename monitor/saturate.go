@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"github.com/satmon/satmon/encode"
+	"github.com/satmon/satmon/internal/z"
 	"github.com/satmon/satmon/saturate"
 	"github.com/satmon/satmon/theory"
 )
@@ -9,7 +10,7 @@ import (
 // satSink feeds the encoder's clauses to the saturator.
 type satSink struct {
 	s   *saturate.Solver
-	buf []saturate.Lit
+	buf []z.Lit
 	// created, when not nil, collects every variable handed out, for the
 	// benchmarks' per-step counters.
 	created *[]int
@@ -26,7 +27,7 @@ func (k *satSink) NewVar() int {
 func (k *satSink) AddClause(lits []encode.Lit) {
 	k.buf = k.buf[:0]
 	for _, l := range lits {
-		k.buf = append(k.buf, saturate.FromDimacs(l))
+		k.buf = append(k.buf, z.Dimacs2Lit(l))
 	}
 	k.s.AddClause(k.buf...)
 }
@@ -35,7 +36,7 @@ func (k *satSink) AddClause(lits []encode.Lit) {
 // transitivity.
 func (k *satSink) Value(l encode.Lit) int8 {
 	// saturate.Value already is +1, -1 or 0.
-	return int8(k.s.Value(saturate.FromDimacs(l)))
+	return int8(k.s.Value(z.Dimacs2Lit(l)))
 }
 
 // satChecker is SATURATE: the grounded clauses of each action go to the
@@ -47,7 +48,7 @@ type satChecker struct {
 	enc    *encode.Encoder
 	checks int
 	lits   []encode.Lit
-	forget []saturate.Var
+	forget []z.Var
 	// conflict: forgetting made the window's smaller history unsatisfiable
 	// under unit propagation (see remove).
 	conflict bool
@@ -120,7 +121,7 @@ func (c *satChecker) remove(_ *window, serials []int) error {
 	vars := c.enc.Remove(serials)
 	c.forget = c.forget[:0]
 	for _, v := range vars {
-		c.forget = append(c.forget, saturate.Var(v))
+		c.forget = append(c.forget, z.Var(v))
 	}
 	if err := c.sink.s.ForgetVars(c.forget); err != nil {
 		return err

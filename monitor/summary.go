@@ -194,7 +194,7 @@ func (m *Monitor) forget(gone []int) error {
 // (and member true) when the solver gave up, and then nothing is
 // summarized.
 func (m *Monitor) states(seg *h.History) (labels []h.Label, member bool, err error) {
-	s, err := sat.New(m.opt.Solver)
+	s, err := newSolver(m.opt.Solver)
 	if err != nil {
 		return nil, false, err
 	}

@@ -44,7 +44,7 @@ type symChecker struct {
 	opt    Options
 	k      *theory.Kernel
 	stop   func() bool
-	solver sat.Solver      // live solver (-i)
+	solver *dimacsSolver   // live solver (-i)
 	enc    *encode.Encoder // live encoder (-i)
 	guard  *actSink        // -i -r with activation literals instead of rebuilds (tests, benchmarks)
 	checks int
@@ -55,7 +55,7 @@ type symChecker struct {
 func newSymChecker(k *theory.Kernel, opt Options, activation bool, stop func() bool) (*symChecker, error) {
 	c := &symChecker{opt: opt, k: k, stop: stop}
 	if opt.Incremental {
-		s, err := sat.New(opt.Solver)
+		s, err := newSolver(opt.Solver)
 		if err != nil {
 			return nil, err
 		}
@@ -89,7 +89,7 @@ func (c *symChecker) stopped() error {
 // but every clause stays in the solver for ever. docs/removal.md has the
 // measurement; rebuilding won.
 type actSink struct {
-	s    sat.Solver
+	s    *dimacsSolver
 	enc  *encode.Encoder
 	act  map[int32]int // live operation → its activation variable
 	buf  []int
@@ -175,7 +175,7 @@ func (c *symChecker) ret(w *window, s int) (bool, error) {
 		c.vars, c.cls = c.enc.Stats()
 		return c.answer(r)
 	default:
-		s, err := sat.New(c.opt.Solver)
+		s, err := newSolver(c.opt.Solver)
 		if err != nil {
 			return false, err
 		}
@@ -205,7 +205,7 @@ func (c *symChecker) completionsScratch(hist *h.History) (bool, error) {
 		if c.stop != nil && c.stop() {
 			return false, errStopped
 		}
-		s, err := sat.New(c.opt.Solver)
+		s, err := newSolver(c.opt.Solver)
 		if err != nil {
 			return false, err
 		}
@@ -288,7 +288,7 @@ func (c *symChecker) remove(w *window, serials []int) error {
 	for _, s := range serials {
 		live[s] = false
 	}
-	s, err := sat.New(c.opt.Solver)
+	s, err := newSolver(c.opt.Solver)
 	if err != nil {
 		return err
 	}
