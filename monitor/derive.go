@@ -99,13 +99,13 @@ func derive(hist *h.History, core []int) ([]string, error) {
 		for _, p := range prem {
 			visit(p.Var(), depth+1)
 		}
-		lit := z.Lit(0)
+		lit := z.LitNull
 		for _, r := range ex[1:] {
 			if r.Lits[0].Var() == v {
 				lit = r.Lits[0]
 			}
 		}
-		if lit == 0 || d.aux(lit) {
+		if lit == z.LitNull || d.aux(lit) {
 			return
 		}
 		if !ok {
@@ -127,7 +127,7 @@ func derive(hist *h.History, core []int) ([]string, error) {
 
 type deriver struct {
 	sub    *h.History
-	name   func(int) string
+	name   func(z.Var) string
 	reason map[z.Var][]z.Lit // implied variable → its premises (false literals)
 	clause map[z.Var]saturate.ClauseID
 	origin map[saturate.ClauseID]origin
@@ -147,11 +147,7 @@ type originSink struct {
 }
 
 func (k *originSink) AddClause(lits []encode.Lit) {
-	k.buf = k.buf[:0]
-	for _, l := range lits {
-		k.buf = append(k.buf, z.Dimacs2Lit(l))
-	}
-	id := k.s.AddClause(k.buf...)
+	id := k.s.AddClause(lits...)
 	if a, serials := k.enc.Origin(); a != nil {
 		k.origin[id] = origin{axiom: a.Name, serials: serials}
 	}
@@ -187,7 +183,7 @@ func (d deriver) ruleOf(id saturate.ClauseID) string {
 }
 
 func (d deriver) aux(l z.Lit) bool {
-	n := d.name(int(l.Var()))
+	n := d.name(l.Var())
 	return !atomName.MatchString(n) || strings.Contains(n, " ")
 }
 
@@ -234,8 +230,8 @@ func (d deriver) id(serial string) string {
 
 // fact says what literal l asserts.
 func (d deriver) fact(l z.Lit) string {
-	name := d.name(int(l.Var()))
-	pos := l.Dimacs() > 0
+	name := d.name(l.Var())
+	pos := l.IsPos()
 	m := atomName.FindStringSubmatch(name)
 	if m == nil {
 		if pos {

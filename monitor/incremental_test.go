@@ -6,6 +6,8 @@ import (
 
 	"github.com/satmon/satmon/encode"
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/sat"
+	"github.com/satmon/satmon/internal/z"
 )
 
 // At every return action, the live incremental solver (closed instances
@@ -21,7 +23,7 @@ func TestIncrementalEquisatisfiable(t *testing.T) {
 		obj := h.Objects[i%len(h.Objects)]
 		hist := randomHistory(rng, obj, 8)
 		k := mustKernel(t, hist)
-		live, _ := newSolver("gini")
+		live, _ := sat.New("gini")
 		enc := encode.New(k, live)
 		enc.Begin()
 		acts := Actions(hist)
@@ -41,11 +43,11 @@ func TestIncrementalEquisatisfiable(t *testing.T) {
 			}
 			enc.ReturnOp(o, encode.SerialOf(j))
 			act := live.NewVar()
-			enc.EmitOpen(act)
-			inc := live.Solve(nil, act)
-			live.AddClause([]int{-act})
+			enc.EmitOpen(act.Pos())
+			inc := live.Solve(nil, act.Pos())
+			live.AddClause([]z.Lit{act.Neg()})
 
-			scratch, _ := newSolver("gini")
+			scratch, _ := sat.New("gini")
 			encodeWhole(k, hist.Prefix(a.Seq+1), scratch)
 			batch := scratch.Solve(nil)
 			if inc != batch {
