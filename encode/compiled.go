@@ -2,6 +2,7 @@ package encode
 
 import (
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/z"
 	"github.com/satmon/satmon/theory"
 )
 
@@ -113,7 +114,7 @@ func compile(a *axiom) *template {
 }
 
 // noLit stands for no literal, next to a constant kind.
-const noLit Lit = 0
+const noLit = z.LitNull
 
 // atomLit grounds atom c under e.env as fold does: a literal (kind nLit)
 // or a constant (nTrue, nFalse), creating the same variables.
@@ -152,7 +153,7 @@ func (e *Encoder) atomLit(c *catom) (Lit, nodeKind) {
 		case nFalse:
 			k = nTrue
 		default:
-			l = -l
+			l = l.Not()
 		}
 	}
 	return l, k
@@ -171,7 +172,7 @@ func (e *Encoder) retLit(o *Op, v h.Value) (Lit, nodeKind) {
 		return noLit, constKind(o.Label.Ret == v)
 	}
 	if v == theory.Bottom {
-		return -e.used(o), nLit
+		return e.used(o).Not(), nLit
 	}
 	if l, ok := o.rets[v]; ok {
 		return l, nLit
@@ -194,7 +195,7 @@ func (e *Encoder) bLitKind(x, y *Op) (Lit, nodeKind) {
 		if x.Serial < y.Serial {
 			return e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}), nLit
 		}
-		return -e.variable(varKey{kind: vB, x: y.Serial, y: x.Serial, xo: y, yo: x}), nLit
+		return e.variable(varKey{kind: vB, x: y.Serial, y: x.Serial, xo: y, yo: x}).Not(), nLit
 	}
 	return e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}), nLit
 }
@@ -269,7 +270,7 @@ func (e *Encoder) knownAtom(c *catom) tri {
 		if o := env[c.x]; !o.pending() {
 			t = vTrue
 		} else {
-			t = e.knownVal(o.usedVar, o.usedVar != 0)
+			t = e.knownVal(o.usedVar, o.usedVar != z.LitNull)
 		}
 	}
 	if c.neg {
@@ -440,11 +441,11 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit) {
 			}
 		}
 		if !dup && o.pending() {
-			parts = append(parts, cpart{lit: -e.used(o)})
+			parts = append(parts, cpart{lit: e.used(o).Not()})
 		}
 	}
 	for _, l := range ante {
-		parts = append(parts, cpart{lit: -l})
+		parts = append(parts, cpart{lit: l.Not()})
 	}
 	for _, l := range rest {
 		parts = append(parts, cpart{lit: l})
@@ -596,7 +597,7 @@ func (e *Encoder) cassert(parts []cpart, extra []Lit) {
 		aux := e.aux()
 		for _, l := range e.conj[p.at : p.at+p.n] {
 			if !e.isTrueLit(l) {
-				e.emit2(-aux, l)
+				e.emit2(aux.Not(), l)
 			}
 		}
 		cl = append(cl, aux)
@@ -624,7 +625,7 @@ func (e *Encoder) cwitnessHolds(a *axiom, win []*Op, nf int) bool {
 		cands = g.partners(e.env)
 	}
 	for _, o := range cands {
-		if o.pending() && (o.usedVar == 0 || e.lazy.Value(o.usedVar) != 1) {
+		if o.pending() && (o.usedVar == z.LitNull || e.lazy.Value(o.usedVar) != 1) {
 			continue
 		}
 		e.env[nf] = o

@@ -8,6 +8,7 @@ import (
 
 	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/z"
 	"github.com/satmon/satmon/saturate"
 	"github.com/satmon/satmon/theory"
 )
@@ -20,14 +21,14 @@ type recSink struct {
 	clauses [][]Lit
 }
 
-func (k *recSink) NewVar() int {
+func (k *recSink) NewVar() z.Var {
 	if k.s != nil {
-		v := int(k.s.NewVar())
-		k.nvars = max(k.nvars, v)
+		v := k.s.NewVar()
+		k.nvars = max(k.nvars, int(v))
 		return v
 	}
 	k.nvars++
-	return k.nvars
+	return z.Var(k.nvars)
 }
 
 func (k *recSink) AddClause(lits []Lit) {
@@ -35,14 +36,10 @@ func (k *recSink) AddClause(lits []Lit) {
 	if k.s == nil {
 		return
 	}
-	var cl []saturate.Lit
-	for _, l := range lits {
-		cl = append(cl, saturate.FromDimacs(l))
-	}
-	k.s.AddClause(cl...)
+	k.s.AddClause(lits...)
 }
 
-func (k *recSink) Value(l Lit) int8 { return int8(k.s.Value(saturate.FromDimacs(l))) }
+func (k *recSink) Value(l Lit) int8 { return int8(k.s.Value(l)) }
 
 // run is one encoder of the comparison and its sink.
 type run struct {
@@ -65,11 +62,7 @@ func (r *run) step() {
 		if len(lits) == 0 {
 			return
 		}
-		var out []Lit
-		for _, l := range lits {
-			out = append(out, l.Dimacs())
-		}
-		r.e.Assigned(out)
+		r.e.Assigned(lits)
 	}
 }
 
@@ -166,7 +159,7 @@ func compareRuns(t *testing.T, name string, k *theory.Kernel, acts []h.Action, l
 				r.e.Return(serial[a.ID], a.Label.Ret, seq)
 			}
 			if !lazy && a.Kind == h.Return {
-				r.e.EmitOpen(r.e.sink.NewVar())
+				r.e.EmitOpen(r.e.sink.NewVar().Pos())
 			}
 			r.step()
 		}
@@ -183,11 +176,7 @@ func compareRuns(t *testing.T, name string, k *theory.Kernel, acts []h.Action, l
 			gone := []int{returned[j]}
 			returned = slices.Delete(returned, j, j+1)
 			for _, r := range runs {
-				var vs []saturate.Var
-				for _, v := range r.e.Remove(gone) {
-					vs = append(vs, saturate.Var(v))
-				}
-				if err := r.sink.s.ForgetVars(vs); err != nil {
+				if err := r.sink.s.ForgetVars(r.e.Remove(gone)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -248,15 +237,15 @@ func compareFixpoints(t *testing.T, name string, k *theory.Kernel, acts []h.Acti
 	}
 	values := func(r *run) map[string]int8 {
 		out := map[string]int8{}
-		for v := 1; v <= r.sink.nvars; v++ {
+		for v := z.Var(1); int(v) <= r.sink.nvars; v++ {
 			n := r.e.VarName(v)
 			if n == "" || n == "aux" || len(n) > 7 && n[len(n)-7:] == " ladder" {
 				continue
 			}
-			if v < len(r.e.meaning) && r.e.meaning[v].kind == vNone {
+			if int(v) < len(r.e.meaning) && r.e.meaning[v].kind == vNone {
 				continue // forgotten
 			}
-			out[n] = r.e.lazy.Value(v)
+			out[n] = r.e.lazy.Value(v.Pos())
 		}
 		return out
 	}
@@ -302,11 +291,7 @@ func compareFixpoints(t *testing.T, name string, k *theory.Kernel, acts []h.Acti
 			gone := []int{returned[j]}
 			returned = slices.Delete(returned, j, j+1)
 			for _, r := range runs {
-				var vs []saturate.Var
-				for _, v := range r.e.Remove(gone) {
-					vs = append(vs, saturate.Var(v))
-				}
-				if err := r.sink.s.ForgetVars(vs); err != nil {
+				if err := r.sink.s.ForgetVars(r.e.Remove(gone)); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -3,19 +3,23 @@
 package encode
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/z"
 	"github.com/satmon/satmon/theory"
 )
 
-// Lit is a DIMACS-style literal: +v or -v for a variable v ≥ 1.
-type Lit = int
+// Lit is a literal (z.Lit): Var.Pos() for a variable, Not() for its
+// negation; z.LitNull is no literal.
+type Lit = z.Lit
 
 // Sink receives the encoding: it hands out variables and takes clauses.
 type Sink interface {
-	NewVar() int
+	// NewVar returns a fresh variable (never 0).
+	NewVar() z.Var
 	// AddClause must not keep lits: the encoder reuses the slice.
 	AddClause(lits []Lit)
 }
@@ -44,10 +48,10 @@ type Op struct {
 
 	// retTail is the last variable of the ladder that keeps at most one
 	// ret(o) = v variable true (see variable).
-	retTail int
+	retTail Lit
 	usedVar Lit // used(o), once created
 	// rets are the ret(o) = v variables of a pending o, by value.
-	rets    map[h.Value]int
+	rets    map[h.Value]Lit
 	retTrue Lit // the ret(o) = v variable last seen true (lazyret.go)
 	// trueAsX and trueAsY are the match(o,·) and match(·,o) variables
 	// last seen true (lazymatch.go).
@@ -95,9 +99,9 @@ type Encoder struct {
 	ax   []*axiom
 
 	ops    map[int]*Op
-	win    []*Op          // live operations in call order
-	vars   varTable       // b, used and match variables, by varPair.key
-	names  map[int]string // filled when Names is on
+	win    []*Op            // live operations in call order
+	vars   varTable         // b, used and match variables, by varPair.key
+	names  map[z.Var]string // filled when Names is on
 	Names  bool
 	clause int
 	nvars  int
@@ -125,7 +129,7 @@ type Encoder struct {
 	// and return-value tables of forgotten operations: a new operation's
 	// lists were half of the bytes SATURATE -r allocated.
 	freeLists [][]*Op
-	freeRets  []map[h.Value]int
+	freeRets  []map[h.Value]Lit
 	// freeOps holds the structs of forgotten operations, for Call. No
 	// pointer to a forgotten operation survives Remove: every list of a
 	// live operation is filtered, and the lazy machinery names operations
@@ -135,7 +139,7 @@ type Encoder struct {
 	// helper's clauses are built above its parent's); emitted clauses
 	// are copied by the sink.
 	stack    []Lit
-	forget   []int   // Remove's result, reused from call to call
+	forget   []z.Var // Remove's result, reused from call to call
 	cycle    [6]Lit  // checkCycle's clause
 	pair     [2]Lit  // emit2's clause
 	parts    []*node // leaf's disjuncts
@@ -198,7 +202,7 @@ type Values interface {
 type ownedList []ownedVar
 
 type ownedVar struct {
-	v     int32
+	v     z.Var
 	epoch uint32
 	key   uint64 // varPair.key of a b, used or match variable
 	pair  bool   // key is set: the variable is in vars
@@ -316,7 +320,7 @@ func (e *Encoder) GroundingStats() GroundingStats {
 }
 
 // VarName returns the meaning of variable v, when Names is on.
-func (e *Encoder) VarName(v int) string { return e.names[v] }
+func (e *Encoder) VarName(v z.Var) string { return e.names[v] }
 
 func (e *Encoder) emit(cl []Lit) {
 	e.clause++
@@ -326,9 +330,9 @@ func (e *Encoder) emit(cl []Lit) {
 	e.sink.AddClause(cl)
 }
 
-func (e *Encoder) newVar(name func() string) int {
+func (e *Encoder) newVar(name func() string) z.Var {
 	v := e.sink.NewVar()
-	for v >= len(e.epoch) {
+	for int(v) >= len(e.epoch) {
 		e.epoch = append(e.epoch, 0)
 		e.meaning = append(e.meaning, varPair{kind: vNone})
 		e.varOps = append(e.varOps, [2]*Op{})
@@ -339,7 +343,7 @@ func (e *Encoder) newVar(name func() string) int {
 	e.nvars++
 	if e.Names {
 		if e.names == nil {
-			e.names = map[int]string{}
+			e.names = map[z.Var]string{}
 		}
 		e.names[v] = name()
 	}
@@ -351,10 +355,10 @@ func (e *Encoder) aux() Lit {
 	for _, o := range e.cur {
 		e.own(o, v, varKey{kind: vAux})
 	}
-	return v
+	return v.Pos()
 }
 
-func (e *Encoder) own(o *Op, v int, k varKey) {
+func (e *Encoder) own(o *Op, v z.Var, k varKey) {
 	if o.owned == nil {
 		if n := len(e.freeOwned); n > 0 {
 			o.owned = e.freeOwned[n-1]
@@ -362,12 +366,12 @@ func (e *Encoder) own(o *Op, v int, k varKey) {
 		}
 	}
 	if e.trackOwners {
-		for v >= len(e.owners) {
+		for int(v) >= len(e.owners) {
 			e.owners = append(e.owners, nil)
 		}
 		e.owners[v] = append(e.owners[v], int32(o.Serial))
 	}
-	ov := ownedVar{v: int32(v), epoch: e.epoch[v]}
+	ov := ownedVar{v: v, epoch: e.epoch[v]}
 	if k.kind != vAux && k.kind != vRet {
 		ov.key, ov.pair = k.pair().key(), true
 	}
@@ -383,13 +387,14 @@ func (e *Encoder) variable(k varKey) Lit {
 		if v, ok := x.rets[k.v]; ok {
 			return v
 		}
-	} else if v, ok := e.vars.get(k.pair().key()); ok {
-		return v
+	} else if l, ok := e.vars.get(k.pair().key()); ok {
+		return l
 	}
 	v := e.newVar(func() string { return e.keyName(k) })
+	l := v.Pos()
 	e.meaning[v] = k.pair()
 	if k.kind != vRet {
-		e.vars.put(k.pair().key(), v)
+		e.vars.put(k.pair().key(), l)
 	}
 	e.own(x, v, k)
 	if k.kind == vB || k.kind == vMatch {
@@ -415,25 +420,25 @@ func (e *Encoder) variable(k varKey) Lit {
 				o.rets = e.freeRets[n-1]
 				e.freeRets = e.freeRets[:n-1]
 			} else {
-				o.rets = map[h.Value]int{}
+				o.rets = map[h.Value]Lit{}
 			}
 		}
-		o.rets[k.v] = v
+		o.rets[k.v] = l
 		if e.lazySide() {
-			e.pendingVarMade(o, v, true)
-			return v
+			e.pendingVarMade(o, l, true)
+			return l
 		}
-		if o.retTail == 0 {
-			o.retTail = v
+		if o.retTail == z.LitNull {
+			o.retTail = l
 		} else {
 			t := e.newVar(func() string { return e.keyName(k) + " ladder" })
 			e.own(o, t, varKey{kind: vAux})
-			e.emit2(-v, t)
-			e.emit2(-o.retTail, t)
-			e.emit2(-o.retTail, -v)
-			o.retTail = t
+			e.emit2(l.Not(), t.Pos())
+			e.emit2(o.retTail.Not(), t.Pos())
+			e.emit2(o.retTail.Not(), l.Not())
+			o.retTail = t.Pos()
 		}
-		e.emit2(-v, e.used(o))
+		e.emit2(l.Not(), e.used(o))
 	}
 	if k.kind == vMatch {
 		// Only used operations are matched (WLOG: no axiom needs a match
@@ -444,14 +449,14 @@ func (e *Encoder) variable(k varKey) Lit {
 			switch {
 			case !o.pending():
 			case e.lazySide():
-				e.pendingVarMade(o, v, false)
+				e.pendingVarMade(o, l, false)
 			default:
-				e.emit2(-v, e.used(o))
+				e.emit2(l.Not(), e.used(o))
 			}
 		}
-		e.newMatches = append(e.newMatches, newMatch{x, y, v})
+		e.newMatches = append(e.newMatches, newMatch{x, y, l})
 	}
-	return v
+	return l
 }
 
 func (e *Encoder) keyName(k varKey) string {
@@ -478,7 +483,7 @@ func (e *Encoder) keyName(k varKey) string {
 
 func (e *Encoder) used(o *Op) Lit {
 	// Cached: the variable lives exactly as long as the operation.
-	if o.usedVar == 0 {
+	if o.usedVar == z.LitNull {
 		o.usedVar = e.variable(varKey{kind: vUsed, x: o.Serial, xo: o})
 	}
 	return o.usedVar
@@ -491,15 +496,15 @@ func (e *Encoder) usedNode(o *Op) *node {
 	return e.litNode(e.used(o))
 }
 
-// bLit is b(x,y) as a literal, or 0 and its constant value.
+// bLit is b(x,y) as a literal, or z.LitNull and its constant value.
 func (e *Encoder) bLit(x, y *Op) (Lit, bool) {
 	switch {
 	case x == y:
-		return 0, false
+		return z.LitNull, false
 	case before(x, y):
-		return 0, true
+		return z.LitNull, true
 	case before(y, x):
-		return 0, false
+		return z.LitNull, false
 	}
 	n := e.bNode(x, y)
 	return n.lit, false
@@ -516,7 +521,7 @@ func (e *Encoder) bNode(x, y *Op) *node {
 		if x.Serial < y.Serial {
 			return e.litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}))
 		}
-		return e.litNode(-e.variable(varKey{kind: vB, x: y.Serial, y: x.Serial, xo: y, yo: x}))
+		return e.litNode(e.variable(varKey{kind: vB, x: y.Serial, y: x.Serial, xo: y, yo: x}).Not())
 	}
 	return e.litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}))
 }
@@ -529,7 +534,7 @@ func (e *Encoder) retNode(o *Op, v h.Value) *node {
 		return constNode(o.Label.Ret == v)
 	}
 	if v == theory.Bottom {
-		return e.litNode(-e.used(o))
+		return e.litNode(e.used(o).Not())
 	}
 	if l, ok := o.rets[v]; ok {
 		return e.litNode(l)
@@ -585,8 +590,8 @@ func (e *Encoder) matchNode(x, y *Op) *node {
 	}
 	// A match variable is known only while its pair is possible (see
 	// ruleOut), so an existing one needs no new check.
-	if v, ok := e.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); ok {
-		return e.litNode(v)
+	if l, ok := e.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); ok {
+		return e.litNode(l)
 	}
 	if !e.matchPossible(x, y) {
 		return falseNode
@@ -870,10 +875,10 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 		if v == ret {
 			units = append(units, l)
 		} else {
-			units = append(units, -l)
+			units = append(units, l.Not())
 		}
 	}
-	slices.SortFunc(units, func(a, b Lit) int { return abs(a) - abs(b) })
+	slices.SortFunc(units, func(a, b Lit) int { return cmp.Compare(a.Var(), b.Var()) })
 	for _, l := range units {
 		e.emit1(l)
 	}
@@ -925,19 +930,19 @@ func (e *Encoder) ruleOut(x, y *Op) {
 	key := varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()
 	if m, ok := e.vars.get(key); ok && e.lazyPair() && e.lazy.Value(m) != -1 {
 		// MATCH's instance, now that the labels decide it (lazypair.go).
-		e.emit1(-m)
+		e.emit1(m.Not())
 	}
 	e.vars.del(key)
 }
 
 // EmitOpen emits every ∀∃ instance not yet emitted for good — those with a
 // pending universally bound operation, or of axioms that never close — each
-// clause extended with ¬act (act = 0: unconditionally).
+// clause extended with ¬act (act = z.LitNull: unconditionally).
 func (e *Encoder) EmitOpen(act Lit) {
 	e.nodes.reset()
 	var extra []Lit
-	if act != 0 {
-		extra = []Lit{-act}
+	if act != z.LitNull {
+		extra = []Lit{act.Not()}
 	}
 	for _, a := range e.ax {
 		switch {
@@ -981,7 +986,7 @@ func (e *Encoder) Ops() []*Op { return e.win }
 // were universally bound in. The caller
 // forgets those variables in its solver, which drops every clause that
 // mentions them. What was derived about the remaining variables stays.
-func (e *Encoder) Remove(serials []int) []int {
+func (e *Encoder) Remove(serials []int) []z.Var {
 	forget := e.forget[:0]
 	// The operations to forget are marked with a fresh stamp.
 	e.stamp++
@@ -1002,8 +1007,8 @@ func (e *Encoder) Remove(serials []int) []int {
 			e.meaning[ov.v] = varPair{kind: vNone}
 			e.varOps[ov.v] = [2]*Op{}
 			e.units[ov.v] = 0
-			forget = append(forget, int(ov.v))
-			e.watchForgotten(int(ov.v))
+			forget = append(forget, ov.v)
+			e.watchForgotten(ov.v)
 			if ov.pair {
 				e.vars.del(ov.key)
 			}
@@ -1178,8 +1183,8 @@ func (e *Encoder) TrackOwners() { e.trackOwners = true }
 // operations of the instance a Tseitin helper belongs to. Removing any of
 // them makes v meaningless. Valid with TrackOwners, for variables that
 // are never recycled (SYMBOLIC's solvers never recycle).
-func (e *Encoder) VarOwners(v int) []int32 {
-	if v < len(e.owners) {
+func (e *Encoder) VarOwners(v z.Var) []int32 {
+	if int(v) < len(e.owners) {
 		return e.owners[v]
 	}
 	return nil
@@ -1189,23 +1194,23 @@ func (e *Encoder) VarOwners(v int) []int32 {
 func (e *Encoder) Op(serial int) *Op { return e.ops[serial] }
 
 // UsedLit, BLit, RetLit and MatchLit expose variables for assumptions;
-// they return 0 when the atom is a constant.
+// they return z.LitNull when the atom is a constant.
 func (e *Encoder) UsedLit(serial int) Lit {
 	op := e.ops[serial]
 	if !op.pending() {
-		return 0
+		return z.LitNull
 	}
 	return e.used(op)
 }
 
-// BLit is b(x,y) as a literal, or 0 with the constant in val.
+// BLit is b(x,y) as a literal, or z.LitNull with the constant in val.
 func (e *Encoder) BLit(x, y int) (lit Lit, val bool) {
 	e.nodes.reset()
 	n := e.bNode(e.ops[x], e.ops[y])
 	if n.kind == nLit {
 		return n.lit, false
 	}
-	return 0, n.kind == nTrue
+	return z.LitNull, n.kind == nTrue
 }
 
 // RetVars lists the return-value variables of a pending operation.
@@ -1217,11 +1222,4 @@ func (e *Encoder) RetVars(serial int) map[h.Value]Lit {
 		}
 	}
 	return out
-}
-
-func abs(l Lit) int {
-	if l < 0 {
-		return -l
-	}
-	return l
 }

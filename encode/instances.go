@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/z"
 	"github.com/satmon/satmon/theory"
 )
 
@@ -188,29 +189,29 @@ func (e *Encoder) transitivity(a *axiom, s *Op) {
 			return
 		}
 		l12, c12 := e.bLit(x1, x2)
-		if l12 == 0 && !c12 {
+		if l12 == z.LitNull && !c12 {
 			return
 		}
 		l23, c23 := e.bLit(x2, x3)
-		if l23 == 0 && !c23 {
+		if l23 == z.LitNull && !c23 {
 			return
 		}
 		l13, c13 := e.bLit(x1, x3)
-		if l13 == 0 && c13 {
+		if l13 == z.LitNull && c13 {
 			return
 		}
 		cl := e.clauseBuf[:0]
 		for i, o := range [3]*Op{x1, x2, x3} {
 			if o.pending() && (i == 0 || o != x1) && (i < 2 || o != x2) {
-				cl = append(cl, -e.used(o))
+				cl = append(cl, e.used(o).Not())
 			}
 		}
 		for _, l := range [2]Lit{l12, l23} {
-			if l != 0 {
-				cl = append(cl, -l)
+			if l != z.LitNull {
+				cl = append(cl, l.Not())
 			}
 		}
-		if l13 != 0 {
+		if l13 != z.LitNull {
 			cl = append(cl, l13)
 		}
 		e.cur, e.curAxiom = append(e.cur[:0], x1, x2, x3), a.Axiom
@@ -743,7 +744,7 @@ func (e *Encoder) witnessHolds(a *axiom, win []*Op, nf int) bool {
 		cands = g.partners(e.env)
 	}
 	for _, o := range cands {
-		if o.pending() && (o.usedVar == 0 || e.lazy.Value(o.usedVar) != 1) {
+		if o.pending() && (o.usedVar == z.LitNull || e.lazy.Value(o.usedVar) != 1) {
 			continue
 		}
 		e.env[nf] = o
@@ -810,7 +811,7 @@ func (e *Encoder) known(f *theory.Formula) tri {
 		if !o.pending() {
 			return vTrue
 		}
-		return val(o.usedVar, o.usedVar != 0)
+		return val(o.usedVar, o.usedVar != z.LitNull)
 	case theory.KRel:
 		return relValue(f, func(i int) *Op { return env[i] })
 	}

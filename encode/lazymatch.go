@@ -1,6 +1,9 @@
 package encode
 
-import "github.com/satmon/satmon/theory"
+import (
+	"github.com/satmon/satmon/internal/z"
+	"github.com/satmon/satmon/theory"
+)
 
 // Sanity instances wait for their match variables.
 //
@@ -141,7 +144,7 @@ func (e *Encoder) atMostOne(m newMatch, cands []*Op, injective bool) {
 		if !ok || e.waiting(n) || e.lazy != nil && e.lazy.Value(n) == -1 {
 			continue
 		}
-		e.clauseBuf = append(e.clauseBuf[:0], -m.v, -n)
+		e.clauseBuf = append(e.clauseBuf[:0], m.v.Not(), n.Not())
 		e.emit(e.clauseBuf)
 	}
 }
@@ -173,7 +176,7 @@ func (e *Encoder) exclusionMade(m newMatch, t Lit, row bool) {
 	if v, ok := e.vars.get(varPair{vMatch, int32(m.x.Serial), int32(m.y.Serial)}.key()); !ok || v != m.v {
 		return // ruled out since (see ruleOut)
 	}
-	e.emit2(-m.v, -t)
+	e.emit2(m.v.Not(), t.Not())
 }
 
 // excludes reports whether t, a variable remembered as x's row's (row)
@@ -183,10 +186,10 @@ func (e *Encoder) exclusionMade(m newMatch, t Lit, row bool) {
 // a column with values tied, of x's value (FUNCTION across values is
 // implied; see functionCands).
 func (e *Encoder) excludes(t Lit, x, y *Op, row bool) bool {
-	if t == 0 || e.lazy.Value(t) != 1 {
+	if t == z.LitNull || e.lazy.Value(t) != 1 {
 		return false
 	}
-	tm := e.meaning[t]
+	tm := e.meaning[t.Var()]
 	if tm.kind != vMatch {
 		return false
 	}
@@ -236,7 +239,7 @@ func (e *Encoder) exclude(m Lit, x, y *Op, cands []*Op, injective bool) {
 		if !ok || e.waiting(n) || e.lazy.Value(n) == -1 {
 			continue
 		}
-		e.emit2(-m, -n)
+		e.emit2(m.Not(), n.Not())
 	}
 }
 

@@ -1,5 +1,7 @@
 package encode
 
+import "github.com/satmon/satmon/internal/z"
+
 // MATCH's clauses, generated when they become unit, for SATURATE.
 //
 // For the kernels whose MATCH axiom is meth(x) = … ∧ meth(y) = … ∧
@@ -32,7 +34,7 @@ func (e *Encoder) pairMade(m newMatch) {
 	// another one (the at-most-one makes it false once it exists).
 	r, ok := m.y.rets[m.x.Label.Arg]
 	t := m.y.retTrue
-	if ok && e.lazy.Value(r) == -1 || t != 0 && t != r && e.lazy.Value(t) == 1 || e.lazy.Value(m.v) == 1 {
+	if ok && e.lazy.Value(r) == -1 || t != z.LitNull && t != r && e.lazy.Value(t) == 1 || e.lazy.Value(m.v) == 1 {
 		e.pairClause(m.x, m.y, m.v)
 	}
 }
@@ -71,8 +73,8 @@ func (e *Encoder) pairClauses(y *Op, r Lit, same bool) {
 func (e *Encoder) pairClause(x, y *Op, m Lit) {
 	switch r := e.retNode(y, x.Label.Arg); r.kind {
 	case nLit:
-		e.emit2(-m, r.lit)
+		e.emit2(m.Not(), r.lit)
 	case nFalse:
-		e.emit1(-m)
+		e.emit1(m.Not())
 	}
 }

@@ -1,5 +1,7 @@
 package encode
 
+import "github.com/satmon/satmon/internal/z"
+
 // Lazy side conditions of pending operations' variables, for SATURATE.
 //
 // A pending operation o has return variables ret(o)=v (at most one true,
@@ -27,14 +29,14 @@ func (e *Encoder) lazySide() bool { return e.lazy != nil }
 // operation o, the side clauses that are already unit.
 func (e *Encoder) pendingVarMade(o *Op, v Lit, ret bool) {
 	if u := e.used(o); e.lazy.Value(u) == -1 {
-		e.emit2(-v, u)
+		e.emit2(v.Not(), u)
 	}
 	// Only the variable retTrue has seen needs a look: one made true
 	// since is still to be seen by retTrue, which will then find v among
 	// o's variables. Scanning them all here made a long pending
 	// operation's values cost quadratic time.
-	if w := o.retTrue; ret && w != 0 && w != v && e.lazy.Value(w) == 1 {
-		e.emit2(-w, -v)
+	if w := o.retTrue; ret && w != z.LitNull && w != v && e.lazy.Value(w) == 1 {
+		e.emit2(w.Not(), v.Not())
 	}
 }
 
@@ -43,7 +45,7 @@ func (e *Encoder) retTrue(o *Op, v Lit) {
 	o.retTrue = v
 	for _, w := range o.rets {
 		if w != v && e.lazy.Value(w) != -1 {
-			e.emit2(-v, -w)
+			e.emit2(v.Not(), w.Not())
 		}
 	}
 	e.usedBy(o, v)
@@ -56,7 +58,7 @@ func (e *Encoder) retTrue(o *Op, v Lit) {
 func (e *Encoder) usedBy(o *Op, v Lit) {
 	if o.pending() {
 		if u := e.used(o); e.lazy.Value(u) != 1 {
-			e.emit2(-v, u)
+			e.emit2(v.Not(), u)
 		}
 	}
 }
@@ -69,9 +71,9 @@ func (e *Encoder) usedFalse(o *Op) {
 		if e.epoch[ov.v] != ov.epoch {
 			continue
 		}
-		x := int(ov.v)
-		if k := e.meaning[x].kind; (k == vRet || k == vMatch) && e.lazy.Value(x) != -1 {
-			e.emit2(-x, u)
+		x := ov.v
+		if k := e.meaning[x].kind; (k == vRet || k == vMatch) && e.lazy.Value(x.Pos()) != -1 {
+			e.emit2(x.Neg(), u)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/z"
 	"github.com/satmon/satmon/saturate"
 	"github.com/satmon/satmon/theory"
 )
@@ -57,24 +58,24 @@ func TestLazySideConditions(t *testing.T) {
 		}},
 		{"ret true excludes the other values and makes used true", func(e *Encoder, k satSink, v vars, sat func()) []Lit {
 			k.AddClause([]Lit{v.r1})
-			return []Lit{v.used, -v.r2}
+			return []Lit{v.used, v.r2.Not()}
 		}},
 		{"used false makes match and ret false", func(e *Encoder, k satSink, v vars, sat func()) []Lit {
-			k.AddClause([]Lit{-v.used})
-			return []Lit{-v.m, -v.r1, -v.r2}
+			k.AddClause([]Lit{v.used.Not()})
+			return []Lit{v.m.Not(), v.r1.Not(), v.r2.Not()}
 		}},
 		{"variables made after used is false are false", func(e *Encoder, k satSink, v vars, sat func()) []Lit {
-			k.AddClause([]Lit{-v.used})
+			k.AddClause([]Lit{v.used.Not()})
 			sat()
 			r3 := e.variable(varKey{kind: vRet, x: 4, v: "3"})
 			m3 := e.variable(varKey{kind: vMatch, x: 3, y: 4})
 			e.flushMatches()
-			return []Lit{-r3, -m3}
+			return []Lit{r3.Not(), m3.Not()}
 		}},
 		{"a ret variable made after another is true is false", func(e *Encoder, k satSink, v vars, sat func()) []Lit {
 			k.AddClause([]Lit{v.r1})
 			sat()
-			return []Lit{-e.variable(varKey{kind: vRet, x: 4, v: "3"})}
+			return []Lit{e.variable(varKey{kind: vRet, x: 4, v: "3"}).Not()}
 		}},
 	}
 	for _, c := range cases {
@@ -90,7 +91,7 @@ func TestLazySideConditions(t *testing.T) {
 			k.saturate(t, e)
 			for _, l := range want {
 				if k.Value(l) != 1 {
-					t.Errorf("%s (lazy %v): literal %d is %d, want true", c.name, lazy, l, k.Value(l))
+					t.Errorf("%s (lazy %v): literal %v is %d, want true", c.name, lazy, l, k.Value(l))
 				}
 			}
 		}
@@ -123,25 +124,25 @@ func TestLazyMatchClause(t *testing.T) {
 			m := match(e, 1)
 			r := ret(e, "1")
 			sat()
-			k.AddClause([]Lit{-r})
-			return []Lit{-m}
+			k.AddClause([]Lit{r.Not()})
+			return []Lit{m.Not()}
 		}},
 		{"another value true makes match false", func(e *Encoder, k satSink, sat func()) []Lit {
 			m := match(e, 1)
 			sat()
 			k.AddClause([]Lit{ret(e, "3")})
-			return []Lit{-m}
+			return []Lit{m.Not()}
 		}},
 		{"match made after another value is true is false", func(e *Encoder, k satSink, sat func()) []Lit {
 			k.AddClause([]Lit{ret(e, "3")})
 			sat()
-			return []Lit{-match(e, 1)}
+			return []Lit{match(e, 1).Not()}
 		}},
 		{"returning another value makes match false", func(e *Encoder, k satSink, sat func()) []Lit {
 			m := match(e, 3)
 			sat()
 			e.Return(4, "1", 5)
-			return []Lit{-m}
+			return []Lit{m.Not()}
 		}},
 	}
 	for _, c := range cases {
@@ -152,7 +153,7 @@ func TestLazyMatchClause(t *testing.T) {
 			k.saturate(t, e)
 			for _, l := range want {
 				if k.Value(l) != 1 {
-					t.Errorf("%s (lazy %v): literal %d is %d, want true", c.name, lazy, l, k.Value(l))
+					t.Errorf("%s (lazy %v): literal %v is %d, want true", c.name, lazy, l, k.Value(l))
 				}
 			}
 		}
@@ -186,7 +187,7 @@ func TestLazyExclusions(t *testing.T) {
 				other = match(5)
 				k.saturate(t, e)
 			}
-			if v := k.Value(-other); v != 1 {
+			if v := k.Value(other.Not()); v != 1 {
 				t.Errorf("made later %v, lazy %v: ¬match(add(1), second remove) is %d, want true", later, lazy, v)
 			}
 		}
@@ -218,7 +219,7 @@ func TestExcludedWitness(t *testing.T) {
 	if _, ok := e.vars.get(varPair{vMatch, 1, 3}.key()); ok {
 		t.Error("match(x1,rp) was made, though x1 is matched to r1")
 	}
-	if l, _ := e.BLit(4, 5); l == 0 || k.Value(l) != 1 {
+	if l, _ := e.BLit(4, 5); l == z.LitNull || k.Value(l) != 1 {
 		t.Errorf("b(r1,r2) should be true: FIFO with r1 as x1's only witness")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/z"
 	"github.com/satmon/satmon/theory"
 )
 
@@ -108,11 +109,11 @@ func (e *Encoder) limitWitness(f *theory.Formula, a, r, x *Op) *node {
 
 // unit records that the unit clause l was emitted.
 func (e *Encoder) unit(l Lit) {
-	v, s := l, int8(1)
-	if l < 0 {
-		v, s = -l, -1
+	v, s := l.Var(), int8(1)
+	if l.IsNeg() {
+		s = -1
 	}
-	if v < len(e.units) {
+	if int(v) < len(e.units) {
 		e.units[v] = s
 	}
 }
@@ -143,9 +144,9 @@ func (e *Encoder) limitKnown(f *theory.Formula) tri {
 	if !ok {
 		return t
 	}
-	v, sign := l, int8(1)
-	if l < 0 {
-		v, sign = -l, -1
+	v, sign := l.Var(), int8(1)
+	if l.IsNeg() {
+		sign = -1
 	}
 	switch e.units[v] * sign {
 	case 1:
@@ -162,7 +163,7 @@ func (e *Encoder) limitStart(n int, x *Op, extra []Lit) *limitState {
 	e.cur = append(e.cur[:0], x)
 	parts := e.nodes.list(len(x.asX) + 1)
 	if x.pending() {
-		parts = append(parts, e.litNode(-e.used(x)))
+		parts = append(parts, e.litNode(e.used(x).Not()))
 	}
 	if n > 1 {
 		for _, r := range x.asX {
@@ -305,27 +306,27 @@ func (e *Encoder) limitCount(st *limitState, in Lit) {
 	k := st.k
 	switch {
 	case k == 0:
-		e.limitClause(st, -in)
+		e.limitClause(st, in.Not())
 		return
 	case len(st.regs) == k:
-		e.limitClause(st, -in, -st.regs[k-1])
+		e.limitClause(st, in.Not(), st.regs[k-1].Not())
 	}
 	// The new registers replace the old ones in place, from the top, so
 	// that s_(j−1) and s_j are still the old ones when s'_j is made.
 	old := len(st.regs)
 	m := min(k, old+1)
 	if m > old {
-		st.regs = append(st.regs, 0)
+		st.regs = append(st.regs, z.LitNull)
 	}
 	for j := m; j >= 1; j-- {
 		s := e.aux()
 		if j == 1 {
-			e.limitDef(st, -in, s)
+			e.limitDef(st, in.Not(), s)
 		} else {
-			e.limitDef(st, -in, -st.regs[j-2], s)
+			e.limitDef(st, in.Not(), st.regs[j-2].Not(), s)
 		}
 		if j <= old {
-			e.limitDef(st, -st.regs[j-1], s)
+			e.limitDef(st, st.regs[j-1].Not(), s)
 		}
 		st.regs[j-1] = s
 	}
@@ -340,7 +341,7 @@ func (e *Encoder) limitTighten(st *limitState) {
 	case st.k < 0:
 		e.limitClause(st)
 	case len(st.regs) > st.k:
-		e.limitClause(st, -st.regs[st.k])
+		e.limitClause(st, st.regs[st.k].Not())
 		st.regs = st.regs[:st.k]
 	}
 }

@@ -1,5 +1,7 @@
 package encode
 
+import "github.com/satmon/satmon/internal/z"
+
 // node is a ground formula after constant folding: a constant, a literal,
 // or a conjunction/disjunction. Negation is pushed to the literals.
 type node struct {
@@ -102,7 +104,7 @@ func (e *Encoder) and(args ...*node) *node {
 	case 1:
 		return out[0]
 	}
-	return e.nodes.new(nAnd, 0, out)
+	return e.nodes.new(nAnd, z.LitNull, out)
 }
 
 // or folds constants and flattens nested disjunctions.
@@ -130,7 +132,7 @@ func (e *Encoder) or(args ...*node) *node {
 	case 1:
 		return out[0]
 	}
-	return e.nodes.new(nOr, 0, out)
+	return e.nodes.new(nOr, z.LitNull, out)
 }
 
 // settled is n's kind, except that a literal the saturator has already
@@ -156,7 +158,7 @@ func (e *Encoder) not(n *node) *node {
 	case nTrue:
 		return falseNode
 	case nLit:
-		return e.litNode(-n.lit)
+		return e.litNode(n.lit.Not())
 	case nAnd:
 		out := e.nodes.list(len(n.args))
 		for _, a := range n.args {
@@ -220,7 +222,7 @@ func (e *Encoder) litFor(n *node) Lit {
 	}
 	t := e.aux()
 	start := len(e.stack)
-	e.stack = append(e.stack, -t)
+	e.stack = append(e.stack, t.Not())
 	e.assert(n, e.stack[start:start+1:start+1])
 	e.stack = e.stack[:start]
 	return t

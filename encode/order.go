@@ -1,5 +1,7 @@
 package encode
 
+import "github.com/satmon/satmon/internal/z"
+
 // Lazy transitivity, for SATURATE.
 //
 // In a sequential kernel b(y,x) is ¬b(x,y), so the six instances of
@@ -50,26 +52,23 @@ func (e *Encoder) Assigned(lits []Lit) {
 		if e.poll() {
 			return
 		}
-		v := l
-		if v < 0 {
-			v = -v
-		}
+		v := l.Var()
 		if e.w.on {
 			e.watchAssigned(v)
 		}
-		if v >= len(e.meaning) {
+		if int(v) >= len(e.meaning) {
 			continue
 		}
 		m := e.meaning[v]
 		switch m.kind {
 		case vB:
 			x, y := e.varOps[v][0], e.varOps[v][1]
-			if l < 0 {
+			if l.IsNeg() {
 				x, y = y, x
 			}
 			e.edgeAssigned(x, y, l)
 		case vUsed:
-			if o := e.varOps[v][0]; l > 0 {
+			if o := e.varOps[v][0]; l.IsPos() {
 				e.usedAssigned(o)
 			} else if o.pending() {
 				e.usedFalse(o)
@@ -77,13 +76,13 @@ func (e *Encoder) Assigned(lits []Lit) {
 		case vRet:
 			switch o := e.varOps[v][0]; {
 			case !o.pending():
-			case l > 0:
+			case l.IsPos():
 				e.retTrue(o, l)
 			case e.lazyPair():
-				e.retFalse(o, -l)
+				e.retFalse(o, l.Not())
 			}
 		case vMatch:
-			if l > 0 {
+			if l.IsPos() {
 				x, y := e.varOps[v][0], e.varOps[v][1]
 				e.usedBy(x, l)
 				e.usedBy(y, l)
@@ -236,7 +235,7 @@ func (v edgeVal) reverse() edgeVal {
 	case vFalse:
 		v.t = vTrue
 	}
-	v.l = -v.l
+	v.l = v.l.Not()
 	return v
 }
 
@@ -303,14 +302,14 @@ func (e *Encoder) checkCycle(a, b, c *Op, ab, ca edgeVal) {
 			}
 		}
 		switch {
-		case v.l != 0:
-			if v.t == vUnknown && e.lazy.Value(-v.l) == 1 {
+		case v.l != z.LitNull:
+			if v.t == vUnknown && e.lazy.Value(v.l.Not()) == 1 {
 				// Assigned in the batch being told, not yet in the
 				// lists: the clause is satisfied. Emitting it anyway
 				// was 97% of an MS-queue log's transitivity clauses.
 				return
 			}
-			lits[n] = -v.l
+			lits[n] = v.l.Not()
 			n++
 		case v.t == vUnknown:
 			openEdge = ends[i] // no variable yet: created below
@@ -320,7 +319,7 @@ func (e *Encoder) checkCycle(a, b, c *Op, ab, ca edgeVal) {
 		if !o.pending() || (i > 0 && o == a) || (i > 1 && o == b) {
 			continue
 		}
-		g := -e.used(o)
+		g := e.used(o).Not()
 		switch e.lazy.Value(g) {
 		case 1:
 			return
@@ -333,7 +332,7 @@ func (e *Encoder) checkCycle(a, b, c *Op, ab, ca edgeVal) {
 		n++
 	}
 	if openEdge[0] != nil {
-		lits[n] = -e.bNode(openEdge[0], openEdge[1]).lit
+		lits[n] = e.bNode(openEdge[0], openEdge[1]).lit.Not()
 		n++
 	}
 	e.emit(lits[:n])
@@ -346,5 +345,8 @@ func (e *Encoder) bExisting(x, y *Op) (Lit, bool) {
 		return v, ok
 	}
 	v, ok := e.vars.get(varPair{vB, int32(y.Serial), int32(x.Serial)}.key())
-	return -v, ok
+	if !ok {
+		return z.LitNull, false
+	}
+	return v.Not(), true
 }

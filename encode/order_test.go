@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/z"
 	"github.com/satmon/satmon/saturate"
 	"github.com/satmon/satmon/theory"
 )
@@ -12,19 +13,13 @@ import (
 // SATURATE does, for the tests of the lazy transitivity.
 type satSink struct{ s *saturate.Solver }
 
-func (k satSink) NewVar() int { return int(k.s.NewVar()) }
+func (k satSink) NewVar() z.Var { return k.s.NewVar() }
 
-func (k satSink) AddClause(lits []Lit) {
-	var cl []saturate.Lit
-	for _, l := range lits {
-		cl = append(cl, saturate.FromDimacs(l))
-	}
-	k.s.AddClause(cl...)
-}
+func (k satSink) AddClause(lits []Lit) { k.s.AddClause(lits...) }
 
 func (k satSink) Value(l Lit) int8 {
 	// saturate.Value already is +1, -1 or 0.
-	return int8(k.s.Value(saturate.FromDimacs(l)))
+	return int8(k.s.Value(l))
 }
 
 // saturate propagates and feeds new facts back until nothing is new.
@@ -37,11 +32,7 @@ func (k satSink) saturate(t *testing.T, e *Encoder) {
 		if len(lits) == 0 {
 			return
 		}
-		var out []Lit
-		for _, l := range lits {
-			out = append(out, l.Dimacs())
-		}
-		e.Assigned(out)
+		e.Assigned(lits)
 	}
 }
 
@@ -78,7 +69,7 @@ func TestLazyTransitivityUsedEvent(t *testing.T) {
 		e.Return(x, h.Void, 4)
 		fact, _ := e.BLit(c.fact[0], c.fact[1])
 		want, _ := e.BLit(c.want[0], c.want[1])
-		if fact == 0 || want == 0 {
+		if fact == z.LitNull || want == z.LitNull {
 			t.Fatalf("b%v and b%v should be variables: the pairs overlap", c.fact, c.want)
 		}
 		sink.AddClause([]Lit{fact})
@@ -108,7 +99,7 @@ func TestLazyTransitivityEdgeEvent(t *testing.T) {
 	xy, _ := e.BLit(1, 2)
 	yz, _ := e.BLit(2, 3)
 	xz, _ := e.BLit(1, 3)
-	if xy == 0 || yz == 0 || xz == 0 {
+	if xy == z.LitNull || yz == z.LitNull || xz == z.LitNull {
 		t.Fatal("overlapping pairs should have variables")
 	}
 	sink.AddClause([]Lit{xy})
@@ -165,7 +156,7 @@ func TestLazyTransitivityEdgeCandidates(t *testing.T) {
 			}
 			sink.saturate(t, e)
 			want, _ := e.BLit(c.want[0], c.want[1])
-			if want == 0 {
+			if want == z.LitNull {
 				t.Fatalf("b%v should be a variable", c.want)
 			}
 			for i, f := range c.facts {
@@ -173,7 +164,7 @@ func TestLazyTransitivityEdgeCandidates(t *testing.T) {
 					t.Fatalf("b%v = %d before fact %d; want unknown", c.want, v, i+1)
 				}
 				l, _ := e.BLit(f[0], f[1])
-				if l == 0 {
+				if l == z.LitNull {
 					t.Fatalf("b%v should be a variable", f)
 				}
 				sink.AddClause([]Lit{l})
@@ -210,14 +201,14 @@ func TestLazyTransitivityUsedEventPairs(t *testing.T) {
 			e.Return(y, h.Void, 5)
 			for _, f := range c.facts {
 				l, _ := e.BLit(f[0], f[1])
-				if l == 0 {
+				if l == z.LitNull {
 					t.Fatalf("b%v should be a variable", f)
 				}
 				sink.AddClause([]Lit{l})
 			}
 			sink.saturate(t, e)
 			want, _ := e.BLit(c.want[0], c.want[1])
-			if want == 0 {
+			if want == z.LitNull {
 				t.Fatalf("b%v should be a variable", c.want)
 			}
 			if v := sink.Value(want); v != 0 {

@@ -1,15 +1,20 @@
 package encode
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/satmon/satmon/internal/z"
+)
 
 // varTable maps the key of a b, used or match variable (varPair.key) to
-// the variable. It is a hash table with open addressing, linear probing
-// and backward-shift deletion (no tombstones, so churn never degrades
-// it): these lookups are SATURATE's most frequent operation, and the
-// generic map spent most of its time hashing and matching control bytes.
+// the variable, as its positive literal. It is a hash table with open
+// addressing, linear probing and backward-shift deletion (no tombstones,
+// so churn never degrades it): these lookups are SATURATE's most frequent
+// operation, and the generic map spent most of its time hashing and
+// matching control bytes.
 type varTable struct {
 	keys  []uint64 // key+1; 0 marks an empty slot
-	vals  []int32
+	vals  []Lit
 	n     int
 	shift uint // 64 - log2(len(keys))
 }
@@ -18,22 +23,22 @@ func (t *varTable) home(k uint64) int {
 	return int((k * 0x9E3779B97F4A7C15) >> t.shift)
 }
 
-func (t *varTable) get(k uint64) (int, bool) {
+func (t *varTable) get(k uint64) (Lit, bool) {
 	if t.n == 0 {
-		return 0, false
+		return z.LitNull, false
 	}
 	mask := len(t.keys) - 1
 	for i := t.home(k); ; i = (i + 1) & mask {
 		switch t.keys[i] {
 		case k + 1:
-			return int(t.vals[i]), true
+			return t.vals[i], true
 		case 0:
-			return 0, false
+			return z.LitNull, false
 		}
 	}
 }
 
-func (t *varTable) put(k uint64, v int) {
+func (t *varTable) put(k uint64, v Lit) {
 	if 2*(t.n+1) > len(t.keys) {
 		t.grow()
 	}
@@ -41,10 +46,10 @@ func (t *varTable) put(k uint64, v int) {
 	for i := t.home(k); ; i = (i + 1) & mask {
 		switch t.keys[i] {
 		case k + 1:
-			t.vals[i] = int32(v)
+			t.vals[i] = v
 			return
 		case 0:
-			t.keys[i], t.vals[i] = k+1, int32(v)
+			t.keys[i], t.vals[i] = k+1, v
 			t.n++
 			return
 		}
@@ -84,12 +89,12 @@ func (t *varTable) grow() {
 		size = 2 * len(t.keys)
 	}
 	old, oldVals := t.keys, t.vals
-	t.keys, t.vals = make([]uint64, size), make([]int32, size)
+	t.keys, t.vals = make([]uint64, size), make([]Lit, size)
 	t.shift = uint(64 - bits.TrailingZeros(uint(size)))
 	t.n = 0
 	for i, k := range old {
 		if k != 0 {
-			t.put(k-1, int(oldVals[i]))
+			t.put(k-1, oldVals[i])
 		}
 	}
 }

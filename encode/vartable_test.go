@@ -3,6 +3,8 @@ package encode
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/satmon/satmon/internal/z"
 )
 
 // varTable against Go's map under random puts, gets and deletes, with
@@ -11,7 +13,7 @@ import (
 func TestVarTableMatchesMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var tab varTable
-	ref := map[uint64]int{}
+	ref := map[uint64]Lit{}
 	for step := 0; step < 200000; step++ {
 		k := rng.Uint64N(3000)
 		if step%7 == 0 {
@@ -19,7 +21,7 @@ func TestVarTableMatchesMap(t *testing.T) {
 		}
 		switch rng.IntN(3) {
 		case 0:
-			v := rng.IntN(1 << 30)
+			v := z.Var(rng.IntN(1 << 30)).Lit(rng.IntN(2) == 0)
 			tab.put(k, v)
 			ref[k] = v
 		case 1:
@@ -29,7 +31,7 @@ func TestVarTableMatchesMap(t *testing.T) {
 		got, ok := tab.get(k)
 		want, wok := ref[k]
 		if ok != wok || got != want {
-			t.Fatalf("step %d: get(%d) = %d,%v, want %d,%v", step, k, got, ok, want, wok)
+			t.Fatalf("step %d: get(%d) = %v,%v, want %v,%v", step, k, got, ok, want, wok)
 		}
 		if tab.len() != len(ref) {
 			t.Fatalf("step %d: len %d, want %d", step, tab.len(), len(ref))
@@ -37,7 +39,7 @@ func TestVarTableMatchesMap(t *testing.T) {
 	}
 	for k, v := range ref {
 		if got, ok := tab.get(k); !ok || got != v {
-			t.Fatalf("final: get(%d) = %d,%v, want %d", k, got, ok, v)
+			t.Fatalf("final: get(%d) = %v,%v, want %v", k, got, ok, v)
 		}
 	}
 }

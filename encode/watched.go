@@ -1,5 +1,7 @@
 package encode
 
+import "github.com/satmon/satmon/internal/z"
+
 // Watched ∀∃ instances (SATURATE). An instance of a ∀∃ axiom is the
 // disjunction
 //
@@ -140,20 +142,20 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 	for _, p := range parts {
 		if p.n == 0 {
 			w.items = append(w.items, witem{at: int32(len(w.lits)), n: 1})
-			w.lits = append(w.lits, wlit{p.lit, e.epoch[abs(p.lit)]})
+			w.lits = append(w.lits, wlit{p.lit, e.epoch[p.lit.Var()]})
 			continue
 		}
 		hasConj = true
 		w.items = append(w.items, witem{at: int32(len(w.lits)), n: p.n, conj: true})
 		for _, l := range e.conj[p.at : p.at+p.n] {
-			w.lits = append(w.lits, wlit{l, e.epoch[abs(l)]})
+			w.lits = append(w.lits, wlit{l, e.epoch[l.Var()]})
 		}
 	}
 	in.nitems = int32(len(w.items)) - in.items
 	if hasConj || w.closed {
 		in.owners = int32(len(w.owners))
 		for _, o := range e.env[:nf] {
-			w.owners = append(w.owners, wlit{o.usedVar, e.epoch[o.usedVar]})
+			w.owners = append(w.owners, wlit{o.usedVar, e.epoch[o.usedVar.Var()]})
 		}
 		in.nowners = int32(len(w.owners)) - in.owners
 	}
@@ -173,8 +175,8 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 	for _, it := range w.items[in.items : in.items+in.nitems] {
 		for _, wl := range w.lits[it.at : it.at+it.n] {
 			if e.lazy.Value(wl.l) == 0 {
-				v := abs(wl.l)
-				for v >= len(w.watch) {
+				v := wl.l.Var()
+				for int(v) >= len(w.watch) {
 					w.watch = append(w.watch, nil)
 				}
 				w.watch[v] = append(w.watch[v], id)
@@ -223,7 +225,7 @@ func (e *Encoder) visit(id int32) bool {
 		}
 		it := w.items[i]
 		for _, wl := range w.lits[it.at : it.at+it.n] {
-			if e.lazy.Value(wl.l) == -1 && e.epoch[abs(wl.l)] == wl.epoch {
+			if e.lazy.Value(wl.l) == -1 && e.epoch[wl.l.Var()] == wl.epoch {
 				reason = append(reason, wl.l)
 				break
 			}
@@ -236,7 +238,7 @@ func (e *Encoder) visit(id int32) bool {
 	} else {
 		it := w.items[last]
 		for _, wl := range w.lits[it.at : it.at+it.n] {
-			if e.lazy.Value(wl.l) == 1 || e.epoch[abs(wl.l)] != wl.epoch {
+			if e.lazy.Value(wl.l) == 1 || e.epoch[wl.l.Var()] != wl.epoch {
 				continue
 			}
 			cl := append(append(w.cl[:0], reason...), wl.l)
@@ -267,7 +269,7 @@ func (e *Encoder) itemValue(it *witem) tri {
 	}
 	t := vTrue
 	for _, wl := range e.w.lits[it.at : it.at+it.n] {
-		if e.epoch[abs(wl.l)] != wl.epoch {
+		if e.epoch[wl.l.Var()] != wl.epoch {
 			if e.w.closed {
 				it.false_ = true
 				return vFalse
@@ -298,7 +300,7 @@ func (e *Encoder) itemValue(it *witem) tri {
 func (e *Encoder) watchAlive(in *winst) bool {
 	w := &e.w
 	for _, o := range w.owners[in.owners : in.owners+in.nowners] {
-		if e.epoch[o.l] != o.epoch {
+		if e.epoch[o.l.Var()] != o.epoch {
 			return false
 		}
 	}
@@ -306,7 +308,7 @@ func (e *Encoder) watchAlive(in *winst) bool {
 		return true
 	}
 	for _, it := range w.items[in.items : in.items+in.nitems] {
-		if wl := w.lits[it.at]; !it.conj && e.epoch[abs(wl.l)] != wl.epoch {
+		if wl := w.lits[it.at]; !it.conj && e.epoch[wl.l.Var()] != wl.epoch {
 			return false
 		}
 	}
@@ -315,9 +317,9 @@ func (e *Encoder) watchAlive(in *winst) bool {
 
 // watchAssigned visits the instances watching variable v, which was just
 // assigned, and keeps those still open.
-func (e *Encoder) watchAssigned(v int) {
+func (e *Encoder) watchAssigned(v z.Var) {
 	w := &e.w
-	if v >= len(w.watch) {
+	if int(v) >= len(w.watch) {
 		return
 	}
 	l := w.watch[v]
@@ -334,9 +336,9 @@ func (e *Encoder) watchAssigned(v int) {
 // instances are dead (watchAlive) and the variable may be recycled. With
 // ClosedRemoval they may instead have lost a witness, and are kept for
 // revisitForgotten.
-func (e *Encoder) watchForgotten(v int) {
+func (e *Encoder) watchForgotten(v z.Var) {
 	w := &e.w
-	if v < len(w.watch) {
+	if int(v) < len(w.watch) {
 		if w.closed {
 			w.revisit = append(w.revisit, w.watch[v]...)
 		}
@@ -377,11 +379,11 @@ func (e *Encoder) compactWatched() {
 		for _, it := range w.items[in.items : in.items+in.nitems] {
 			at := int32(len(lits))
 			for _, wl := range w.lits[it.at : it.at+it.n] {
-				if e.epoch[abs(wl.l)] != wl.epoch {
+				if e.epoch[wl.l.Var()] != wl.epoch {
 					continue // a conjunction's forgotten literal
 				}
 				lits = append(lits, wl)
-				if v := abs(wl.l); v < len(w.watch) && e.lazy.Value(wl.l) == 0 {
+				if v := wl.l.Var(); int(v) < len(w.watch) && e.lazy.Value(wl.l) == 0 {
 					w.watch[v] = append(w.watch[v], id)
 				}
 			}

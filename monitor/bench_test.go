@@ -11,6 +11,7 @@ import (
 	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/testutil"
+	"github.com/satmon/satmon/internal/z"
 	"github.com/satmon/satmon/monitor/logfmt"
 )
 
@@ -99,7 +100,7 @@ func benchStream(b *testing.B, obj h.Object, conc int) {
 	// by the names the encoder gives them, its Tseitin helpers.
 	m := newMonitor()
 	c := m.chk.(*satChecker)
-	var created []int
+	var created []z.Var
 	c.sink.created = &created
 	c.enc.Names = true
 	helpers := 0

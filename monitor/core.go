@@ -137,7 +137,7 @@ func explainedOps(hist *h.History) []int {
 	var out []int
 	for _, r := range sc.sink.s.Explain() {
 		for _, l := range r.Lits {
-			for _, mm := range serialName.FindAllStringSubmatch(sc.enc.VarName(int(l.Var())), -1) {
+			for _, mm := range serialName.FindAllStringSubmatch(sc.enc.VarName(l.Var()), -1) {
 				s, _ := strconv.Atoi(mm[1])
 				if s >= 1 && s <= len(hist.Ops) && !seen[s-1] {
 					seen[s-1] = true

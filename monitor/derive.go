@@ -9,6 +9,7 @@ import (
 
 	"github.com/satmon/satmon/encode"
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/z"
 	"github.com/satmon/satmon/saturate"
 )
 
@@ -74,9 +75,9 @@ func derive(hist *h.History, core []int) ([]string, error) {
 	if m.Result().Verdict != Violation {
 		return nil, fmt.Errorf("SATURATE alone does not refute the core; the exact check does")
 	}
-	d := deriver{sub: sub, name: sc.enc.VarName, reason: map[saturate.Var][]saturate.Lit{}, origin: sink.origin}
+	d := deriver{sub: sub, name: sc.enc.VarName, reason: map[z.Var][]z.Lit{}, origin: sink.origin}
 	ex := sc.sink.s.Explain()
-	d.clause = map[saturate.Var]saturate.ClauseID{}
+	d.clause = map[z.Var]saturate.ClauseID{}
 	for _, r := range ex[1:] {
 		if !r.IsFact() {
 			d.reason[r.Lits[0].Var()] = r.Lits[1:]
@@ -87,9 +88,9 @@ func derive(hist *h.History, core []int) ([]string, error) {
 	// Each fact after its premises: depth first from the conflict's
 	// literals. Tseitin helpers are not steps: a premise that is one
 	// stands for the helper's own premises.
-	done := map[saturate.Var]bool{}
-	var visit func(v saturate.Var, depth int)
-	visit = func(v saturate.Var, depth int) {
+	done := map[z.Var]bool{}
+	var visit func(v z.Var, depth int)
+	visit = func(v z.Var, depth int) {
 		if done[v] || depth > 10000 {
 			return
 		}
@@ -98,13 +99,13 @@ func derive(hist *h.History, core []int) ([]string, error) {
 		for _, p := range prem {
 			visit(p.Var(), depth+1)
 		}
-		lit := saturate.Lit(0)
+		lit := z.LitNull
 		for _, r := range ex[1:] {
 			if r.Lits[0].Var() == v {
 				lit = r.Lits[0]
 			}
 		}
-		if lit == 0 || d.aux(lit) {
+		if lit == z.LitNull || d.aux(lit) {
 			return
 		}
 		if !ok {
@@ -126,9 +127,9 @@ func derive(hist *h.History, core []int) ([]string, error) {
 
 type deriver struct {
 	sub    *h.History
-	name   func(int) string
-	reason map[saturate.Var][]saturate.Lit // implied variable → its premises (false literals)
-	clause map[saturate.Var]saturate.ClauseID
+	name   func(z.Var) string
+	reason map[z.Var][]z.Lit // implied variable → its premises (false literals)
+	clause map[z.Var]saturate.ClauseID
 	origin map[saturate.ClauseID]origin
 }
 
@@ -146,18 +147,14 @@ type originSink struct {
 }
 
 func (k *originSink) AddClause(lits []encode.Lit) {
-	k.buf = k.buf[:0]
-	for _, l := range lits {
-		k.buf = append(k.buf, saturate.FromDimacs(l))
-	}
-	id := k.s.AddClause(k.buf...)
+	id := k.s.AddClause(lits...)
 	if a, serials := k.enc.Origin(); a != nil {
 		k.origin[id] = origin{axiom: a.Name, serials: serials}
 	}
 }
 
 // rule names the axiom instance that forced v.
-func (d deriver) rule(v saturate.Var) string { return d.ruleOf(d.clause[v]) }
+func (d deriver) rule(v z.Var) string { return d.ruleOf(d.clause[v]) }
 
 func (d deriver) ruleOf(id saturate.ClauseID) string {
 	o, ok := d.origin[id]
@@ -185,14 +182,14 @@ func (d deriver) ruleOf(id saturate.ClauseID) string {
 	return fmt.Sprintf("; by %s over %s%s", o.axiom, strings.Join(ids, ", "), why)
 }
 
-func (d deriver) aux(l saturate.Lit) bool {
-	n := d.name(int(l.Var()))
+func (d deriver) aux(l z.Lit) bool {
+	n := d.name(l.Var())
 	return !atomName.MatchString(n) || strings.Contains(n, " ")
 }
 
 // facts lists the facts that literals, all false, stand for, with helpers
 // replaced by their premises.
-func (d deriver) facts(lits []saturate.Lit, depth int) []string {
+func (d deriver) facts(lits []z.Lit, depth int) []string {
 	var fs []string
 	for _, p := range lits {
 		if d.aux(p) && depth < 8 {
@@ -232,9 +229,9 @@ func (d deriver) id(serial string) string {
 }
 
 // fact says what literal l asserts.
-func (d deriver) fact(l saturate.Lit) string {
-	name := d.name(int(l.Var()))
-	pos := l.Dimacs() > 0
+func (d deriver) fact(l z.Lit) string {
+	name := d.name(l.Var())
+	pos := l.IsPos()
 	m := atomName.FindStringSubmatch(name)
 	if m == nil {
 		if pos {
@@ -270,7 +267,7 @@ func (d deriver) fact(l saturate.Lit) string {
 
 // because names the premises of a unit clause: its other literals, all
 // false, so their negations are the facts used.
-func (d deriver) because(premises []saturate.Lit) string {
+func (d deriver) because(premises []z.Lit) string {
 	fs := d.facts(premises, 0)
 	if len(fs) == 0 {
 		return ""
@@ -279,7 +276,7 @@ func (d deriver) because(premises []saturate.Lit) string {
 }
 
 // clash says why the conflicting clause is false: all its literals are.
-func (d deriver) clash(lits []saturate.Lit) string {
+func (d deriver) clash(lits []z.Lit) string {
 	fs := d.facts(lits, 0)
 	if len(fs) == 0 {
 		return "labels and real time alone break an axiom instance"

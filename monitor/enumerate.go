@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/satmon/satmon/internal/sat"
+	"github.com/satmon/satmon/internal/z"
 
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/theory"
@@ -244,20 +245,20 @@ func enumerateLinearizations(k *theory.Kernel, hist *h.History, solver string, s
 	ops := e.Ops()
 	n := len(ops)
 	try := func(pos []int) (bool, error) {
-		var assume []int
+		var assume []z.Lit
 		for i := 0; i < n; i++ {
 			for j := 0; j < n; j++ {
 				if i == j {
 					continue
 				}
 				l, _ := e.BLit(ops[i].Serial, ops[j].Serial)
-				if l == 0 {
+				if l == z.LitNull {
 					continue
 				}
 				if k.Sequential && pos[i] < pos[j] {
 					assume = append(assume, l)
 				} else {
-					assume = append(assume, -l)
+					assume = append(assume, l.Not())
 				}
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/satmon/satmon/encode"
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/sat"
+	"github.com/satmon/satmon/internal/z"
 )
 
 // At every return action, the live incremental solver (closed instances
@@ -42,9 +43,9 @@ func TestIncrementalEquisatisfiable(t *testing.T) {
 			}
 			enc.ReturnOp(o, encode.SerialOf(j))
 			act := live.NewVar()
-			enc.EmitOpen(act)
-			inc := live.Solve(nil, act)
-			live.AddClause([]int{-act})
+			enc.EmitOpen(act.Pos())
+			inc := live.Solve(nil, act.Pos())
+			live.AddClause([]z.Lit{act.Neg()})
 
 			scratch, _ := sat.New("gini")
 			encodeWhole(k, hist.Prefix(a.Seq+1), scratch)

@@ -2,40 +2,35 @@ package monitor
 
 import (
 	"github.com/satmon/satmon/encode"
+	"github.com/satmon/satmon/internal/z"
 	"github.com/satmon/satmon/saturate"
 	"github.com/satmon/satmon/theory"
 )
 
-// satSink feeds the encoder's clauses to the saturator.
+// satSink feeds the encoder's clauses to the saturator: both speak
+// internal/z, so literals pass straight through.
 type satSink struct {
-	s   *saturate.Solver
-	buf []saturate.Lit
+	s *saturate.Solver
 	// created, when not nil, collects every variable handed out, for the
 	// benchmarks' per-step counters.
-	created *[]int
+	created *[]z.Var
 }
 
-func (k *satSink) NewVar() int {
-	v := int(k.s.NewVar())
+func (k *satSink) NewVar() z.Var {
+	v := k.s.NewVar()
 	if k.created != nil {
 		*k.created = append(*k.created, v)
 	}
 	return v
 }
 
-func (k *satSink) AddClause(lits []encode.Lit) {
-	k.buf = k.buf[:0]
-	for _, l := range lits {
-		k.buf = append(k.buf, saturate.FromDimacs(l))
-	}
-	k.s.AddClause(k.buf...)
-}
+func (k *satSink) AddClause(lits []encode.Lit) { k.s.AddClause(lits...) }
 
 // Value reads the saturator's assignment for the encoder's lazy
 // transitivity.
 func (k *satSink) Value(l encode.Lit) int8 {
 	// saturate.Value already is +1, -1 or 0.
-	return int8(k.s.Value(saturate.FromDimacs(l)))
+	return int8(k.s.Value(l))
 }
 
 // satChecker is SATURATE: the grounded clauses of each action go to the
@@ -46,8 +41,6 @@ type satChecker struct {
 	sink   *satSink
 	enc    *encode.Encoder
 	checks int
-	lits   []encode.Lit
-	forget []saturate.Var
 	// conflict: forgetting made the window's smaller history unsatisfiable
 	// under unit propagation (see remove).
 	conflict bool
@@ -107,22 +100,13 @@ func (c *satChecker) saturate() (bool, error) {
 		if len(lits) == 0 {
 			return true, nil
 		}
-		c.lits = c.lits[:0]
-		for _, l := range lits {
-			c.lits = append(c.lits, l.Dimacs())
-		}
-		c.enc.Assigned(c.lits)
+		c.enc.Assigned(lits)
 	}
 	return false, nil
 }
 
 func (c *satChecker) remove(_ *window, serials []int) error {
-	vars := c.enc.Remove(serials)
-	c.forget = c.forget[:0]
-	for _, v := range vars {
-		c.forget = append(c.forget, saturate.Var(v))
-	}
-	if err := c.sink.s.ForgetVars(c.forget); err != nil {
+	if err := c.sink.s.ForgetVars(c.enc.Remove(serials)); err != nil {
 		return err
 	}
 	// The instances that lost a witness may have become unit or false

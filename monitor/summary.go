@@ -7,6 +7,7 @@ import (
 
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/sat"
+	"github.com/satmon/satmon/internal/z"
 )
 
 // Summaries: where values repeat, the paper's removal (§5) is stuck —
@@ -241,14 +242,14 @@ func (m *Monitor) states(seg *h.History) (labels []h.Label, member bool, err err
 		if x.Label.Method != h.Write || slices.Contains(vals, x.Label.Arg) {
 			continue
 		}
-		var assume []int
+		var assume []z.Lit
 		possible := true
 		for _, y := range ops {
 			if y == x || y.Label.Method != h.Write {
 				continue
 			}
 			l, val := e.BLit(y.Serial, x.Serial)
-			if l == 0 {
+			if l == z.LitNull {
 				if !val {
 					possible = false
 					break

@@ -7,6 +7,7 @@ import (
 	"github.com/satmon/satmon/encode"
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/sat"
+	"github.com/satmon/satmon/internal/z"
 	"github.com/satmon/satmon/theory"
 )
 
@@ -23,7 +24,7 @@ func encodeWhole(k *theory.Kernel, hist *h.History, s encode.Sink) *encode.Encod
 func encodeHistory(k *theory.Kernel, hist *h.History, s encode.Sink, stop func() bool) (*encode.Encoder, error) {
 	e := encode.Replay(k, hist, s, encode.ReplayOptions{Stop: stop})
 	if !e.Stopped() {
-		e.EmitOpen(0)
+		e.EmitOpen(z.LitNull)
 	}
 	if e.Stopped() {
 		return e, errStopped
@@ -35,7 +36,7 @@ func encodeHistory(k *theory.Kernel, hist *h.History, s encode.Sink, stop func()
 // DIMACS comments.
 func EncodeHistoryNamed(k *theory.Kernel, hist *h.History, s encode.Sink) *encode.Encoder {
 	e := encode.Replay(k, hist, s, encode.ReplayOptions{Names: true})
-	e.EmitOpen(0)
+	e.EmitOpen(z.LitNull)
 	return e
 }
 
@@ -61,7 +62,7 @@ func newSymChecker(k *theory.Kernel, opt Options, activation bool, stop func() b
 		}
 		c.solver = s
 		if activation && opt.RemoveObsolete && !opt.Completion {
-			c.guard = &actSink{s: s, act: map[int32]int{}}
+			c.guard = &actSink{s: s, act: map[int32]z.Var{}}
 			c.enc = encode.New(k, c.guard)
 			c.enc.TrackOwners()
 			c.guard.enc = c.enc
@@ -91,20 +92,20 @@ func (c *symChecker) stopped() error {
 type actSink struct {
 	s    sat.Solver
 	enc  *encode.Encoder
-	act  map[int32]int // live operation → its activation variable
-	buf  []int
+	act  map[int32]z.Var // live operation → its activation variable
+	buf  []z.Lit
 	seen []int32
 }
 
-func (a *actSink) NewVar() int { return a.s.NewVar() }
+func (a *actSink) NewVar() z.Var { return a.s.NewVar() }
 
-func (a *actSink) AddClause(lits []int) {
+func (a *actSink) AddClause(lits []z.Lit) {
 	buf, seen := append(a.buf[:0], lits...), a.seen[:0]
 	for _, l := range lits {
-		for _, o := range a.enc.VarOwners(max(l, -l)) {
+		for _, o := range a.enc.VarOwners(l.Var()) {
 			if !slices.Contains(seen, o) {
 				seen = append(seen, o)
-				buf = append(buf, -a.actOf(o))
+				buf = append(buf, a.actOf(o).Neg())
 			}
 		}
 	}
@@ -112,7 +113,7 @@ func (a *actSink) AddClause(lits []int) {
 	a.s.AddClause(buf)
 }
 
-func (a *actSink) actOf(o int32) int {
+func (a *actSink) actOf(o int32) z.Var {
 	v, ok := a.act[o]
 	if !ok {
 		v = a.s.NewVar()
@@ -122,10 +123,10 @@ func (a *actSink) actOf(o int32) int {
 }
 
 // assumptions are act(o) for the live operations, and extra.
-func (a *actSink) assumptions(extra ...int) []int {
-	out := append([]int(nil), extra...)
+func (a *actSink) assumptions(extra ...z.Lit) []z.Lit {
+	out := append([]z.Lit(nil), extra...)
 	for _, v := range a.act {
-		out = append(out, v)
+		out = append(out, v.Pos())
 	}
 	return out
 }
@@ -133,7 +134,7 @@ func (a *actSink) assumptions(extra ...int) []int {
 func (a *actSink) forget(serials []int) {
 	for _, s := range serials {
 		if v, ok := a.act[int32(s)]; ok {
-			a.s.AddClause([]int{-v})
+			a.s.AddClause([]z.Lit{v.Neg()})
 			delete(a.act, int32(s))
 		}
 	}
@@ -161,17 +162,17 @@ func (c *symChecker) ret(w *window, s int) (bool, error) {
 	case c.opt.Completion:
 		return c.completionsScratch(hist)
 	case c.enc != nil:
-		act := c.solver.NewVar()
+		act := c.solver.NewVar().Pos()
 		c.enc.EmitOpen(act)
 		if err := c.stopped(); err != nil {
 			return false, err
 		}
-		assume := []int{act}
+		assume := []z.Lit{act}
 		if c.guard != nil {
 			assume = c.guard.assumptions(act)
 		}
 		r := c.solver.Solve(c.stop, assume...)
-		c.solver.AddClause([]int{-act}) // retire this step's open instances
+		c.solver.AddClause([]z.Lit{act.Not()}) // retire this step's open instances
 		c.vars, c.cls = c.enc.Stats()
 		return c.answer(r)
 	default:
@@ -230,9 +231,9 @@ func (c *symChecker) completionsScratch(hist *h.History) (bool, error) {
 // completionsLive is SYMBOLIC -c -i: the live solver is asked once per
 // completion, the completion given as assumptions on used and ret.
 func (c *symChecker) completionsLive(hist *h.History, serials []int) (bool, error) {
-	act := c.solver.NewVar()
+	act := c.solver.NewVar().Pos()
 	c.enc.EmitOpen(act)
-	defer c.solver.AddClause([]int{-act})
+	defer c.solver.AddClause([]z.Lit{act.Not()})
 	if err := c.stopped(); err != nil {
 		return false, err
 	}
@@ -243,11 +244,11 @@ func (c *symChecker) completionsLive(hist *h.History, serials []int) (bool, erro
 		if c.stop != nil && c.stop() {
 			return false, errStopped
 		}
-		assume := []int{act}
+		assume := []z.Lit{act}
 		for j, i := range pending {
 			u := c.enc.UsedLit(serials[i])
 			if choice[j] < 0 {
-				assume = append(assume, -u)
+				assume = append(assume, u.Not())
 				continue
 			}
 			assume = append(assume, u)
@@ -256,7 +257,7 @@ func (c *symChecker) completionsLive(hist *h.History, serials []int) (bool, erro
 				if val == v {
 					assume = append(assume, l)
 				} else {
-					assume = append(assume, -l)
+					assume = append(assume, l.Not())
 				}
 			}
 		}

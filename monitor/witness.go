@@ -8,10 +8,11 @@ import (
 	"time"
 
 	"github.com/go-air/gini"
-	"github.com/go-air/gini/z"
+	gz "github.com/go-air/gini/z"
 
 	"github.com/satmon/satmon/encode"
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/z"
 	"github.com/satmon/satmon/theory"
 )
 
@@ -43,20 +44,24 @@ type WitnessOp struct {
 // gini's lost-level-0-conflict bug (see internal/sat) cannot arise.
 type giniModel struct{ g *gini.Gini }
 
-func (s *giniModel) NewVar() int { return s.g.Lit().Dimacs() }
+func (s *giniModel) NewVar() z.Var { return z.Var(s.g.Lit().Var()) }
 
-func (s *giniModel) AddClause(lits []int) {
+// AddClause hands the literals to gini as they are: z's encoding is
+// gini's.
+func (s *giniModel) AddClause(lits []z.Lit) {
 	for _, l := range lits {
-		s.g.Add(z.Dimacs2Lit(l))
+		s.g.Add(gz.Lit(l))
 	}
-	s.g.Add(z.LitNull)
+	s.g.Add(gz.LitNull)
 }
 
-func (s *giniModel) value(l int) bool {
-	if l < 0 {
-		return !s.g.Value(z.Dimacs2Lit(-l))
+// value is l's value in the model; a variable the model leaves
+// unassigned counts as false.
+func (s *giniModel) value(l z.Lit) bool {
+	if l.IsNeg() {
+		return !s.g.Value(gz.Lit(l.Not()))
 	}
-	return s.g.Value(z.Dimacs2Lit(l))
+	return s.g.Value(gz.Lit(l))
 }
 
 var matchName = regexp.MustCompile(`^match\(o(\d+),o(\d+)\)$`)
@@ -80,11 +85,11 @@ func FindWitness(hist *h.History, limit time.Duration) (*Witness, error) {
 	pend, cands, _ := pendingCandidates(k, hist)
 	for j, i := range pend {
 		u := enc.UsedLit(encode.SerialOf(i))
-		if u == 0 || len(cands[j]) == 0 {
+		if u == z.LitNull || len(cands[j]) == 0 {
 			continue
 		}
 		vars := enc.RetVars(encode.SerialOf(i))
-		cl := []int{-u}
+		cl := []z.Lit{u.Not()}
 		other := false
 		for _, v := range cands[j] {
 			if l, ok := vars[v]; ok {
@@ -94,7 +99,7 @@ func FindWitness(hist *h.History, limit time.Duration) (*Witness, error) {
 			}
 		}
 		if other {
-			cl = append(cl, s.NewVar())
+			cl = append(cl, s.NewVar().Pos())
 		}
 		s.AddClause(cl)
 	}
@@ -123,7 +128,7 @@ func FindWitness(hist *h.History, limit time.Duration) (*Witness, error) {
 		if !o.Pending() {
 			continue
 		}
-		if u := enc.UsedLit(encode.SerialOf(i)); u != 0 {
+		if u := enc.UsedLit(encode.SerialOf(i)); u != z.LitNull {
 			used[i] = s.value(u)
 		}
 		// A return value no axiom instance mentions has no variable: it
@@ -144,7 +149,7 @@ func FindWitness(hist *h.History, limit time.Duration) (*Witness, error) {
 	}
 	before := func(i, j int) bool {
 		l, c := enc.BLit(encode.SerialOf(i), encode.SerialOf(j))
-		if l == 0 {
+		if l == z.LitNull {
 			return c
 		}
 		return s.value(l)
@@ -178,9 +183,9 @@ func FindWitness(hist *h.History, limit time.Duration) (*Witness, error) {
 		partner[i] = -1
 	}
 	if hist.Object == h.Exchanger {
-		for v := 1; v <= int(s.g.MaxVar()); v++ {
+		for v := z.Var(1); v <= z.Var(s.g.MaxVar()); v++ {
 			m := matchName.FindStringSubmatch(enc.VarName(v))
-			if m == nil || !s.value(v) {
+			if m == nil || !s.value(v.Pos()) {
 				continue
 			}
 			x, _ := strconv.Atoi(m[1])

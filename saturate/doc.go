@@ -9,17 +9,19 @@
 //
 // # Encoding
 //
-// Variables (Var) are numbered from 1. A literal (Lit) is 2*v for v and
-// 2*v+1 for ¬v; see Pos, Neg, Lit.Not, Lit.Var and Lit.IsNeg. A Value is
-// Unknown, True or False.
+// Variables and literals are internal/z's, shared with the encoder and the
+// SAT backends: a z.Var is numbered from 1, and a z.Lit is v<<1 for v and
+// v<<1|1 for ¬v (MiniSat's and gini's encoding; see z.Var.Pos, z.Var.Neg,
+// z.Lit.Not, z.Lit.Var). The solver indexes its per-literal tables by the
+// literal itself. A Value is Unknown, True or False.
 //
 // # Use
 //
 //	s := saturate.New()
 //	a, b := s.NewVar(), s.NewVar()
-//	s.AddClause(saturate.Neg(a), saturate.Pos(b)) // a → b
-//	s.AddClause(saturate.Pos(a))                  // assigns a at once
-//	if !s.Propagate() {                           // derives b
+//	s.AddClause(a.Neg(), b.Pos()) // a → b
+//	s.AddClause(a.Pos())          // assigns a at once
+//	if !s.Propagate() {           // derives b
 //		fmt.Println(s.Conflict(), s.Explain())
 //	}
 //

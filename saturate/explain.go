@@ -1,11 +1,15 @@
 package saturate
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/satmon/satmon/internal/z"
+)
 
 // Conflict describes the clause found false under the assignment.
 type Conflict struct {
 	Clause ClauseID // the conflicting clause (it may have been removed since)
-	Lits   []Lit    // its literals, all false, copied when the conflict was found
+	Lits   []z.Lit  // its literals, all false, copied when the conflict was found
 }
 
 // Reason is one premise of a conflict's explanation: either a clause, or a
@@ -13,7 +17,7 @@ type Conflict struct {
 // operation was forgotten) and which is therefore taken as given.
 type Reason struct {
 	Clause ClauseID // NoClause for a fact
-	Lits   []Lit    // the clause's literals, or for a fact the one true literal
+	Lits   []z.Lit  // the clause's literals, or for a fact the one true literal
 }
 
 // IsFact reports whether r is a fact rather than a clause.
@@ -35,7 +39,7 @@ func (s *Solver) Explain() []Reason { return s.explanation }
 
 // setConflict records the conflict of the clause id, whose literals lits
 // are all false.
-func (s *Solver) setConflict(id ClauseID, lits []Lit) {
+func (s *Solver) setConflict(id ClauseID, lits []z.Lit) {
 	s.stats.Conflicts++
 	s.conflict = &Conflict{Clause: id, Lits: slices.Clone(lits)}
 	s.explanation = s.explain(id, lits)
@@ -46,7 +50,7 @@ func (s *Solver) setConflict(id ClauseID, lits []Lit) {
 // its other literals are false. A reason clause that has died since (one
 // of its variables forgotten) but is not collected yet counts as gone:
 // the assignment is a fact.
-func (s *Solver) explain(id ClauseID, lits []Lit) []Reason {
+func (s *Solver) explain(id ClauseID, lits []z.Lit) []Reason {
 	out := []Reason{{Clause: id, Lits: slices.Clone(lits)}}
 	seen := make([]bool, len(s.live))
 	pending := slices.Clone(lits) // false literals still to be justified
@@ -61,10 +65,10 @@ func (s *Solver) explain(id ClauseID, lits []Lit) []Reason {
 		r := s.reasonOf[v]
 		switch {
 		case r == isUnit:
-			out = append(out, Reason{Clause: unitID(v, s.vgen[v]), Lits: []Lit{l.Not()}})
+			out = append(out, Reason{Clause: unitID(v, s.vgen[v]), Lits: []z.Lit{l.Not()}})
 			continue
 		case r == isFact || s.clauses[r].state != clauseLive || !s.alive(&s.clauses[r]):
-			out = append(out, Reason{Lits: []Lit{l.Not()}})
+			out = append(out, Reason{Lits: []z.Lit{l.Not()}})
 			continue
 		}
 		rl := slices.Clone(s.lits(r))

@@ -1,6 +1,10 @@
 package saturate
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/satmon/satmon/internal/z"
+)
 
 // RemoveClause removes the clause named by id and reports whether it was
 // live. Assignments the clause implied stay; they become facts. Removing a
@@ -55,7 +59,7 @@ func (s *Solver) RemoveClause(id ClauseID) bool {
 
 // unwatch drops the watcher of l that names ref with the given other
 // literal, if l still has it (propagation may have dropped it).
-func (s *Solver) unwatch(l Lit, ref int32, other Lit) {
+func (s *Solver) unwatch(l z.Lit, ref int32, other z.Lit) {
 	ws := s.watching[l]
 	for i, w := range ws {
 		if w.ref == ref && w.other == other {
@@ -70,7 +74,7 @@ func (s *Solver) unwatch(l Lit, ref int32, other Lit) {
 // clause mentions it; ForgetVars removes such clauses first. Finding such
 // a clause takes a pass over all clauses: ForgetVars is the operation
 // meant for use.
-func (s *Solver) ForgetVar(v Var) error {
+func (s *Solver) ForgetVar(v z.Var) error {
 	if !s.IsLive(v) {
 		return fmt.Errorf("saturate: ForgetVar(%d): not a live variable", v)
 	}
@@ -102,7 +106,7 @@ func (s *Solver) ForgetVar(v Var) error {
 // No clause is visited: each v records the current epoch, and a clause
 // added in that epoch or before that mentions v is dead from now on. Dead
 // clauses are dropped when propagation meets them and by collections.
-func (s *Solver) ForgetVars(vs []Var) error {
+func (s *Solver) ForgetVars(vs []z.Var) error {
 	for _, v := range vs {
 		if !s.IsLive(v) {
 			return fmt.Errorf("saturate: ForgetVars: %d is not a live variable", v)
@@ -123,8 +127,8 @@ func (s *Solver) ForgetVars(vs []Var) error {
 // watch lists are simply emptied (keeping their capacity for the
 // variable's next life): every clause in them mentions v and is dead. A
 // queued literal of v is skipped by Propagate, as v is now unassigned.
-func (s *Solver) dropVar(v Var) {
-	p, n := Pos(v), Neg(v)
+func (s *Solver) dropVar(v z.Var) {
+	p, n := v.Pos(), v.Neg()
 	s.live[v] = false
 	s.value[p], s.value[n] = Unknown, Unknown
 	s.reasonOf[v] = isFact
@@ -142,7 +146,7 @@ func (s *Solver) dropVar(v Var) {
 }
 
 // bumpGen gives v's unit clauses a new handle.
-func (s *Solver) bumpGen(v Var) {
+func (s *Solver) bumpGen(v z.Var) {
 	s.vgen[v]++
 	if s.vgen[v] == 0 { // wrapped: 0 would make a zero ClauseID possible
 		s.vgen[v] = 1
@@ -191,7 +195,7 @@ func (s *Solver) collect() {
 		if r := s.reasonOf[v]; r >= 0 && s.clauses[r].state == slotFree {
 			s.reasonOf[v] = isFact
 		}
-		for _, l := range [2]Lit{Pos(Var(v)), Neg(Var(v))} {
+		for _, l := range [2]z.Lit{z.Var(v).Pos(), z.Var(v).Neg()} {
 			ws := s.watching[l][:0]
 			for _, w := range s.watching[l] {
 				slot := w.ref

@@ -1,14 +1,18 @@
 package saturate
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/satmon/satmon/internal/z"
+)
 
 func TestFactsOutliveReasons(t *testing.T) {
 	s := New()
 	a, b, c := s.NewVar(), s.NewVar(), s.NewVar()
-	unit := s.AddClause(Pos(a))
-	ab := s.AddClause(Neg(a), Pos(b))
-	if !s.Propagate() || s.Value(Pos(b)) != True {
-		t.Fatalf("b = %v", s.Value(Pos(b)))
+	unit := s.AddClause(a.Pos())
+	ab := s.AddClause(a.Neg(), b.Pos())
+	if !s.Propagate() || s.Value(b.Pos()) != True {
+		t.Fatalf("b = %v", s.Value(b.Pos()))
 	}
 	if !s.RemoveClause(ab) || !s.RemoveClause(unit) {
 		t.Fatalf("RemoveClause failed")
@@ -16,24 +20,24 @@ func TestFactsOutliveReasons(t *testing.T) {
 	if s.RemoveClause(ab) {
 		t.Fatalf("clause removed twice")
 	}
-	if s.Value(Pos(a)) != True || s.Value(Pos(b)) != True {
-		t.Fatalf("facts lost: a = %v, b = %v", s.Value(Pos(a)), s.Value(Pos(b)))
+	if s.Value(a.Pos()) != True || s.Value(b.Pos()) != True {
+		t.Fatalf("facts lost: a = %v, b = %v", s.Value(a.Pos()), s.Value(b.Pos()))
 	}
 	mustCheck(t, s, true)
 	// Forgetting a keeps b; a conflict on b is then explained by a fact.
-	if err := s.ForgetVars([]Var{a}); err != nil {
+	if err := s.ForgetVars([]z.Var{a}); err != nil {
 		t.Fatal(err)
 	}
-	if s.Value(Pos(b)) != True {
-		t.Fatalf("b = %v after forgetting a", s.Value(Pos(b)))
+	if s.Value(b.Pos()) != True {
+		t.Fatalf("b = %v after forgetting a", s.Value(b.Pos()))
 	}
-	bc := s.AddClause(Neg(b), Pos(c))
-	last := s.AddClause(Neg(c))
+	bc := s.AddClause(b.Neg(), c.Pos())
+	last := s.AddClause(c.Neg())
 	if s.Propagate() {
 		t.Fatalf("no conflict")
 	}
 	e := s.Explain()
-	if len(e) != 3 || e[0].Clause != last || e[1].Clause != bc || !e[2].IsFact() || e[2].Lits[0] != Pos(b) {
+	if len(e) != 3 || e[0].Clause != last || e[1].Clause != bc || !e[2].IsFact() || e[2].Lits[0] != b.Pos() {
 		t.Fatalf("Explain = %+v, want [%v %v fact b]", e, last, bc)
 	}
 }
@@ -41,15 +45,15 @@ func TestFactsOutliveReasons(t *testing.T) {
 func TestRemovedClauseDoesNotPropagate(t *testing.T) {
 	s := New()
 	a, b, c := s.NewVar(), s.NewVar(), s.NewVar()
-	ab := s.AddClause(Neg(a), Pos(b))
-	s.AddClause(Neg(a), Pos(c))
+	ab := s.AddClause(a.Neg(), b.Pos())
+	s.AddClause(a.Neg(), c.Pos())
 	s.RemoveClause(ab)
-	s.AddClause(Pos(a))
+	s.AddClause(a.Pos())
 	if !s.Propagate() {
 		t.Fatal("conflict")
 	}
-	if s.Value(Pos(b)) != Unknown || s.Value(Pos(c)) != True {
-		t.Fatalf("b = %v (want unknown), c = %v (want true)", s.Value(Pos(b)), s.Value(Pos(c)))
+	if s.Value(b.Pos()) != Unknown || s.Value(c.Pos()) != True {
+		t.Fatalf("b = %v (want unknown), c = %v (want true)", s.Value(b.Pos()), s.Value(c.Pos()))
 	}
 	mustCheck(t, s, true)
 }
@@ -57,23 +61,23 @@ func TestRemovedClauseDoesNotPropagate(t *testing.T) {
 func TestForgetVar(t *testing.T) {
 	s := New()
 	a, b := s.NewVar(), s.NewVar()
-	id := s.AddClause(Neg(a), Pos(b))
-	s.AddClause(Pos(a))
+	id := s.AddClause(a.Neg(), b.Pos())
+	s.AddClause(a.Pos())
 	s.Propagate()
 	if err := s.ForgetVar(a); err == nil {
 		t.Fatalf("ForgetVar of a var in a live clause succeeded")
 	}
-	if !s.IsLive(a) || s.Value(Pos(a)) != True {
+	if !s.IsLive(a) || s.Value(a.Pos()) != True {
 		t.Fatalf("failed ForgetVar changed a")
 	}
-	if err := s.ForgetVars([]Var{a, 99}); err == nil || !s.IsLive(a) {
+	if err := s.ForgetVars([]z.Var{a, 99}); err == nil || !s.IsLive(a) {
 		t.Fatalf("ForgetVars with a bad var: err %v, a live %v", err, s.IsLive(a))
 	}
 	s.RemoveClause(id)
 	if s.ForgetVar(a) == nil { // the unit clause (a) is still live
 		t.Fatalf("ForgetVar succeeded with unit clause live")
 	}
-	if err := s.ForgetVars([]Var{a, a}); err != nil {
+	if err := s.ForgetVars([]z.Var{a, a}); err != nil {
 		t.Fatal(err)
 	}
 	if s.ForgetVar(a) == nil {
@@ -88,14 +92,14 @@ func TestForgetVar(t *testing.T) {
 	if r != a {
 		t.Fatalf("NewVar = %d, want recycled %d", r, a)
 	}
-	if s.Value(Pos(r)) != Unknown || len(s.watching[Pos(r)])+len(s.watching[Neg(r)]) != 0 {
+	if s.Value(r.Pos()) != Unknown || len(s.watching[r.Pos()])+len(s.watching[r.Neg()]) != 0 {
 		t.Fatalf("recycled var not clean")
 	}
-	if s.Value(Pos(b)) != True {
+	if s.Value(b.Pos()) != True {
 		t.Fatalf("b lost")
 	}
-	s.AddClause(Pos(r), Neg(b)) // b is true: r at once
-	if s.Value(Pos(r)) != True || !s.Propagate() {
+	s.AddClause(r.Pos(), b.Neg()) // b is true: r at once
+	if s.Value(r.Pos()) != True || !s.Propagate() {
 		t.Fatalf("recycled var not usable")
 	}
 	mustCheck(t, s, true)
@@ -106,14 +110,14 @@ func TestForgetPendingLiteral(t *testing.T) {
 	// must not act on the recycled var.
 	s := New()
 	a, b := s.NewVar(), s.NewVar()
-	s.AddClause(Pos(a))
-	if err := s.ForgetVars([]Var{a}); err != nil {
+	s.AddClause(a.Pos())
+	if err := s.ForgetVars([]z.Var{a}); err != nil {
 		t.Fatal(err)
 	}
 	r := s.NewVar()
-	s.AddClause(Pos(r), Pos(b)) // would become unit on b if old "a" were propagated
-	if !s.Propagate() || s.Value(Pos(b)) != Unknown {
-		t.Fatalf("stale queue entry acted: b = %v", s.Value(Pos(b)))
+	s.AddClause(r.Pos(), b.Pos()) // would become unit on b if old "a" were propagated
+	if !s.Propagate() || s.Value(b.Pos()) != Unknown {
+		t.Fatalf("stale queue entry acted: b = %v", s.Value(b.Pos()))
 	}
 	mustCheck(t, s, true)
 }
@@ -123,7 +127,7 @@ func TestStaleClauseID(t *testing.T) {
 	vs := newVars(s, 3)
 	var old []ClauseID
 	for i := 0; i < 2*sweepMin; i++ {
-		old = append(old, s.AddClause(Pos(vs[0]), Pos(vs[1]), Pos(vs[2])))
+		old = append(old, s.AddClause(vs[0].Pos(), vs[1].Pos(), vs[2].Pos()))
 	}
 	for _, id := range old {
 		s.RemoveClause(id)
@@ -131,7 +135,7 @@ func TestStaleClauseID(t *testing.T) {
 	if len(s.freeSlots) == 0 {
 		t.Fatalf("no sweep after %d removals", len(old))
 	}
-	fresh := s.AddClause(Neg(vs[0]), Neg(vs[1]))
+	fresh := s.AddClause(vs[0].Neg(), vs[1].Neg())
 	if fresh.slot() >= int32(len(old)) {
 		t.Fatalf("slot not reused")
 	}
@@ -146,12 +150,12 @@ func TestStaleClauseID(t *testing.T) {
 	// Nothing left of the old clauses may make a clause reusing their
 	// slots act on vs[2].
 	for range 2 * sweepMin {
-		s.RemoveClause(s.AddClause(Neg(vs[0]), Pos(vs[2]), Pos(vs[1])))
+		s.RemoveClause(s.AddClause(vs[0].Neg(), vs[2].Pos(), vs[1].Pos()))
 	}
-	s.AddClause(Neg(vs[0]), Pos(vs[1]))
-	s.AddClause(Neg(vs[1]))
-	if !s.Propagate() || s.Value(Pos(vs[2])) != Unknown || s.Value(Pos(vs[0])) != False {
-		t.Fatalf("stale watchers acted: %v %v", s.Value(Pos(vs[0])), s.Value(Pos(vs[2])))
+	s.AddClause(vs[0].Neg(), vs[1].Pos())
+	s.AddClause(vs[1].Neg())
+	if !s.Propagate() || s.Value(vs[2].Pos()) != Unknown || s.Value(vs[0].Pos()) != False {
+		t.Fatalf("stale watchers acted: %v %v", s.Value(vs[0].Pos()), s.Value(vs[2].Pos()))
 	}
 	mustCheck(t, s, true)
 }

@@ -1,5 +1,7 @@
 package saturate
 
+import "github.com/satmon/satmon/internal/z"
+
 // Propagate derives every unit consequence of the live clauses and the
 // current assignment. It returns false if a conflict has been found, now
 // or earlier: a conflict is permanent, and Conflict and Explain describe
@@ -38,7 +40,7 @@ func (s *Solver) Propagate() bool {
 // A binary clause is handled from its watcher alone. A watcher of a dead
 // clause (one of its variables forgotten since it was added) is dropped
 // without acting: its literals may now name recycled variables.
-func (s *Solver) propagateLit(p Lit) bool {
+func (s *Solver) propagateLit(p z.Lit) bool {
 	falseLit := p.Not()
 	value := s.value
 	forgotAt := s.forgotAt

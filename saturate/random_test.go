@@ -3,18 +3,20 @@ package saturate
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/satmon/satmon/internal/z"
 )
 
 // randomClause returns a clause of 0 to 4 literals over vars, with
 // duplicates and tautologies now and then.
-func randomClause(rng *rand.Rand, vars []Var) []Lit {
+func randomClause(rng *rand.Rand, vars []z.Var) []z.Lit {
 	n := rng.IntN(4) + 1
 	if rng.IntN(40) == 0 {
 		n = 0
 	}
-	c := make([]Lit, n)
+	c := make([]z.Lit, n)
 	for i := range c {
-		c[i] = MkLit(vars[rng.IntN(len(vars))], rng.IntN(2) == 0)
+		c[i] = vars[rng.IntN(len(vars))].Lit(rng.IntN(2) == 0)
 	}
 	return c
 }
@@ -26,7 +28,7 @@ func TestDifferential(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 1))
 		s := New()
 		vars := newVars(s, 2+rng.IntN(12))
-		var clauses [][]Lit
+		var clauses [][]z.Lit
 		for range rng.IntN(3 * len(vars)) {
 			c := randomClause(rng, vars)
 			clauses = append(clauses, c)
@@ -48,8 +50,8 @@ func TestDifferential(t *testing.T) {
 			continue
 		}
 		for _, v := range vars {
-			if got := s.Value(Pos(v)); got != want[Pos(v)] {
-				t.Fatalf("seed %d: var %d = %v, reference %v\nclauses %v", seed, v, got, want[Pos(v)], clauses)
+			if got := s.Value(v.Pos()); got != want[v.Pos()] {
+				t.Fatalf("seed %d: var %d = %v, reference %v\nclauses %v", seed, v, got, want[v.Pos()], clauses)
 			}
 		}
 		if err := s.check(true); err != nil {
@@ -68,8 +70,8 @@ func checkExplanation(t *testing.T, s *Solver, seed uint64) {
 		t.Fatalf("seed %d: explanation %v does not start with conflict %v", seed, e, s.Conflict())
 	}
 	clauses := reasonClauses(e)
-	var maxVar Var
-	vars := map[Var]bool{}
+	var maxVar z.Var
+	vars := map[z.Var]bool{}
 	for _, r := range e {
 		if r.IsFact() && len(r.Lits) != 1 {
 			t.Fatalf("seed %d: fact %v is not one literal", seed, r.Lits)
@@ -112,9 +114,9 @@ func TestRandomForget(t *testing.T) {
 			// epochs, so that collections renumber them mid-run.
 			s.epoch = renormalizeAt - 3
 		}
-		logical := map[Var]Var{} // engine var → logical var
-		nlogical := Var(0)
-		var live []Var
+		logical := map[z.Var]z.Var{} // engine var → logical var
+		nlogical := z.Var(0)
+		var live []z.Var
 		fresh := func() {
 			v := s.NewVar()
 			nlogical++
@@ -124,15 +126,15 @@ func TestRandomForget(t *testing.T) {
 		for range 3 + rng.IntN(6) {
 			fresh()
 		}
-		toLogical := func(c []Lit) []Lit {
-			out := make([]Lit, len(c))
+		toLogical := func(c []z.Lit) []z.Lit {
+			out := make([]z.Lit, len(c))
 			for i, l := range c {
-				out[i] = MkLit(logical[l.Var()], !l.IsNeg())
+				out[i] = logical[l.Var()].Lit(!l.IsNeg())
 			}
 			return out
 		}
-		var all [][]Lit             // every clause ever added, over logical vars
-		ids := map[ClauseID][]Lit{} // live clauses, over engine vars
+		var all [][]z.Lit             // every clause ever added, over logical vars
+		ids := map[ClauseID][]z.Lit{} // live clauses, over engine vars
 		var order []ClauseID
 
 		for step := range 60 {
@@ -161,7 +163,7 @@ func TestRandomForget(t *testing.T) {
 				k := rng.IntN(len(live))
 				gone := live[k]
 				live = append(live[:k], live[k+1:]...)
-				if err := s.ForgetVars([]Var{gone}); err != nil {
+				if err := s.ForgetVars([]z.Var{gone}); err != nil {
 					t.Fatalf("seed %d: %v", seed, err)
 				}
 				for id, c := range ids {
@@ -172,7 +174,7 @@ func TestRandomForget(t *testing.T) {
 						}
 					}
 				}
-				if s.Value(Pos(gone)) != Unknown {
+				if s.Value(gone.Pos()) != Unknown {
 					t.Fatalf("seed %d: forgotten var %d still assigned", seed, gone)
 				}
 			case r < 9:
@@ -204,23 +206,23 @@ func TestRandomForget(t *testing.T) {
 			checkExplanation(t, s, seed)
 			continue
 		}
-		var facts []Lit
+		var facts []z.Lit
 		for _, v := range live {
-			if x := s.Value(Pos(v)); x != Unknown {
-				l := MkLit(v, x == True)
+			if x := s.Value(v.Pos()); x != Unknown {
+				l := v.Lit(x == True)
 				facts = append(facts, l)
-				if !conflict && implied[toLogical([]Lit{l})[0]] != True {
+				if !conflict && implied[toLogical([]z.Lit{l})[0]] != True {
 					t.Fatalf("seed %d: engine assigns %v, not implied by the clauses", seed, l)
 				}
 			}
 		}
 
 		// Completeness on the live clauses plus retained facts.
-		var liveClauses [][]Lit
+		var liveClauses [][]z.Lit
 		for _, c := range ids {
 			liveClauses = append(liveClauses, c)
 		}
-		var maxVar Var
+		var maxVar z.Var
 		for _, v := range live {
 			maxVar = max(maxVar, v)
 		}
@@ -229,8 +231,8 @@ func TestRandomForget(t *testing.T) {
 			t.Fatalf("seed %d: reference finds a conflict the engine missed", seed)
 		}
 		for _, v := range live {
-			if closure[Pos(v)] != s.Value(Pos(v)) {
-				t.Fatalf("seed %d: var %d = %v, reference %v", seed, v, s.Value(Pos(v)), closure[Pos(v)])
+			if closure[v.Pos()] != s.Value(v.Pos()) {
+				t.Fatalf("seed %d: var %d = %v, reference %v", seed, v, s.Value(v.Pos()), closure[v.Pos()])
 			}
 		}
 	}

@@ -1,15 +1,19 @@
 package saturate
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/satmon/satmon/internal/z"
+)
 
 // refPropagate is the naive reference propagator: starting from facts, it
 // scans all clauses again and again, assigning the last open literal of
 // any clause whose other literals are false, until nothing changes or some
 // clause is false. vals is indexed by Lit and sized for variables up to
 // maxVar.
-func refPropagate(maxVar Var, clauses [][]Lit, facts []Lit) (vals []Value, conflict bool) {
+func refPropagate(maxVar z.Var, clauses [][]z.Lit, facts []z.Lit) (vals []Value, conflict bool) {
 	vals = make([]Value, 2*int(maxVar)+2)
-	set := func(l Lit) bool {
+	set := func(l z.Lit) bool {
 		if vals[l] == False {
 			return false
 		}
@@ -24,7 +28,7 @@ func refPropagate(maxVar Var, clauses [][]Lit, facts []Lit) (vals []Value, confl
 	for changed := true; changed; {
 		changed = false
 		for _, c := range clauses {
-			open, n := Lit(0), 0
+			open, n := z.Lit(0), 0
 			sat := false
 			for _, l := range c {
 				switch vals[l] {
@@ -54,9 +58,9 @@ func refPropagate(maxVar Var, clauses [][]Lit, facts []Lit) (vals []Value, confl
 
 // bruteUnsat reports whether clauses are unsatisfiable, trying every
 // assignment of the variables they mention.
-func bruteUnsat(clauses [][]Lit) bool {
-	var vars []Var
-	index := map[Var]int{}
+func bruteUnsat(clauses [][]z.Lit) bool {
+	var vars []z.Var
+	index := map[z.Var]int{}
 	for _, c := range clauses {
 		for _, l := range c {
 			if _, ok := index[l.Var()]; !ok {
@@ -95,8 +99,8 @@ func bruteUnsat(clauses [][]Lit) bool {
 // has been drained by Propagate, so the watching invariant must hold.
 func (s *Solver) check(fixpoint bool) error {
 	live := 0
-	for v := Var(1); int(v) < len(s.live); v++ {
-		p, n := Pos(v), Neg(v)
+	for v := z.Var(1); int(v) < len(s.live); v++ {
+		p, n := v.Pos(), v.Neg()
 		if !s.live[v] {
 			if s.value[p] != Unknown || s.value[n] != Unknown {
 				return fmt.Errorf("forgotten var %d has a value", v)
@@ -153,11 +157,11 @@ func (s *Solver) check(fixpoint bool) error {
 			}
 			c := &s.clauses[slot]
 			if c.state == slotFree || c.birth != w.birth {
-				return fmt.Errorf("watcher of %v names slot %d (state %d, birth %d/%d)", Lit(l), slot, c.state, c.birth, w.birth)
+				return fmt.Errorf("watcher of %v names slot %d (state %d, birth %d/%d)", z.Lit(l), slot, c.state, c.birth, w.birth)
 			}
 			if w.ref < 0 && c.state == clauseLive && s.alive(c) {
-				if lits := s.lits(slot); len(lits) != 2 || !(lits[0] == Lit(l) && lits[1] == w.other || lits[1] == Lit(l) && lits[0] == w.other) {
-					return fmt.Errorf("binary watcher of %v (other %v) on clause %v", Lit(l), w.other, lits)
+				if lits := s.lits(slot); len(lits) != 2 || !(lits[0] == z.Lit(l) && lits[1] == w.other || lits[1] == z.Lit(l) && lits[0] == w.other) {
+					return fmt.Errorf("binary watcher of %v (other %v) on clause %v", z.Lit(l), w.other, lits)
 				}
 			}
 		}

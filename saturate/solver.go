@@ -3,6 +3,8 @@ package saturate
 import (
 	"fmt"
 	"slices"
+
+	"github.com/satmon/satmon/internal/z"
 )
 
 // clauseState says what a clause-table slot currently holds.
@@ -42,7 +44,7 @@ type clause struct {
 // birth is the clause's, so that a binary clause's liveness is decided
 // from the watcher alone.
 type watcher struct {
-	other Lit
+	other z.Lit
 	ref   int32
 	birth uint32
 }
@@ -78,7 +80,7 @@ type Solver struct {
 	units    []int32  // 1 if the variable carries an unstored live unit clause (see addUnit)
 	vgen     []uint32 // bumped when the variable is forgotten; names unit-clause handles
 	forgotAt []uint32 // epoch in which the variable was last forgotten, 0 if never
-	freeVars []Var    // forgotten variables, reused by NewVar
+	freeVars []z.Var  // forgotten variables, reused by NewVar
 
 	// epoch counts forgettings (ForgetVar and ForgetVars calls), from 1.
 	// A clause is dead once one of its variables has been forgotten in
@@ -86,8 +88,8 @@ type Solver struct {
 	epoch uint32
 
 	clauses   []clause
-	arena     []Lit   // literals of the stored clauses
-	spare     []Lit   // the arena's other half: a collection copies into it
+	arena     []z.Lit // literals of the stored clauses
+	spare     []z.Lit // the arena's other half: a collection copies into it
 	freeSlots []int32 // slots ready for reuse
 	used      int     // slots not free: live, removed or dead
 	// liveAtCollect is the number of clauses alive after the last
@@ -100,21 +102,21 @@ type Solver struct {
 	// queue holds assigned literals whose consequences have not been
 	// propagated yet; queue[:qhead] are done. Because nothing is ever
 	// undone there is no need to keep a trail beyond this queue.
-	queue []Lit
+	queue []z.Lit
 	qhead int
 
 	conflict    *Conflict
 	explanation []Reason
 
 	stats    Stats
-	scratch  []Lit
+	scratch  []z.Lit
 	sweepMin int
 
 	// observed collects every literal assigned since the last
 	// TakeAssigned, when observing is on.
 	observing bool
-	observed  []Lit
-	taken     []Lit // returned by the last TakeAssigned
+	observed  []z.Lit
+	taken     []z.Lit // returned by the last TakeAssigned
 }
 
 // Stats are counters describing a Solver.
@@ -145,13 +147,13 @@ func New() *Solver {
 }
 
 // NewVar returns an unassigned variable, reusing a forgotten one if any.
-func (s *Solver) NewVar() Var {
-	var v Var
+func (s *Solver) NewVar() z.Var {
+	var v z.Var
 	if n := len(s.freeVars); n > 0 {
 		v = s.freeVars[n-1]
 		s.freeVars = s.freeVars[:n-1]
 	} else {
-		v = Var(len(s.live))
+		v = z.Var(len(s.live))
 		s.value = append(s.value, Unknown, Unknown)
 		s.watching = append(s.watching, nil, nil)
 		s.reasonOf = append(s.reasonOf, isFact)
@@ -167,14 +169,14 @@ func (s *Solver) NewVar() Var {
 }
 
 // IsLive reports whether v was returned by NewVar and not forgotten since.
-func (s *Solver) IsLive(v Var) bool {
+func (s *Solver) IsLive(v z.Var) bool {
 	return v > 0 && int(v) < len(s.live) && s.live[v]
 }
 
 // Value returns the value of l. Literals of forgotten or never-allocated
 // variables are Unknown.
-func (s *Solver) Value(l Lit) Value {
-	if l < 0 || int(l) >= len(s.value) {
+func (s *Solver) Value(l z.Lit) Value {
+	if int(l) >= len(s.value) {
 		return Unknown
 	}
 	return s.value[l]
@@ -221,7 +223,7 @@ func (s *Solver) Stats() Stats {
 // Every clause gets a handle and counts as live until removed, and every
 // clause is removed by ForgetVars of one of its variables. After a
 // conflict, clauses are stored but no longer take effect.
-func (s *Solver) AddClause(lits ...Lit) ClauseID {
+func (s *Solver) AddClause(lits ...z.Lit) ClauseID {
 	lits, tautology := s.normalize(lits)
 	if len(lits) == 1 {
 		return s.addUnit(lits[0])
@@ -230,7 +232,7 @@ func (s *Solver) AddClause(lits ...Lit) ClauseID {
 }
 
 // store adds a clause to the clause table and the arena.
-func (s *Solver) store(lits []Lit, tautology bool) ClauseID {
+func (s *Solver) store(lits []z.Lit, tautology bool) ClauseID {
 	slot := s.allocSlot()
 	c := &s.clauses[slot]
 	c.start, c.size, c.birth = int32(len(s.arena)), int32(len(lits)), s.epoch
@@ -250,10 +252,10 @@ func (s *Solver) store(lits []Lit, tautology bool) ClauseID {
 // variable with its generation (see unitID). A second one while the first
 // lives, which an encoder hardly ever emits, is stored like longer
 // clauses (it is never watched: it is satisfied or false at once).
-func (s *Solver) addUnit(l Lit) ClauseID {
+func (s *Solver) addUnit(l z.Lit) ClauseID {
 	v := l.Var()
 	if s.units[v] > 0 {
-		return s.store([]Lit{l}, false)
+		return s.store([]z.Lit{l}, false)
 	}
 	s.units[v] = 1
 	s.nunits++
@@ -264,7 +266,7 @@ func (s *Solver) addUnit(l Lit) ClauseID {
 		case Unknown:
 			s.assign(l, isUnit)
 		case False:
-			s.setConflict(id, []Lit{l})
+			s.setConflict(id, []z.Lit{l})
 		}
 	}
 	return id
@@ -273,7 +275,7 @@ func (s *Solver) addUnit(l Lit) ClauseID {
 // normalize copies lits into s.scratch without duplicates, and reports
 // whether they contain a literal and its negation. Short clauses, the
 // usual case, keep the caller's order.
-func (s *Solver) normalize(lits []Lit) (out []Lit, tautology bool) {
+func (s *Solver) normalize(lits []z.Lit) (out []z.Lit, tautology bool) {
 	buf := append(s.scratch[:0], lits...)
 	s.scratch = buf
 	for _, l := range buf {
@@ -331,7 +333,7 @@ func (s *Solver) allocSlot() int32 {
 
 // lits returns the literals of the clause in slot, in the arena: valid
 // until the arena next grows or is collected.
-func (s *Solver) lits(slot int32) []Lit {
+func (s *Solver) lits(slot int32) []z.Lit {
 	c := &s.clauses[slot]
 	return s.arena[c.start : c.start+c.size : c.start+c.size]
 }
@@ -376,13 +378,13 @@ func (s *Solver) attach(slot int32) {
 	}
 }
 
-func (s *Solver) watch(l Lit, w watcher) {
+func (s *Solver) watch(l z.Lit, w watcher) {
 	s.watching[l] = append(s.watching[l], w)
 }
 
 // assign makes l true because of the clause in slot reason (or isFact) and
 // queues it for propagation. l must be unassigned.
-func (s *Solver) assign(l Lit, reason int32) {
+func (s *Solver) assign(l z.Lit, reason int32) {
 	s.value[l] = True
 	s.value[l.Not()] = False
 	s.reasonOf[l.Var()] = reason
@@ -401,7 +403,7 @@ func (s *Solver) Observe() { s.observing = true }
 // TakeAssigned returns the literals assigned since the last call, in
 // assignment order, skipping those whose variable has been forgotten
 // since, and starts a new record. The slice is reused by the next call.
-func (s *Solver) TakeAssigned() []Lit {
+func (s *Solver) TakeAssigned() []z.Lit {
 	out := s.taken[:0]
 	for _, l := range s.observed {
 		if s.value[l] == True {

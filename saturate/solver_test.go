@@ -3,10 +3,12 @@ package saturate
 import (
 	"slices"
 	"testing"
+
+	"github.com/satmon/satmon/internal/z"
 )
 
-func newVars(s *Solver, n int) []Var {
-	vs := make([]Var, n)
+func newVars(s *Solver, n int) []z.Var {
+	vs := make([]z.Var, n)
 	for i := range vs {
 		vs[i] = s.NewVar()
 	}
@@ -20,27 +22,7 @@ func mustCheck(t *testing.T, s *Solver, fixpoint bool) {
 	}
 }
 
-func TestLit(t *testing.T) {
-	v := Var(7)
-	p, n := Pos(v), Neg(v)
-	if p.Var() != v || n.Var() != v {
-		t.Fatalf("Var of %v/%v = %d/%d, want %d", p, n, p.Var(), n.Var(), v)
-	}
-	if p.IsNeg() || !n.IsNeg() {
-		t.Fatalf("IsNeg wrong: %v %v", p.IsNeg(), n.IsNeg())
-	}
-	if p.Not() != n || n.Not() != p {
-		t.Fatalf("Not wrong")
-	}
-	if p.String() != "7" || n.String() != "-7" {
-		t.Fatalf("String = %q %q", p, n)
-	}
-	if MkLit(v, true) != p || MkLit(v, false) != n {
-		t.Fatalf("MkLit wrong")
-	}
-	if FromDimacs(7) != p || FromDimacs(-7) != n || p.Dimacs() != 7 || n.Dimacs() != -7 {
-		t.Fatalf("DIMACS conversion wrong: %v %v %d %d", FromDimacs(7), FromDimacs(-7), p.Dimacs(), n.Dimacs())
-	}
+func TestValueString(t *testing.T) {
 	if True.String() != "true" || False.String() != "false" || Unknown.String() != "unknown" {
 		t.Fatalf("Value strings wrong")
 	}
@@ -51,22 +33,22 @@ func TestChain(t *testing.T) {
 	vs := newVars(s, 100)
 	// Added backwards, so the chain is only derived by propagation.
 	for i := len(vs) - 1; i > 0; i-- {
-		s.AddClause(Neg(vs[i-1]), Pos(vs[i]))
+		s.AddClause(vs[i-1].Neg(), vs[i].Pos())
 	}
 	mustCheck(t, s, true)
-	s.AddClause(Pos(vs[0]))
-	if s.Value(Pos(vs[0])) != True {
+	s.AddClause(vs[0].Pos())
+	if s.Value(vs[0].Pos()) != True {
 		t.Fatalf("unit not assigned at once")
 	}
-	if s.Value(Pos(vs[1])) != Unknown {
+	if s.Value(vs[1].Pos()) != Unknown {
 		t.Fatalf("consequence assigned before Propagate")
 	}
 	if !s.Propagate() {
 		t.Fatalf("unexpected conflict")
 	}
 	for _, v := range vs {
-		if s.Value(Pos(v)) != True || s.Value(Neg(v)) != False {
-			t.Fatalf("var %d = %v, want true", v, s.Value(Pos(v)))
+		if s.Value(v.Pos()) != True || s.Value(v.Neg()) != False {
+			t.Fatalf("var %d = %v, want true", v, s.Value(v.Pos()))
 		}
 	}
 	if got := s.Stats().Propagations; got != int64(len(vs)) {
@@ -89,8 +71,8 @@ func TestAddClauseCases(t *testing.T) {
 	t.Run("unit-false", func(t *testing.T) {
 		s := New()
 		a := s.NewVar()
-		u := s.AddClause(Pos(a))
-		id := s.AddClause(Neg(a))
+		u := s.AddClause(a.Pos())
+		id := s.AddClause(a.Neg())
 		if s.Conflict() == nil || s.Conflict().Clause != id {
 			t.Fatalf("contradicting unit: conflict %v, want clause %v", s.Conflict(), id)
 		}
@@ -105,10 +87,10 @@ func TestAddClauseCases(t *testing.T) {
 	t.Run("tautology", func(t *testing.T) {
 		s := New()
 		a, b := s.NewVar(), s.NewVar()
-		id := s.AddClause(Pos(a), Neg(b), Neg(a))
-		s.AddClause(Pos(b))
-		if !s.Propagate() || s.Value(Pos(a)) != Unknown {
-			t.Fatalf("tautology propagated: a = %v", s.Value(Pos(a)))
+		id := s.AddClause(a.Pos(), b.Neg(), a.Neg())
+		s.AddClause(b.Pos())
+		if !s.Propagate() || s.Value(a.Pos()) != Unknown {
+			t.Fatalf("tautology propagated: a = %v", s.Value(a.Pos()))
 		}
 		if s.Stats().Clauses != 2 {
 			t.Fatalf("Clauses = %d, want 2", s.Stats().Clauses)
@@ -121,27 +103,27 @@ func TestAddClauseCases(t *testing.T) {
 	t.Run("duplicates", func(t *testing.T) {
 		s := New()
 		a, b := s.NewVar(), s.NewVar()
-		s.AddClause(Pos(a), Pos(a), Neg(b), Pos(a))
-		s.AddClause(Pos(b), Pos(b))
-		if s.Value(Pos(b)) != True {
+		s.AddClause(a.Pos(), a.Pos(), b.Neg(), a.Pos())
+		s.AddClause(b.Pos(), b.Pos())
+		if s.Value(b.Pos()) != True {
 			t.Fatalf("duplicated unit not assigned")
 		}
-		if !s.Propagate() || s.Value(Pos(a)) != True {
-			t.Fatalf("a = %v, want true", s.Value(Pos(a)))
+		if !s.Propagate() || s.Value(a.Pos()) != True {
+			t.Fatalf("a = %v, want true", s.Value(a.Pos()))
 		}
 		mustCheck(t, s, true)
 	})
 	t.Run("satisfied", func(t *testing.T) {
 		s := New()
 		a, b, c := s.NewVar(), s.NewVar(), s.NewVar()
-		s.AddClause(Pos(a))
+		s.AddClause(a.Pos())
 		s.Propagate()
-		id := s.AddClause(Pos(a), Pos(b), Pos(c))
+		id := s.AddClause(a.Pos(), b.Pos(), c.Pos())
 		if id == NoClause || s.Stats().Clauses != 2 {
 			t.Fatalf("satisfied clause: id %v, %d clauses", id, s.Stats().Clauses)
 		}
-		s.AddClause(Neg(b))
-		s.AddClause(Neg(c))
+		s.AddClause(b.Neg())
+		s.AddClause(c.Neg())
 		if !s.Propagate() {
 			t.Fatalf("satisfied clause caused a conflict")
 		}
@@ -153,14 +135,14 @@ func TestAddClauseCases(t *testing.T) {
 	t.Run("one-open", func(t *testing.T) {
 		s := New()
 		a, b, c := s.NewVar(), s.NewVar(), s.NewVar()
-		s.AddClause(Neg(a))
-		s.AddClause(Neg(b))
+		s.AddClause(a.Neg())
+		s.AddClause(b.Neg())
 		if !s.Propagate() {
 			t.Fatal("conflict")
 		}
-		s.AddClause(Pos(a), Pos(c), Pos(b))
-		if s.Value(Pos(c)) != True {
-			t.Fatalf("clause with one open literal did not assign it at once: %v", s.Value(Pos(c)))
+		s.AddClause(a.Pos(), c.Pos(), b.Pos())
+		if s.Value(c.Pos()) != True {
+			t.Fatalf("clause with one open literal did not assign it at once: %v", s.Value(c.Pos()))
 		}
 		mustCheck(t, s, false)
 	})
@@ -168,20 +150,20 @@ func TestAddClauseCases(t *testing.T) {
 		// a is false but not yet propagated when the clause arrives.
 		s := New()
 		a, b := s.NewVar(), s.NewVar()
-		s.AddClause(Neg(a))
-		s.AddClause(Pos(a), Pos(b))
-		if s.Value(Pos(b)) != True || !s.Propagate() {
-			t.Fatalf("b = %v", s.Value(Pos(b)))
+		s.AddClause(a.Neg())
+		s.AddClause(a.Pos(), b.Pos())
+		if s.Value(b.Pos()) != True || !s.Propagate() {
+			t.Fatalf("b = %v", s.Value(b.Pos()))
 		}
 		mustCheck(t, s, true)
 	})
 	t.Run("all-false", func(t *testing.T) {
 		s := New()
 		a, b := s.NewVar(), s.NewVar()
-		s.AddClause(Neg(a))
-		s.AddClause(Neg(b))
+		s.AddClause(a.Neg())
+		s.AddClause(b.Neg())
 		s.Propagate()
-		id := s.AddClause(Pos(b), Pos(a))
+		id := s.AddClause(b.Pos(), a.Pos())
 		if s.Conflict() == nil || s.Conflict().Clause != id || s.Propagate() {
 			t.Fatalf("all-false clause: conflict %v", s.Conflict())
 		}
@@ -193,8 +175,8 @@ func TestAddClauseCases(t *testing.T) {
 		s := New()
 		a, b := s.NewVar(), s.NewVar()
 		s.AddClause()
-		s.AddClause(Pos(a))
-		s.AddClause(Neg(a), Pos(b))
+		s.AddClause(a.Pos())
+		s.AddClause(a.Neg(), b.Pos())
 		if s.Propagate() || s.Stats().Conflicts != 1 || s.Stats().Clauses != 3 {
 			t.Fatalf("conflict not sticky: %+v", s.Stats())
 		}
@@ -203,7 +185,7 @@ func TestAddClauseCases(t *testing.T) {
 }
 
 func TestAddClauseBadLiteral(t *testing.T) {
-	for _, l := range []Lit{0, 1, -4, Pos(5)} {
+	for _, l := range []z.Lit{0, 1, ^z.Lit(3), z.Var(5).Pos()} {
 		func() {
 			defer func() {
 				if recover() == nil {
@@ -219,7 +201,7 @@ func TestAddClauseBadLiteral(t *testing.T) {
 
 func TestValueOutOfRange(t *testing.T) {
 	s := New()
-	for _, l := range []Lit{-1, 0, 1, 2, 1000} {
+	for _, l := range []z.Lit{^z.Lit(0), 0, 1, 2, 1000} {
 		if s.Value(l) != Unknown {
 			t.Errorf("Value(%d) = %v", l, s.Value(l))
 		}
@@ -229,22 +211,22 @@ func TestValueOutOfRange(t *testing.T) {
 func TestIncremental(t *testing.T) {
 	s := New()
 	a, b, c, d := s.NewVar(), s.NewVar(), s.NewVar(), s.NewVar()
-	s.AddClause(Neg(a), Pos(b), Pos(c)) // a → b ∨ c
-	s.AddClause(Pos(a))
-	if !s.Propagate() || s.Value(Pos(b)) != Unknown {
-		t.Fatalf("b = %v, want unknown", s.Value(Pos(b)))
+	s.AddClause(a.Neg(), b.Pos(), c.Pos()) // a → b ∨ c
+	s.AddClause(a.Pos())
+	if !s.Propagate() || s.Value(b.Pos()) != Unknown {
+		t.Fatalf("b = %v, want unknown", s.Value(b.Pos()))
 	}
-	s.AddClause(Neg(c))
-	if !s.Propagate() || s.Value(Pos(b)) != True {
-		t.Fatalf("b = %v, want true", s.Value(Pos(b)))
+	s.AddClause(c.Neg())
+	if !s.Propagate() || s.Value(b.Pos()) != True {
+		t.Fatalf("b = %v, want true", s.Value(b.Pos()))
 	}
-	s.AddClause(Neg(b), Pos(d)) // b is already true: d at once
-	if s.Value(Pos(d)) != True {
-		t.Fatalf("d = %v, want true", s.Value(Pos(d)))
+	s.AddClause(b.Neg(), d.Pos()) // b is already true: d at once
+	if s.Value(d.Pos()) != True {
+		t.Fatalf("d = %v, want true", s.Value(d.Pos()))
 	}
 	e := s.NewVar()
-	s.AddClause(Neg(d), Neg(e))
-	s.AddClause(Pos(e), Neg(a))
+	s.AddClause(d.Neg(), e.Neg())
+	s.AddClause(e.Pos(), a.Neg())
 	if s.Propagate() {
 		t.Fatalf("no conflict")
 	}
@@ -258,8 +240,8 @@ func TestIncremental(t *testing.T) {
 }
 
 // reasonClauses turns an explanation into plain clauses, facts as units.
-func reasonClauses(rs []Reason) [][]Lit {
-	var out [][]Lit
+func reasonClauses(rs []Reason) [][]z.Lit {
+	var out [][]z.Lit
 	for _, r := range rs {
 		out = append(out, slices.Clone(r.Lits))
 	}
@@ -269,21 +251,21 @@ func reasonClauses(rs []Reason) [][]Lit {
 func TestLongClause(t *testing.T) {
 	s := New()
 	vs := newVars(s, 40)
-	var lits []Lit
+	var lits []z.Lit
 	for i := len(vs) - 1; i >= 0; i-- { // every literal twice, out of order
-		lits = append(lits, Pos(vs[i]), Pos(vs[(i*7)%len(vs)]))
+		lits = append(lits, vs[i].Pos(), vs[(i*7)%len(vs)].Pos())
 	}
 	id := s.AddClause(lits...)
 	for _, v := range vs[1:] {
-		s.AddClause(Neg(v))
+		s.AddClause(v.Neg())
 	}
-	if !s.Propagate() || s.Value(Pos(vs[0])) != True {
-		t.Fatalf("long clause did not propagate: %v", s.Value(Pos(vs[0])))
+	if !s.Propagate() || s.Value(vs[0].Pos()) != True {
+		t.Fatalf("long clause did not propagate: %v", s.Value(vs[0].Pos()))
 	}
 	if got := len(s.lits(id.slot())); got != len(vs) {
 		t.Fatalf("long clause kept %d literals, want %d", got, len(vs))
 	}
-	taut := s.AddClause(append(lits, Neg(vs[3]))...)
+	taut := s.AddClause(append(lits, vs[3].Neg())...)
 	for _, ws := range s.watching {
 		for _, w := range ws {
 			if w.ref == taut.slot() || w.ref == ^taut.slot() {
@@ -306,14 +288,14 @@ func TestTakeAssigned(t *testing.T) {
 	s := New()
 	s.Observe()
 	a, b, c := s.NewVar(), s.NewVar(), s.NewVar()
-	s.AddClause(Neg(a), Pos(b)) // a → b
-	s.AddClause(Neg(b), Neg(c)) // b → ¬c
-	s.AddClause(Pos(a))
+	s.AddClause(a.Neg(), b.Pos()) // a → b
+	s.AddClause(b.Neg(), c.Neg()) // b → ¬c
+	s.AddClause(a.Pos())
 	if !s.Propagate() {
 		t.Fatal("unexpected conflict")
 	}
 	got := s.TakeAssigned()
-	want := []Lit{Pos(a), Pos(b), Neg(c)}
+	want := []z.Lit{a.Pos(), b.Pos(), c.Neg()}
 	if !slices.Equal(got, want) {
 		t.Fatalf("TakeAssigned = %v, want %v", got, want)
 	}
@@ -321,8 +303,8 @@ func TestTakeAssigned(t *testing.T) {
 		t.Fatalf("second TakeAssigned = %v, want nothing new", got)
 	}
 	d := s.NewVar()
-	s.AddClause(Pos(d))
-	if err := s.ForgetVars([]Var{d}); err != nil {
+	s.AddClause(d.Pos())
+	if err := s.ForgetVars([]z.Var{d}); err != nil {
 		t.Fatal(err)
 	}
 	if got := s.TakeAssigned(); len(got) != 0 {

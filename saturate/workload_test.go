@@ -3,6 +3,8 @@ package saturate
 import (
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/satmon/satmon/internal/z"
 )
 
 // window is the benchmark workload, shaped like what the monitor feeds
@@ -18,11 +20,11 @@ type window struct {
 	size    int
 	rng     *rand.Rand
 	ops     []windowOp // by slot; slot k%size holds operation k
-	b       [][]Var    // b[x][y] for slots x != y
+	b       [][]z.Var  // b[x][y] for slots x != y
 	next    int        // number of operations added so far
 	clock   float64
 	clauses int // clauses added so far
-	forget  []Var
+	forget  []z.Var
 }
 
 type windowOp struct {
@@ -43,10 +45,10 @@ func newWindow(size int, seed uint64) *window {
 		size: size,
 		rng:  rand.New(rand.NewPCG(seed, 42)),
 		ops:  make([]windowOp, size),
-		b:    make([][]Var, size),
+		b:    make([][]z.Var, size),
 	}
 	for x := range w.b {
-		w.b[x] = make([]Var, size)
+		w.b[x] = make([]z.Var, size)
 	}
 	return w
 }
@@ -86,8 +88,8 @@ func (w *window) step() {
 	}
 	for _, y := range ys {
 		xy, yx := w.b[x][y], w.b[y][x]
-		s.AddClause(Pos(xy), Pos(yx))
-		s.AddClause(Neg(xy), Neg(yx))
+		s.AddClause(xy.Pos(), yx.Pos())
+		s.AddClause(xy.Neg(), yx.Neg())
 		w.clauses += 2
 	}
 	for _, y := range ys {
@@ -104,13 +106,13 @@ func (w *window) step() {
 		other := w.ops[y]
 		switch {
 		case other.ret < op.call: // real time
-			s.AddClause(Pos(w.b[y][x]))
+			s.AddClause(w.b[y][x].Pos())
 			w.clauses++
 		case w.rng.IntN(4) == 0: // data
 			if other.point < op.point {
-				s.AddClause(Pos(w.b[y][x]))
+				s.AddClause(w.b[y][x].Pos())
 			} else {
-				s.AddClause(Pos(w.b[x][y]))
+				s.AddClause(w.b[x][y].Pos())
 			}
 			w.clauses++
 		}
@@ -120,7 +122,7 @@ func (w *window) step() {
 
 // transitive adds b(x,y) ∧ b(y,z) → b(x,z).
 func (w *window) transitive(x, y, z int) {
-	w.s.AddClause(Neg(w.b[x][y]), Neg(w.b[y][z]), Pos(w.b[x][z]))
+	w.s.AddClause(w.b[x][y].Neg(), w.b[y][z].Neg(), w.b[x][z].Pos())
 	w.clauses++
 }
 
@@ -138,7 +140,7 @@ func (w *window) checkOrder() error {
 			if w.ops[x].point < w.ops[y].point {
 				want = True
 			}
-			if got := w.s.Value(Pos(w.b[x][y])); got != Unknown && got != want {
+			if got := w.s.Value(w.b[x][y].Pos()); got != Unknown && got != want {
 				return fmt.Errorf("b(%d,%d) = %v, hidden order says %v", x, y, got, want)
 			}
 		}

@@ -1,5 +1,5 @@
 // Package sat puts the SAT backends, gini and gophersat, behind one small
-// interface with DIMACS-style literals and solving under assumptions.
+// interface with internal/z's literals and solving under assumptions.
 package sat
 
 import (
@@ -8,7 +8,9 @@ import (
 
 	"github.com/crillab/gophersat/solver"
 	"github.com/go-air/gini"
-	"github.com/go-air/gini/z"
+	gz "github.com/go-air/gini/z"
+
+	"github.com/satmon/satmon/internal/z"
 )
 
 // Answer of a Solve call.
@@ -18,15 +20,16 @@ const (
 	Unknown = 0 // stopped before an answer
 )
 
-// Solver is an incremental SAT solver over DIMACS-style literals.
+// Solver is an incremental SAT solver over z's literals.
 type Solver interface {
-	NewVar() int
-	AddClause(lits []int)
+	NewVar() z.Var
+	// AddClause must not keep lits.
+	AddClause(lits []z.Lit)
 	// Solve decides the clauses under the assumed literals, giving up with
 	// Unknown soon after stop returns true (stop may be nil: no limit).
 	// stop is polled every few milliseconds while the search runs, not
 	// before it starts: a quick solve never waits for a poll.
-	Solve(stop func() bool, assumptions ...int) int
+	Solve(stop func() bool, assumptions ...z.Lit) int
 }
 
 // slice is how long a search runs between two polls of stop.
@@ -63,8 +66,8 @@ func New(name string) (Solver, error) {
 // the unit propagation happens under the assumption, where gini is right.
 type giniSolver struct {
 	g     *gini.Gini
-	guard z.Lit
-	buf   []int
+	guard gz.Lit
+	buf   []z.Lit
 }
 
 func newGini() *giniSolver {
@@ -74,18 +77,20 @@ func newGini() *giniSolver {
 
 // NewVar asks gini itself for the variable, so that gini knows every
 // variable that may be assumed.
-func (s *giniSolver) NewVar() int { return s.g.Lit().Dimacs() }
+func (s *giniSolver) NewVar() z.Var { return z.Var(s.g.Lit().Var()) }
 
-func (s *giniSolver) AddClause(lits []int) {
+// AddClause hands the literals to gini as they are: z's encoding is
+// gini's.
+func (s *giniSolver) AddClause(lits []z.Lit) {
 	lits, taut := Normalize(append(s.buf[:0], lits...))
 	if taut {
 		return
 	}
 	for _, l := range lits {
-		s.g.Add(z.Dimacs2Lit(l))
+		s.g.Add(gz.Lit(l))
 	}
 	s.g.Add(s.guard.Not())
-	s.g.Add(z.LitNull)
+	s.g.Add(gz.LitNull)
 }
 
 // Solve runs gini in slices when stop is given: Try stops the search after
@@ -94,12 +99,12 @@ func (s *giniSolver) AddClause(lits []int) {
 // again, until an answer or stop. A search that answers within its first
 // slice costs exactly one Try, without goroutines or polling. Without stop
 // the search runs in one piece.
-func (s *giniSolver) Solve(stop func() bool, assumptions ...int) int {
+func (s *giniSolver) Solve(stop func() bool, assumptions ...z.Lit) int {
 	d := slice
 	for {
 		s.g.Assume(s.guard)
 		for _, l := range assumptions {
-			s.g.Assume(z.Dimacs2Lit(l))
+			s.g.Assume(gz.Lit(l))
 		}
 		// Always Try, never Solve: Try leaves its deadline set, and a later
 		// Solve would stop at it at once.
@@ -123,21 +128,26 @@ func (s *giniSolver) Solve(stop func() bool, assumptions ...int) int {
 }
 
 // gopherSolver collects the clauses and solves them from scratch with
-// gophersat at each call, assumptions added as unit clauses.
+// gophersat at each call, assumptions added as unit clauses. gophersat
+// reads DIMACS integers: clauses are converted as they are added.
 type gopherSolver struct {
 	nvars   int
 	clauses [][]int
 	empty   bool
 }
 
-func (s *gopherSolver) NewVar() int { s.nvars++; return s.nvars }
+func (s *gopherSolver) NewVar() z.Var { s.nvars++; return z.Var(s.nvars) }
 
-func (s *gopherSolver) AddClause(lits []int) {
+func (s *gopherSolver) AddClause(lits []z.Lit) {
 	if len(lits) == 0 {
 		s.empty = true
 		return
 	}
-	s.clauses = append(s.clauses, append([]int(nil), lits...))
+	cl := make([]int, len(lits))
+	for i, l := range lits {
+		cl[i] = l.Dimacs()
+	}
+	s.clauses = append(s.clauses, cl)
 }
 
 // gopherTurn is held by the one gophersat search running in the process:
@@ -153,7 +163,7 @@ var gopherTurn = make(chan struct{}, 1)
 // goroutine runs to its end in the background, its answer dropped; it
 // keeps the turn until then, so later gophersat solves in the process wait
 // for it (stopping when their own stop says so). gini has none of this.
-func (s *gopherSolver) Solve(stop func() bool, assumptions ...int) int {
+func (s *gopherSolver) Solve(stop func() bool, assumptions ...z.Lit) int {
 	if s.empty {
 		return Unsat
 	}
@@ -171,7 +181,7 @@ func (s *gopherSolver) Solve(stop func() bool, assumptions ...int) int {
 	cls := make([][]int, 0, len(s.clauses)+len(assumptions)+1)
 	cls = append(cls, s.clauses...)
 	for _, a := range assumptions {
-		cls = append(cls, []int{a})
+		cls = append(cls, []int{a.Dimacs()})
 	}
 	if len(cls) == 0 {
 		return Sat
@@ -222,7 +232,7 @@ func wait(turn chan struct{}, tick <-chan time.Time, stop func() bool) bool {
 
 // Normalize drops repeated literals from a clause (in place) and reports
 // whether it is a tautology.
-func Normalize(lits []int) ([]int, bool) {
+func Normalize(lits []z.Lit) ([]z.Lit, bool) {
 	out := lits[:0]
 	for _, l := range lits {
 		dup := false
@@ -231,7 +241,7 @@ func Normalize(lits []int) ([]int, bool) {
 				dup = true
 				break
 			}
-			if m == -l {
+			if m == l.Not() {
 				return nil, true
 			}
 		}

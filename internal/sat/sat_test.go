@@ -3,25 +3,27 @@ package sat
 import (
 	"testing"
 	"time"
+
+	"github.com/satmon/satmon/internal/z"
 )
 
 // pigeonhole adds the clauses saying that pigeons pigeons sit in holes
 // holes, no two in one, and returns the variables (pigeon, hole). With a
 // pigeon more than holes it is unsatisfiable, and exponentially hard for
 // resolution, so for both backends.
-func pigeonhole(s Solver, pigeons, holes int) [][]int {
-	v := make([][]int, pigeons)
+func pigeonhole(s Solver, pigeons, holes int) [][]z.Lit {
+	v := make([][]z.Lit, pigeons)
 	for p := range v {
-		v[p] = make([]int, holes)
+		v[p] = make([]z.Lit, holes)
 		for h := range v[p] {
-			v[p][h] = s.NewVar()
+			v[p][h] = s.NewVar().Pos()
 		}
 		s.AddClause(v[p])
 	}
 	for h := 0; h < holes; h++ {
 		for p := range v {
 			for q := p + 1; q < len(v); q++ {
-				s.AddClause([]int{-v[p][h], -v[q][h]})
+				s.AddClause([]z.Lit{v[p][h].Not(), v[q][h].Not()})
 			}
 		}
 	}
