@@ -2,6 +2,14 @@ package saturate
 
 import "github.com/satmon/satmon/internal/z"
 
+// Var and Lit are the shared variables and literals of internal/z, named
+// here so that code outside this module can hold them: the methods (Pos,
+// Neg, Not, Var, IsNeg, Dimacs) come with the alias.
+type (
+	Var = z.Var
+	Lit = z.Lit
+)
+
 // Value is the truth value of a literal.
 type Value int8
 
