@@ -162,6 +162,11 @@ type Encoder struct {
 	retUnits   []Lit      // Return's unit clauses
 	bindings   int        // GroundingStats
 	w          watchState // watched ∀∃ instances (watched.go)
+	// unordered: some operation was called (Op.Call) no later than one
+	// before it in the window. Candidate lists are in call order only
+	// while calls increase with serials, as the monitor's do; otherwise
+	// levelRun does not narrow by real time (cutsAdmit still rejects).
+	unordered bool
 	// interpret makes instances ground every axiom with the formula
 	// interpreter, the reference the templates are tested against.
 	interpret bool
@@ -803,6 +808,9 @@ func (e *Encoder) Call(o Op) {
 	op.Label.Ret = h.Void
 	if n := len(e.win); n > 0 && e.win[n-1].Serial >= op.Serial {
 		panic("encode: serials must increase")
+	}
+	if n := len(e.win); n > 0 && e.win[n-1].Call >= op.Call {
+		e.unordered = true
 	}
 	e.ops[op.Serial] = op
 	for _, o := range e.win {
