@@ -102,14 +102,8 @@ func (e *Encoder) Assigned(lits []Lit) {
 // those z are visited: q's and p's known neighbours, and the operations
 // that real time orders after q or before p.
 func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
-	if p.succ == nil {
-		p.succ = e.list()
-	}
-	if q.pred == nil {
-		q.pred = e.list()
-	}
-	p.succ = append(p.succ, q)
-	q.pred = append(q.pred, p)
+	p.succ = e.push(p.succ, q)
+	q.pred = e.push(q.pred, p)
 	e.stamp++
 	p.mark, q.mark = e.stamp, e.stamp
 	pq := edgeVal{l: l, t: vTrue, known: true, read: true}
