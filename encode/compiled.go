@@ -329,66 +329,85 @@ func (e *Encoder) crec(st *instState, level int) {
 		return
 	}
 	v := pl.order[level]
-	cands := st.win
+	cands, full := st.win, true
+	m := pl.meth[level]
 	if g := pl.gen[level]; g != nil {
-		cands = g.partners(e.env)
-	} else if m := pl.meth[level]; m != h.NoMethod {
+		cands, full, m = g.partners(e.env), false, h.NoMethod
+	} else if m != h.NoMethod {
 		cands = e.opsOf(m)
 	}
 	tied := a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) && containsInt(pl.order[:level], 1-v)
 	if tied {
-		cands = e.byArg[e.env[1-v].Label.Arg] // see rec
+		cands, full = e.byArg[e.env[1-v].Label.Arg], false // see rec
 	}
 	if v == st.fixed {
-		cands = st.one[:]
+		cands, full = st.one[:], false
 	}
+	head, tail, limit := e.levelRun(pl, level, cands, full)
+	for _, o := range head {
+		if m == h.NoMethod || o.Label.Method == m {
+			e.cbind(st, level, v, o, tied)
+		}
+	}
+	for _, o := range tail {
+		if o.Call > limit {
+			break
+		}
+		e.cbind(st, level, v, o, tied)
+	}
+}
+
+// cbind binds variable v of the given level to candidate o, folds the
+// level's checks and goes down a level unless one prunes the tuple.
+func (e *Encoder) cbind(st *instState, level, v int, o *Op, tied bool) {
+	if st.closed && o.pending() {
+		return
+	}
+	if o == st.must && v < st.fixed {
+		return
+	}
+	if e.dropped(o) {
+		return
+	}
+	if tied && e.env[1-v].Label.Arg != o.Label.Arg {
+		return
+	}
+	if !e.cutsAdmit(st.pl, level, o) {
+		return
+	}
+	e.bindings++
+	e.env[v] = o
+	na, nr := len(st.lante), len(st.lrest)
+	ok := true
 	checks := st.cchecks[level]
-	for _, o := range cands {
-		if st.closed && o.pending() {
-			continue
+	for i := range checks {
+		c := &checks[i]
+		l, k := e.atomLit(&c.atom)
+		if k == nLit {
+			k = e.settledLit(l)
 		}
-		if o == st.must && v < st.fixed {
-			continue
-		}
-		if e.dropped(o) {
-			continue
-		}
-		if tied && e.env[1-v].Label.Arg != o.Label.Arg {
-			continue
-		}
-		e.bindings++
-		e.env[v] = o
-		na, nr := len(st.lante), len(st.lrest)
-		ok := true
-		for i := range checks {
-			c := &checks[i]
-			l, k := e.atomLit(&c.atom)
+		if c.ante {
+			if k == nFalse {
+				ok = false
+				break
+			}
 			if k == nLit {
-				k = e.settledLit(l)
+				st.lante = append(st.lante, l)
 			}
-			if c.ante {
-				if k == nFalse {
-					ok = false
-					break
-				}
-				if k == nLit {
-					st.lante = append(st.lante, l)
-				}
-			} else {
-				if k == nTrue {
-					ok = false
-					break
-				}
-				if k == nLit {
-					st.lrest = append(st.lrest, l)
-				}
+		} else {
+			if k == nTrue {
+				ok = false
+				break
+			}
+			if k == nLit {
+				st.lrest = append(st.lrest, l)
 			}
 		}
-		if ok {
-			e.crec(st, level+1)
-		}
-		st.lante, st.lrest = st.lante[:na], st.lrest[:nr]
 	}
+	if ok {
+		e.crec(st, level+1)
+	}
+	st.lante, st.lrest = st.lante[:na], st.lrest[:nr]
 }
 
 func anyPending(ops []*Op) bool {

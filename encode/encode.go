@@ -100,6 +100,7 @@ type Encoder struct {
 
 	ops    map[int]*Op
 	win    []*Op            // live operations in call order
+	pend   []*Op            // pending operations in call order
 	vars   varTable         // b, used and match variables, by varPair.key
 	names  map[z.Var]string // filled when Names is on
 	Names  bool
@@ -128,7 +129,7 @@ type Encoder struct {
 	// freeLists and freeRets likewise hold the partner and overlap lists
 	// and return-value tables of forgotten operations: a new operation's
 	// lists were half of the bytes SATURATE -r allocated.
-	freeLists [][]*Op
+	freeLists [listClasses][][]*Op // by capacity class (putList)
 	freeRets  []map[h.Value]Lit
 	// freeOps holds the structs of forgotten operations, for Call. No
 	// pointer to a forgotten operation survives Remove: every list of a
@@ -166,6 +167,11 @@ type Encoder struct {
 	retUnits   []Lit      // Return's unit clauses
 	bindings   int        // GroundingStats
 	w          watchState // watched ∀∃ instances (watched.go)
+	// unordered: some operation was called (Op.Call) no later than one
+	// before it in the window. Candidate lists are in call order only
+	// while calls increase with serials, as the monitor's do; otherwise
+	// levelRun does not narrow by real time (cutsAdmit still rejects).
+	unordered bool
 	// interpret makes instances ground every axiom with the formula
 	// interpreter, the reference the templates are tested against.
 	interpret bool
@@ -802,40 +808,44 @@ func (e *Encoder) Call(o Op) {
 	// is one (Remove), so that a steady window allocates none.
 	op := e.newOp()
 	*op = o
-	op.asX, op.asY, op.conc = e.list(), e.list(), e.list()
+	op.asX, op.asY, op.conc = nil, nil, nil
 	op.Return = -1
 	op.Label.Pending = true
 	op.Label.Ret = h.Void
 	if n := len(e.win); n > 0 && e.win[n-1].Serial >= op.Serial {
 		panic("encode: serials must increase")
 	}
+	if n := len(e.win); n > 0 && e.win[n-1].Call >= op.Call {
+		e.unordered = true
+	}
 	e.ops[op.Serial] = op
-	for _, o := range e.win {
+	// The partner lists, in call order: x with match(x,op) possible
+	// (op.asY), then y with match(op,y) possible (op.asX). Only the
+	// operations of methods that MATCH allows opposite op's are looked
+	// at (partnerCands).
+	for _, o := range e.partnerCands(op.Label.Method, false) {
 		if e.matchPossible(o, op) {
-			o.asX = append(o.asX, op)
-			op.asY = append(op.asY, o)
+			o.asX = e.push(o.asX, op)
+			op.asY = e.push(op.asY, o)
 		}
+	}
+	for _, o := range e.partnerCands(op.Label.Method, true) {
 		if e.matchPossible(op, o) {
-			op.asX = append(op.asX, o)
-			o.asY = append(o.asY, op)
+			op.asX = e.push(op.asX, o)
+			o.asY = e.push(o.asY, op)
 		}
 	}
 	if e.k.Object == h.Exchanger && e.matchPossible(op, op) {
-		op.asX = append(op.asX, op)
-		op.asY = append(op.asY, op)
+		op.asX = e.push(op.asX, op)
+		op.asY = e.push(op.asY, op)
 	}
-	for _, o := range e.win {
-		if o.pending() {
-			o.conc = append(o.conc, op)
-			op.conc = append(op.conc, o)
-		}
+	for _, o := range e.pend {
+		o.conc = e.push(o.conc, op)
+		op.conc = e.push(op.conc, o)
 	}
 	e.win = append(e.win, op)
-	l, ok := e.byArg[op.Label.Arg]
-	if !ok {
-		l = e.list()
-	}
-	e.byArg[op.Label.Arg] = append(l, op)
+	e.pend = append(e.pend, op)
+	e.byArg[op.Label.Arg] = e.push(e.byArg[op.Label.Arg], op)
 	for int(op.Label.Method) >= len(e.byMeth) {
 		e.byMeth = append(e.byMeth, nil)
 	}
@@ -883,29 +893,40 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 		e.emit1(l)
 	}
 	e.retUnits = units
+	if i := slices.Index(e.pend, op); i >= 0 {
+		e.pend = slices.Delete(e.pend, i, i+1)
+	}
 	op.Return = seq
 	op.Label.Pending = false
 	op.Label.Ret = ret
 	// With its return value known, op matches fewer operations: prune the
 	// partner lists, which otherwise grow with every call it overlapped.
+	// A pair ruled out loses its match variable (ruleOut); only the
+	// partners marked by matchPartners can have one.
+	mark := e.matchPartners(op, false)
 	keep := op.asY[:0]
 	for _, x := range op.asY {
 		if e.matchPossible(x, op) {
 			keep = append(keep, x)
 		} else {
-			x.asX = slices.DeleteFunc(x.asX, func(y *Op) bool { return y == op })
-			e.ruleOut(x, op)
+			x.asX = removeOp(x.asX, op)
+			if x.mark == mark {
+				e.ruleOut(x, op)
+			}
 		}
 	}
 	clear(op.asY[len(keep):])
 	op.asY = keep
+	mark = e.matchPartners(op, true)
 	keep = op.asX[:0]
 	for _, y := range op.asX {
 		if e.matchPossible(op, y) {
 			keep = append(keep, y)
 		} else {
-			y.asY = slices.DeleteFunc(y.asY, func(x *Op) bool { return x == op })
-			e.ruleOut(op, y)
+			y.asY = removeOp(y.asY, op)
+			if y.mark == mark {
+				e.ruleOut(op, y)
+			}
 		}
 	}
 	clear(op.asX[len(keep):])
@@ -919,6 +940,40 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 		}
 	}
 	e.flushMatches()
+}
+
+// matchPartners marks, with a fresh stamp that it returns, the
+// operations o that share a live match variable with op: match(op,o)
+// when asX, else match(o,op). Every match variable is owned by both of
+// its operations, so op's owned list names them all.
+func (e *Encoder) matchPartners(op *Op, asX bool) uint32 {
+	e.stamp++
+	for _, ov := range op.owned {
+		if !ov.pair || ov.key>>62 != uint64(vMatch) || e.epoch[ov.v] != ov.epoch {
+			continue
+		}
+		x, y := e.varOps[ov.v][0], e.varOps[ov.v][1]
+		switch {
+		case asX && x == op:
+			y.mark = e.stamp
+		case !asX && y == op:
+			x.mark = e.stamp
+		}
+	}
+	return e.stamp
+}
+
+// removeOp removes o, which is in l once, from l, keeping the order. It
+// looks from the end, where an operation's latest partners are.
+func removeOp(l []*Op, o *Op) []*Op {
+	for i := len(l) - 1; i >= 0; i-- {
+		if l[i] == o {
+			copy(l[i:], l[i+1:])
+			l[len(l)-1] = nil
+			return l[:len(l)-1]
+		}
+	}
+	return l
 }
 
 // ruleOut forgets the match variable of a pair that a return has made
@@ -991,12 +1046,16 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 	// The operations to forget are marked with a fresh stamp.
 	e.stamp++
 	gone := e.stamp
+	pendGone := false // callers forget returned operations only; kept exact
 	for _, s := range serials {
 		o, ok := e.ops[s]
 		if !ok {
 			continue
 		}
 		o.mark = gone
+		if o.pending() {
+			pendGone = true
+		}
 		e.gone = append(e.gone, o)
 		delete(e.ops, s)
 		for _, ov := range o.owned {
@@ -1061,9 +1120,7 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 				e.byArg[o.Label.Arg] = l
 			} else {
 				delete(e.byArg, o.Label.Arg)
-				if c := cap(l); c > 0 && c <= maxKeptOwned && len(e.freeLists) < maxKeptLists {
-					e.freeLists = append(e.freeLists, l) // dropGone cleared it
-				}
+				e.putList(l)
 			}
 			e.recycle(o)
 		}
@@ -1082,6 +1139,9 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 		e.win[i] = nil
 	}
 	e.win = live
+	if pendGone {
+		e.pend = dropGone(e.pend, gone)
+	}
 	for m, l := range e.byMeth {
 		if methGone[m] {
 			e.byMeth[m] = dropGone(l, gone)
@@ -1129,10 +1189,7 @@ func (e *Encoder) CheckWindow() error {
 // (pending flushes are over when Remove runs).
 func (e *Encoder) recycle(o *Op) {
 	for _, l := range [...][]*Op{o.asX, o.asY, o.conc, o.succ, o.pred} {
-		if c := cap(l); c > 0 && c <= maxKeptOwned && len(e.freeLists) < maxKeptLists {
-			clear(l)
-			e.freeLists = append(e.freeLists, l[:0])
-		}
+		e.putList(l)
 	}
 	o.asX, o.asY, o.conc, o.succ, o.pred = nil, nil, nil, nil, nil
 	if o.rets != nil && len(o.rets) <= maxKeptOwned && len(e.freeRets) < maxKeptLists {
@@ -1156,14 +1213,88 @@ func (e *Encoder) newOp() *Op {
 	return new(Op)
 }
 
-// list returns an empty list, recycled if one is free.
-func (e *Encoder) list() []*Op {
-	if n := len(e.freeLists); n > 0 {
-		l := e.freeLists[n-1]
-		e.freeLists = e.freeLists[:n-1]
-		return l
+// push appends o to l. A full list moves to a list of twice its
+// capacity, recycled if one is free, and is kept for reuse (putList):
+// with the lists of forgotten operations recycled too, a window that
+// stays the same size allocates no list.
+func (e *Encoder) push(l []*Op, o *Op) []*Op {
+	if len(l) < cap(l) {
+		return append(l, o)
 	}
-	return nil
+	nl := e.takeList(max(2*cap(l), minListCap))
+	nl = append(nl, l...)
+	e.putList(l)
+	return append(nl, o)
+}
+
+// takeList returns an empty list of capacity c, a power of two.
+func (e *Encoder) takeList(c int) []*Op {
+	if k := listClass(c); k >= 0 {
+		if n := len(e.freeLists[k]); n > 0 {
+			l := e.freeLists[k][n-1]
+			e.freeLists[k] = e.freeLists[k][:n-1]
+			return l
+		}
+	}
+	return make([]*Op, 0, c)
+}
+
+// putList keeps l for reuse if its capacity is a class and the class is
+// not full. Entries past len(l) are already nil (every list drops its
+// entries by clearing them).
+func (e *Encoder) putList(l []*Op) {
+	if k := listClass(cap(l)); k >= 0 && len(e.freeLists[k]) < maxKeptLists {
+		clear(l)
+		e.freeLists[k] = append(e.freeLists[k], l[:0])
+	}
+}
+
+// The capacities of recycled lists: powers of two from minListCap to
+// maxKeptOwned.
+const (
+	minListCap  = 4
+	listClasses = 7 // 4, 8, …, 256
+)
+
+// listClass is the class of capacity c, or -1 if c is none.
+func listClass(c int) int {
+	for k, cc := 0, minListCap; k < listClasses; k, cc = k+1, 2*cc {
+		if c == cc {
+			return k
+		}
+	}
+	return -1
+}
+
+// partnerCands are the candidates for the other side of a match with an
+// operation of method m, as y when asX (match(op,y)), else as x: the
+// window's operations of the one method that MATCH allows there, or the
+// window when several are (nil when none is). They are in call order,
+// as the window is, so the partner lists are the same as when the whole
+// window is looked at.
+func (e *Encoder) partnerCands(m h.Method, asX bool) []*Op {
+	var one []*Op
+	found := 0
+	for mo, l := range e.byMeth {
+		if len(l) == 0 {
+			continue
+		}
+		ok := e.methodsMayMatch(h.Method(mo), m)
+		if asX {
+			ok = e.methodsMayMatch(m, h.Method(mo))
+		}
+		if ok {
+			one = l
+			found++
+		}
+	}
+	switch found {
+	case 0:
+		return nil
+	case 1:
+		return one
+	}
+	return e.win
 }
 
 // maxKeptLists bounds the recycled lists and tables kept (each of at most

@@ -1,6 +1,7 @@
 package encode
 
 import (
+	"math"
 	"slices"
 
 	h "github.com/satmon/satmon/internal/history"
@@ -268,6 +269,9 @@ type plan struct {
 	// in the same order as the window filtered by the check, without the
 	// visits that the check would reject.
 	meth []h.Method
+	// cuts[l] are the checks of level l that real time decides for runs
+	// of candidates (rtCut).
+	cuts [][]rtCut
 }
 
 type check struct {
@@ -275,14 +279,22 @@ type check struct {
 	ante bool // an antecedent conjunct (else a rest disjunct)
 }
 
-// planOrder picks the binding order that makes atoms checkable earliest:
-// it minimises the sum, over ante conjuncts and rest disjuncts, of the
-// level at which their last variable gets bound. With first ≥ 0, that
-// variable is bound first.
+// planOrder picks the binding order with the fewest expected visits.
+// Each level's candidates are estimated by where they come from: a few
+// partners of an operation already bound (a match atom of the
+// antecedent), the operations that real time leaves to a check against
+// an operation already bound (see rtCut), the window's operations of one
+// method, or the whole window; the visits of an order are the sum, over
+// its levels, of the product of the estimates up to that level. Ties go
+// to the order whose atoms are checkable earliest (the sum, over ante
+// conjuncts and rest disjuncts, of the level at which their last variable
+// gets bound), then to the first order tried. With first ≥ 0, that
+// variable is bound first (to one operation).
 func (p *axiom) planOrder(first int) plan {
 	nf := len(p.Forall)
 	atoms := append(append([]*theory.Formula{}, p.ante...), p.rest...)
-	best, bestScore := []int(nil), -1
+	var best []int
+	bestVisits, bestLevels := 0, 0
 	perm := make([]int, nf)
 	for i := range perm {
 		perm[i] = i
@@ -293,19 +305,17 @@ func (p *axiom) planOrder(first int) plan {
 			if first >= 0 && perm[0] != first {
 				return
 			}
-			score := 0
+			visits, prod := 0, 1
+			for l := range perm {
+				prod *= p.levelEstimate(perm, l, first)
+				visits += prod
+			}
+			levels := 0
 			for _, f := range atoms {
-				score += levelOf(f, perm)
+				levels += levelOf(f, perm)
 			}
-			// Binding a variable through a match atom visits a few
-			// partners instead of the window: worth much more.
-			for l, v := range perm {
-				if matchSource(p.ante, v, func(u int) bool { return slices.Index(perm[:l], u) >= 0 }) != nil {
-					score -= 100
-				}
-			}
-			if bestScore < 0 || score < bestScore {
-				best, bestScore = append([]int(nil), perm...), score
+			if best == nil || visits < bestVisits || visits == bestVisits && levels < bestLevels {
+				best, bestVisits, bestLevels = append([]int(nil), perm...), visits, levels
 			}
 			return
 		}
@@ -320,7 +330,8 @@ func (p *axiom) planOrder(first int) plan {
 	} else {
 		best = p.greedyOrder(first, atoms)
 	}
-	pl := plan{order: best, gen: make([]*source, nf), checks: make([][]check, nf), meth: make([]h.Method, nf)}
+	pl := plan{order: best, gen: make([]*source, nf), checks: make([][]check, nf), meth: make([]h.Method, nf),
+		cuts: make([][]rtCut, nf)}
 	for l, v := range best {
 		pl.gen[l] = matchSource(p.ante, v, func(u int) bool { return slices.Index(best[:l], u) >= 0 })
 		for _, f := range p.ante {
@@ -337,7 +348,93 @@ func (p *axiom) planOrder(first int) plan {
 		l := max(levelOf(f, best), 0)
 		pl.checks[l] = append(pl.checks[l], check{f: f})
 	}
+	for l, v := range best {
+		for _, c := range pl.checks[l] {
+			if cut, ok := cutOf(c, v, best[:l]); ok {
+				pl.cuts[l] = append(pl.cuts[l], cut)
+			}
+		}
+	}
 	return pl
+}
+
+// Estimated candidates of a level, by where they come from (planOrder).
+const (
+	estOne     = 1
+	estPartner = 2
+	estCut     = 4
+	estMethod  = 50
+	estWindow  = 100
+)
+
+// levelEstimate is the estimated candidates of level l of order perm.
+func (p *axiom) levelEstimate(perm []int, l, first int) int {
+	v := perm[l]
+	if l == 0 && first >= 0 {
+		return estOne
+	}
+	if matchSource(p.ante, v, func(u int) bool { return slices.Index(perm[:l], u) >= 0 }) != nil {
+		return estPartner
+	}
+	for _, f := range p.ante {
+		if _, ok := cutOf(check{f: f, ante: true}, v, perm[:l]); ok {
+			return estCut
+		}
+	}
+	for _, f := range p.rest {
+		if _, ok := cutOf(check{f: f}, v, perm[:l]); ok {
+			return estCut
+		}
+	}
+	for _, f := range p.ante {
+		if f.Kind == theory.KMeth && f.X == v {
+			return estMethod
+		}
+	}
+	return estWindow
+}
+
+// rtCut is a check of a plan level that real time decides for whole runs
+// of candidates: an order atom b between the variable v bound at the
+// level and a variable u bound earlier, which prunes a candidate o (an
+// antecedent conjunct folds to false, or a rest disjunct to true) when
+// u returned before o was called (after), or when o returned before u was
+// called (!after). A candidate it prunes is never bound (levelCands):
+// the check would prune it anyway. Candidate lists are in call order, so
+// the first kind ends the run at the first candidate called after u
+// returned, and the second leaves the candidates called after u plus
+// those called before u that overlap it (u.conc).
+type rtCut struct {
+	u     int
+	after bool
+}
+
+// cutOf reads c, a check of the level that binds v, as an rtCut against
+// one of the variables bound, if it is one.
+func cutOf(c check, v int, bound []int) (rtCut, bool) {
+	f, neg := c.f, false
+	if f.Kind == theory.KNot {
+		f, neg = f.Args[0], true
+	}
+	if f.Kind != theory.KB || f.X == f.Y || (f.X != v && f.Y != v) {
+		return rtCut{}, false
+	}
+	u := f.X
+	if u == v {
+		u = f.Y
+	}
+	if !slices.Contains(bound, u) {
+		return rtCut{}, false
+	}
+	// b(x,y) is true when x returned before y was called, false when y
+	// returned before x was called. The check prunes on true when it is
+	// a rest disjunct or a negated ante conjunct.
+	x, y := f.X, f.Y
+	if c.ante != neg { // prunes on false: b(y,x) by real time
+		x, y = y, x
+	}
+	// It prunes when x returned before y was called.
+	return rtCut{u: u, after: x == u}, true
 }
 
 // exhaustivePlan is the most universal variables whose binding orders
@@ -629,61 +726,140 @@ func (e *Encoder) rec(st *instState, level int) {
 		return
 	}
 	v := pl.order[level]
-	cands := st.win
+	cands, full := st.win, true
+	m := pl.meth[level]
 	if g := pl.gen[level]; g != nil {
-		cands = g.partners(e.env)
-	} else if m := pl.meth[level]; m != h.NoMethod {
+		cands, full, m = g.partners(e.env), false, h.NoMethod
+	} else if m != h.NoMethod {
 		cands = e.opsOf(m)
 	}
 	if a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) && slices.Contains(pl.order[:level], 1-v) {
-		cands = e.byArg[e.env[1-v].Label.Arg] // see the skip below
+		cands, full = e.byArg[e.env[1-v].Label.Arg], false // see the skip in bind
 	}
 	if v == st.fixed {
-		cands = st.one[:]
+		cands, full = st.one[:], false
 	}
-	for _, o := range cands {
-		if st.closed && o.pending() {
-			continue
+	head, tail, limit := e.levelRun(pl, level, cands, full)
+	for _, o := range head {
+		if m == h.NoMethod || o.Label.Method == m {
+			e.bind(st, level, v, o)
 		}
-		if o == st.must && v < st.fixed {
-			continue
-		}
-		if e.dropped(o) {
-			continue
-		}
-		// FUNCTION for two partners with different values is implied,
-		// by unit propagation, by the MATCH axiom (match(x,y) ⇒
-		// ret(y) = arg(x)) and the at-most-one on ret(y): skip it.
-		if a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) {
-			if other := 1 - v; slices.Contains(pl.order[:level], other) && e.env[other].Label.Arg != o.Label.Arg {
-				continue
-			}
-		}
-		e.bindings++
-		e.env[v] = o
-		na, nr := len(st.ante), len(st.rest)
-		ok := true
-		for _, c := range pl.checks[level] {
-			n := e.fold(c.f, false)
-			if c.ante {
-				if n.kind == nFalse || e.isFalse(n) {
-					ok = false
-					break
-				}
-				st.ante = append(st.ante, n)
-			} else {
-				if n.kind == nTrue || e.isTrue(n) {
-					ok = false
-					break
-				}
-				st.rest = append(st.rest, n)
-			}
-		}
-		if ok {
-			e.rec(st, level+1)
-		}
-		st.ante, st.rest = st.ante[:na], st.rest[:nr]
 	}
+	for _, o := range tail {
+		if o.Call > limit {
+			break
+		}
+		e.bind(st, level, v, o)
+	}
+}
+
+// bind binds variable v of the given level to candidate o, folds the
+// level's checks and goes down a level unless one prunes the tuple.
+func (e *Encoder) bind(st *instState, level, v int, o *Op) {
+	a, pl := st.a, st.pl
+	if st.closed && o.pending() {
+		return
+	}
+	if o == st.must && v < st.fixed {
+		return
+	}
+	if e.dropped(o) {
+		return
+	}
+	// FUNCTION for two partners with different values is implied,
+	// by unit propagation, by the MATCH axiom (match(x,y) ⇒
+	// ret(y) = arg(x)) and the at-most-one on ret(y): skip it.
+	if a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) {
+		if other := 1 - v; slices.Contains(pl.order[:level], other) && e.env[other].Label.Arg != o.Label.Arg {
+			return
+		}
+	}
+	if !e.cutsAdmit(pl, level, o) {
+		return
+	}
+	e.bindings++
+	e.env[v] = o
+	na, nr := len(st.ante), len(st.rest)
+	ok := true
+	for _, c := range pl.checks[level] {
+		n := e.fold(c.f, false)
+		if c.ante {
+			if n.kind == nFalse || e.isFalse(n) {
+				ok = false
+				break
+			}
+			st.ante = append(st.ante, n)
+		} else {
+			if n.kind == nTrue || e.isTrue(n) {
+				ok = false
+				break
+			}
+			st.rest = append(st.rest, n)
+		}
+	}
+	if ok {
+		e.rec(st, level+1)
+	}
+	st.ante, st.rest = st.ante[:na], st.rest[:nr]
+}
+
+// levelRun narrows the candidates of a level by its real-time cuts
+// (rtCut): the level visits head (to be filtered by the level's method,
+// when it has one), then tail up to the first candidate called after
+// limit. full says that cands is the window or its operations of the
+// level's method, which hold every live operation that cands may: only
+// then may candidates be taken from an operation's overlap list. What
+// the run leaves out, cutsAdmit rejects; candidates in the run are
+// still checked by cutsAdmit, which keeps the result independent of the
+// narrowing (and exact when calls are not in order: see unordered).
+func (e *Encoder) levelRun(pl *plan, level int, cands []*Op, full bool) (head, tail []*Op, limit int) {
+	limit = math.MaxInt
+	if e.unordered {
+		return nil, cands, limit
+	}
+	var from *Op // of the !after cuts, the operation called last
+	for _, c := range pl.cuts[level] {
+		u := e.env[c.u]
+		switch {
+		case c.after:
+			if !u.pending() && u.Return < limit {
+				limit = u.Return
+			}
+		case full && (from == nil || u.Call > from.Call):
+			from = u
+		}
+	}
+	if from == nil {
+		return nil, cands, limit
+	}
+	// The candidates called before from that did not return before it
+	// was called overlap it: they open from.conc, in call order. Then
+	// from itself (if a candidate) and everything called after it.
+	lo, hi := 0, len(cands)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if cands[mid].Call < from.Call {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	n := 0
+	for n < len(from.conc) && from.conc[n].Call < from.Call {
+		n++
+	}
+	return from.conc[:n], cands[lo:], limit
+}
+
+// cutsAdmit reports whether no real-time cut of the level prunes o.
+func (e *Encoder) cutsAdmit(pl *plan, level int, o *Op) bool {
+	for _, c := range pl.cuts[level] {
+		u := e.env[c.u]
+		if c.after && before(u, o) || !c.after && before(o, u) {
+			return false
+		}
+	}
+	return true
 }
 
 func (e *Encoder) leaf(a *axiom, win []*Op, ante, rest []*node, extra []Lit) {

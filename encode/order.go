@@ -101,21 +101,15 @@ func (e *Encoder) Assigned(lits []Lit) {
 // those z are visited: q's and p's known neighbours, and the operations
 // that real time orders after q or before p.
 func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
-	if p.succ == nil {
-		p.succ = e.list()
-	}
-	if q.pred == nil {
-		q.pred = e.list()
-	}
-	p.succ = append(p.succ, q)
-	q.pred = append(q.pred, p)
+	p.succ = e.push(p.succ, q)
+	q.pred = e.push(q.pred, p)
 	e.stamp++
 	p.mark, q.mark = e.stamp, e.stamp
 	pq := edgeVal{l: l, t: vTrue, known: true, read: true}
 	visit := func(z *Op) {
 		if z.mark != e.stamp {
 			z.mark = e.stamp
-			e.checkCycle(p, q, z, pq, edgeVal{})
+			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
 		}
 	}
 	for _, z := range q.succ {
@@ -178,30 +172,43 @@ func (e *Encoder) usedAssigned(p *Op) {
 	tv, uv := edgeVal{t: vTrue, known: true}, edgeVal{known: true}
 	for _, x := range ts {
 		for _, y := range us {
-			e.checkCycle(p, x, y, tv, uv)
+			e.checkCycle(p, x, y, tv, edgeVal{}, uv)
 		}
 		for _, y := range fs {
-			e.checkCycle(p, x, y, tv, tv)
+			e.checkCycle(p, x, y, tv, edgeVal{}, tv)
 		}
 	}
 	for _, x := range us {
 		for _, y := range fs {
-			e.checkCycle(p, x, y, uv, tv)
+			e.checkCycle(p, x, y, uv, edgeVal{}, tv)
 		}
 	}
 	// p→x→y→p with y outside p.conc, so y→p by real time (see above).
 	for _, x := range ts {
 		for _, y := range x.conc {
 			if y != p && y.mark-base-1 > 2 {
-				e.checkCycle(p, x, y, tv, edgeVal{})
+				e.checkCycle(p, x, y, tv, edgeVal{}, edgeVal{})
 			}
 		}
 	}
+	// Here x→y is true (y is in x.succ), and the clause is satisfied
+	// once p→x is false: which the first clause emitted for x makes it,
+	// if it is unit. The rest of x.succ is then skipped (checkCycle would
+	// return at p→x without emitting).
+	xy := edgeVal{t: vTrue, known: true}
 	for _, x := range us {
+		var px Lit // b(p,x), once it has a variable
 		for _, y := range x.succ {
-			if y != p && y.mark-base-1 > 2 {
-				e.checkCycle(p, x, y, uv, edgeVal{})
+			if y == p || y.mark-base-1 <= 2 {
+				continue
 			}
+			if px == z.LitNull {
+				px, _ = e.bExisting(p, x)
+			}
+			if px != z.LitNull && e.lazy.Value(px) == -1 {
+				break
+			}
+			e.checkCycle(p, x, y, uv, xy, edgeVal{})
 		}
 	}
 	// Not expected (see above), and impossible unless p returned before
@@ -211,7 +218,7 @@ func (e *Encoder) usedAssigned(p *Op) {
 			px := edgeVal{t: tri(x.mark - base - 1), known: true}
 			for _, y := range x.conc {
 				if y != p && y.mark-base-1 > 2 && !before(y, p) {
-					e.checkCycle(p, y, x, edgeVal{}, px.reverse())
+					e.checkCycle(p, y, x, edgeVal{}, edgeVal{}, px.reverse())
 				}
 			}
 		}
@@ -266,11 +273,12 @@ func (e *Encoder) edgeKnown(x, y *Op) edgeVal {
 	return edgeVal{known: true}
 }
 
-// checkCycle emits "no cycle a→b→c→a" if it is now unit or false. ab and
-// ca are the edges a→b and c→a if the caller knows them already.
-func (e *Encoder) checkCycle(a, b, c *Op, ab, ca edgeVal) {
+// checkCycle emits "no cycle a→b→c→a" if it is now unit or false. ab,
+// bc and ca are the edges a→b, b→c and c→a if the caller knows them
+// already.
+func (e *Encoder) checkCycle(a, b, c *Op, ab, bc, ca edgeVal) {
 	ends := [3][2]*Op{{a, b}, {b, c}, {c, a}}
-	ev := [3]edgeVal{ab, {}, ca}
+	ev := [3]edgeVal{ab, bc, ca}
 	for i := range ev {
 		if !ev[i].known {
 			ev[i] = e.edgeKnown(ends[i][0], ends[i][1])

@@ -243,6 +243,7 @@ type Monitor struct {
 	res       Result
 	done      bool
 	rem       *remover // -r
+	gone      []int    // Step's copy of what rem released
 	removed   int
 	seq       int // the number of actions fed so far: the next action's Seq
 	// summaries made (summary.go), and whether -r warned that the
@@ -415,7 +416,10 @@ func (m *Monitor) Step(a Action) (violation bool, err error) {
 		// values repeat, summarize at quiescent points first (summary.go):
 		// the summary also takes the operations the paper's rules release,
 		// and knows more from them.
-		gone := m.rem.returned(m.win, i)
+		// Copied: summarize may ask the remover again, which reuses
+		// its result's buffer.
+		gone := append(m.gone[:0], m.rem.returned(m.win, i)...)
+		m.gone = gone
 		if member, err = m.summarize(arg); errors.Is(err, errStopped) {
 			m.finish(Timeout)
 			return false, nil

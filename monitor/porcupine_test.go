@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -490,7 +491,9 @@ func readHistoryFile(t testing.TB, path string) *h.History {
 // It reports each side's ns per history and porcupine/satmon, the factor
 // by which SATURATE -r is faster (below 1: slower), in wall and in CPU
 // time. Both must say "ok",
-// as verdicts.tsv does.
+// as verdicts.tsv does. Beside the times it reports satmon's
+// deterministic counters per step, from one untimed pass: candidates
+// bound while enumerating instances, and allocations.
 func BenchmarkPorcupineBigMSQ(b *testing.B) {
 	dir := testutil.PaperHistories(b)
 	files, _ := filepath.Glob(filepath.Join(dir, "big-msq", "*.log"))
@@ -502,6 +505,23 @@ func BenchmarkPorcupineBigMSQ(b *testing.B) {
 		hists = append(hists, readHistoryFile(b, f))
 	}
 	opt := Options{Algorithm: Saturate, RemoveObsolete: true}
+	bindings, countSteps := 0, 0
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	for _, hist := range hists {
+		m, err := New(hist.Object, hist.Param, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, a := range Actions(hist) {
+			if _, err := m.Step(a); err != nil {
+				b.Fatal(err)
+			}
+		}
+		bindings += m.chk.(*satChecker).enc.GroundingStats().Bindings
+		countSteps += m.Result().Steps
+	}
+	runtime.ReadMemStats(&ms1)
 	var tSat, tPorc, cSat, cPorc time.Duration
 	steps := 0
 	b.ResetTimer()
@@ -533,6 +553,8 @@ func BenchmarkPorcupineBigMSQ(b *testing.B) {
 		b.ReportMetric(cPorc.Seconds()/cSat.Seconds(), "cpu-porcupine/satmon")
 		b.ReportMetric(float64(cSat.Nanoseconds())/float64(steps), "satmon-cpu-ns/step")
 	}
+	b.ReportMetric(float64(bindings)/float64(countSteps), "bindings/step")
+	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(countSteps), "allocs/step")
 }
 
 // The compare-and-set and string register models above agree with

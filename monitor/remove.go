@@ -62,6 +62,12 @@ type remover struct {
 	// initGone: the register's virtual initial write was forgotten at a
 	// summary (summary.go).
 	initGone bool
+	// out is settle's result, reused from return to return (the caller
+	// forgets the serials before the next return), and freeTags the
+	// tags settle released, reused by tag: so that a steady window
+	// allocates nothing here.
+	out      []int
+	freeTags []*tagged
 }
 
 // tagged collects the live operations carrying one tag.
@@ -83,11 +89,29 @@ func newRemover(obj h.Object) *remover {
 func (r *remover) tag(v h.Value) *tagged {
 	t := r.byKey[v]
 	if t == nil {
-		t = &tagged{}
+		if n := len(r.freeTags); n > 0 {
+			t = r.freeTags[n-1]
+			r.freeTags = r.freeTags[:n-1]
+		} else {
+			t = &tagged{}
+		}
 		r.byKey[v] = t
 	}
 	return t
 }
+
+// release drops tag key, whose operations are forgotten, and keeps its
+// struct for reuse.
+func (r *remover) release(key h.Value, t *tagged) {
+	delete(r.byKey, key)
+	if len(r.freeTags) < maxFreeTags {
+		*t = tagged{adds: t.adds[:0], rems: t.rems[:0]}
+		r.freeTags = append(r.freeTags, t)
+	}
+}
+
+// maxFreeTags bounds the released tags kept for reuse.
+const maxFreeTags = 256
 
 // sides says how an operation takes part in matching: its tag, and
 // whether it is on the adding side (add, write, lock, acquire) or the
@@ -140,7 +164,6 @@ func (r *remover) sides(o *h.Op) (key h.Value, adding, ok bool) {
 // returns the serials that are now obsolete.
 func (r *remover) returned(w *window, s int) []int {
 	o := w.op(s)
-	var out []int
 	if changesValue(r.obj, &o.Label) {
 		// Values repeat in these registers, so no match is known to be
 		// unique (§5.1): a state change is never forgotten. What only
@@ -180,7 +203,7 @@ func (r *remover) returned(w *window, s int) []int {
 			r.quiet = append(r.quiet, s)
 		}
 	}
-	return append(out, r.settle(w)...)
+	return r.settle(w)
 }
 
 // changesValue reports whether l changes the compare-and-set or string
@@ -198,10 +221,15 @@ func changesValue(obj h.Object, l *h.Label) bool {
 // settle releases the waiting operations that no pending operation
 // overlaps any more. r.quiet is in return order, so they form a prefix;
 // past the cap, the oldest go too, except those held by a pending
-// operation of the same tag, which keep waiting.
+// operation of the same tag, which keep waiting. The result is valid
+// until the next call.
 func (r *remover) settle(w *window) []int {
 	min := w.pendingMinCall()
-	var out, writes, held []int
+	out := r.out[:0]
+	var writes []int
+	// held counts the operations kept waiting, moved in place to the
+	// front of r.quiet (they are fewer than the ones visited).
+	held := 0
 	n := 0
 	for ; n < len(r.quiet); n++ {
 		s := r.quiet[n]
@@ -210,11 +238,12 @@ func (r *remover) settle(w *window) []int {
 			continue
 		}
 		if min >= 0 && min < o.Return {
-			if !r.overCap(len(held) + len(r.quiet) - n) {
+			if !r.overCap(held + len(r.quiet) - n) {
 				break
 			}
 			if key, _, ok := r.sides(o); ok && r.pendingMayCarry(w, key) {
-				held = append(held, s)
+				r.quiet[held] = s
+				held++
 				continue
 			}
 			r.forced++
@@ -234,19 +263,22 @@ func (r *remover) settle(w *window) []int {
 			}
 		case matches:
 			if t := r.byKey[key]; t != nil && !t.repeated && len(t.adds) == 1 && len(t.rems) == 1 {
-				out = append(out, t.adds[0], t.rems[0])
-				delete(r.byKey, key)
+				add, rem := t.adds[0], t.rems[0]
+				out = append(out, add, rem)
+				r.release(key, t)
 				if r.obj == h.Set {
-					out = append(out, r.takeObservers(w, key, w.op(t.rems[0]).Return)...)
+					out = append(out, r.takeObservers(w, key, w.op(rem).Return)...)
 				}
 			}
 		}
 	}
-	r.quiet = append(held, r.quiet[n:]...)
+	r.quiet = append(r.quiet[:held], r.quiet[n:]...)
 	if len(writes) > 0 {
 		out = append(out, r.overwritten(w, writes[len(writes)-1])...)
 	}
-	return append(out, r.recheck(w, out)...)
+	out = append(out, r.recheck(w, out)...)
+	r.out = out
+	return out
 }
 
 // recheck returns the kept operations that real time now implies: what
