@@ -116,15 +116,13 @@ func compareRuns(t *testing.T, name string, k *theory.Kernel, acts []h.Action, l
 			sink.s = saturate.New()
 			sink.s.Observe()
 		}
-		e := New(k, sink)
-		e.interpret = interp
+		var cfg Config
 		if lazy {
-			e.LazyTransitivity(sink)
+			cfg.Lazy = sink
 		}
-		if v, ok := k.InitialWrite(); ok {
-			e.Call(Op{Serial: 0, Label: h.Label{Method: h.Write, Arg: v}, Call: 0})
-			e.Return(0, h.Void, 1)
-		}
+		e := New(k, sink, cfg)
+		e.interpret = interp
+		e.Begin()
 		return &run{e: e, sink: sink}
 	}
 	runs := [2]*run{mk(true), mk(false)}
@@ -219,16 +217,9 @@ func compareFixpoints(t *testing.T, name string, k *theory.Kernel, acts []h.Acti
 	mk := func(watch bool) *run {
 		sink := &recSink{s: saturate.New()}
 		sink.s.Observe()
-		e := New(k, sink)
+		e := New(k, sink, Config{Lazy: sink, Watch: watch})
 		e.Names = true
-		e.LazyTransitivity(sink)
-		if watch {
-			e.WatchInstances()
-		}
-		if v, ok := k.InitialWrite(); ok {
-			e.Call(Op{Serial: 0, Label: h.Label{Method: h.Write, Arg: v}, Call: 0})
-			e.Return(0, h.Void, 1)
-		}
+		e.Begin()
 		return &run{e: e, sink: sink}
 	}
 	runs := [2]*run{mk(false), mk(true)}

@@ -188,7 +188,7 @@ type Encoder struct {
 	lazy    Values // non-nil: transitivity is generated on demand
 	stamp   uint32
 	nodes   nodes       // arena for the formulas being grounded
-	stop    func() bool // polled during long groundings (SetStop)
+	stop    func() bool // polled during long groundings (Config.Stop)
 	stopped bool
 	polls   uint32
 	// units[v] is +1 or -1 once a unit clause fixing variable v was
@@ -250,8 +250,52 @@ func (p varPair) key() uint64 {
 	return uint64(p.kind)<<62 | uint64(uint32(p.x))<<31 | uint64(uint32(p.y))
 }
 
-// New starts an empty window for kernel k emitting into sink.
-func New(k *theory.Kernel, sink Sink) *Encoder {
+// Config chooses, once, when the encoder is made, how it grounds; nothing
+// about it changes afterwards, so no entry point has to ask whether a
+// mode was switched on before or after some operation. The zero Config is
+// the complete encoding that SYMBOLIC and `satmon encode` use: with
+// EmitOpen, satisfiable iff the window is linearizable.
+type Config struct {
+	// Lazy, when set, is the saturator's assignment, and grounding is for
+	// unit propagation: transitivity and a pending operation's side
+	// clauses are generated when they become unit or false under it
+	// (order.go, lazyret.go, lazypair.go; Assigned), which reaches the
+	// fixpoint unit propagation reaches on the complete encoding
+	// (TestLazyGroundingExact). Only sequential kernels ground lazily;
+	// for the others Lazy is ignored.
+	Lazy Values
+	// Watch (with Lazy) materialises a ∀∃ instance only when it becomes
+	// unit or false, with no Tseitin helpers (watched.go).
+	Watch bool
+	// ClosedRemoval (with Watch) says that Remove is only ever given
+	// operations whose forgetting leaves a history that is linearizable
+	// if the whole one is: a watched instance's forgotten witnesses are
+	// then false (watched.go). The instances SYMBOLIC and the interpreter
+	// emit as clauses keep the clause form's rule (they die with a
+	// forgotten literal).
+	ClosedRemoval bool
+	// EagerMatching grounds the matching axioms for every pair of
+	// possible partners at each call, as the paper's encoding does,
+	// instead of once their match variables exist (lazymatch.go): every
+	// instance is then named in a derivation, and tests compare it with
+	// the default.
+	EagerMatching bool
+	// TrackOwners makes the encoder remember which operations own each
+	// variable (VarOwners).
+	TrackOwners bool
+	// Stop is polled during long groundings. Once it returns true the
+	// encoder stops grounding, every entry point returns at once, and the
+	// clauses emitted are a part of the encoding only: the caller must
+	// check Stopped and give the encoder up. (A part of the clauses is
+	// satisfiable whenever the whole is, so a check that went on
+	// regardless could miss a violation but never invent one.) Nil never
+	// stops.
+	Stop func() bool
+}
+
+// New makes an encoder of kernel k's theory that hands its variables and
+// clauses to sink, grounding as cfg says.
+func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 	e := &Encoder{k: k, sink: sink, ops: map[int]*Op{}, byArg: map[h.Value][]*Op{}}
 	for _, a := range k.Axioms() {
 		p := prepare(a)
@@ -278,16 +322,21 @@ func New(k *theory.Kernel, sink Sink) *Encoder {
 		}
 		e.pairRet = e.pairRet && rets == 1
 	}
+	if cfg.EagerMatching {
+		for _, a := range e.ax {
+			a.matchAtoms = nil
+		}
+		e.injective, e.function = false, false
+	}
+	if k.Sequential && cfg.Lazy != nil {
+		e.lazy = cfg.Lazy
+		e.w.on = cfg.Watch
+		e.w.closed = cfg.Watch && cfg.ClosedRemoval
+	}
+	e.trackOwners = cfg.TrackOwners
+	e.stop = cfg.Stop
 	return e
 }
-
-// SetStop makes the encoder poll stop during its groundings. Once stop
-// returns true the encoder stops grounding, every entry point returns at
-// once, and the clauses emitted are a part of the encoding only: the
-// caller must check Stopped and give the encoder up. (A part of the
-// clauses is satisfiable whenever the whole is, so a check that went on
-// regardless could miss a violation but never invent one.)
-func (e *Encoder) SetStop(stop func() bool) { e.stop = stop }
 
 // Stopped reports whether stop interrupted a grounding.
 func (e *Encoder) Stopped() bool { return e.stopped }
@@ -1304,10 +1353,6 @@ const maxKeptLists = 256
 // maxKeptOwned is the largest owner list kept for reuse; bigger ones
 // (an operation that was pending for long) are left to the collector.
 const maxKeptOwned = 256
-
-// TrackOwners makes the encoder remember which operations own each
-// variable (see VarOwners). Call it before the first operation.
-func (e *Encoder) TrackOwners() { e.trackOwners = true }
 
 // VarOwners lists the serials of the operations that own variable v: the
 // operations of a b, used, match or ret variable, the universally bound

@@ -24,16 +24,6 @@ import (
 // the last of them (flushMatches). The instances that never get emitted
 // are exactly those that could never fire.
 
-// EagerMatching grounds the matching axioms for every pair of possible
-// partners at each call, as the paper's encoding does; tests compare it
-// with the default. Call it before the first operation.
-func (e *Encoder) EagerMatching() {
-	for _, a := range e.ax {
-		a.matchAtoms = nil
-	}
-	e.injective, e.function = false, false
-}
-
 // lazyMatchAtoms returns the antecedent's match atoms if the axiom can
 // wait for them: universal only, match atoms only as antecedent
 // conjuncts, and every universal variable bound by one of them (so that

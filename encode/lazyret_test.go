@@ -30,12 +30,11 @@ func queueEncoder(t *testing.T, lazy bool) (*Encoder, satSink) {
 	}
 	k := satSink{saturate.New()}
 	k.s.Observe()
-	e := New(kern, k)
+	cfg := Config{EagerMatching: true}
 	if lazy {
-		e.LazyTransitivity(k)
-	} else {
-		e.EagerMatching()
+		cfg = Config{Lazy: k}
 	}
+	e := New(kern, k, cfg)
 	return e, k
 }
 

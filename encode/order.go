@@ -28,19 +28,8 @@ import "github.com/satmon/satmon/internal/z"
 // have their third operation among p.conc and q.conc, and those through
 // an operation p are p, x ∈ p.conc, and y ∈ p.conc ∪ x.conc.
 
-// LazyTransitivity makes the encoder generate transitivity instances, and
-// the side clauses of pending operations' variables (lazyret.go), on
-// demand (see Assigned) instead of up front. It has effect only for
-// sequential kernels; vals reads the solver's assignment. Call it before
-// the first operation.
-func (e *Encoder) LazyTransitivity(vals Values) {
-	if e.k.Sequential {
-		e.lazy = vals
-	}
-}
-
 // Assigned is told of literals that became true in the solver since the
-// last call. With LazyTransitivity on, it emits the transitivity and side
+// last call. With Config.Lazy set, it emits the transitivity and side
 // clauses that they made unit or false; the caller propagates again and
 // repeats until no literal is new. Otherwise it does nothing.
 func (e *Encoder) Assigned(lits []Lit) {

@@ -45,8 +45,7 @@ func lazyEncoder(t *testing.T, obj h.Object) (*Encoder, satSink) {
 	}
 	sink := satSink{saturate.New()}
 	sink.s.Observe()
-	e := New(k, sink)
-	e.LazyTransitivity(sink)
+	e := New(k, sink, Config{Lazy: sink})
 	return e, sink
 }
 

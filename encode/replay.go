@@ -43,7 +43,7 @@ func SerialOf(i int) int { return i + 1 }
 type ReplayOptions struct {
 	// Names records what each variable stands for (VarName).
 	Names bool
-	// Stop is polled during long groundings (SetStop); nil never stops.
+	// Stop is polled during long groundings (Config.Stop); nil never stops.
 	Stop func() bool
 }
 
@@ -53,9 +53,8 @@ type ReplayOptions struct {
 // operations; EmitOpen does. It stops early, leaving an incomplete
 // encoding, once opt.Stop returns true (Stopped then says so).
 func Replay(k *theory.Kernel, hist *h.History, s Sink, opt ReplayOptions) *Encoder {
-	e := New(k, s)
+	e := New(k, s, Config{Stop: opt.Stop})
 	e.Names = opt.Names
-	e.SetStop(opt.Stop)
 	e.Begin()
 	// Action index → operation index: each action is either an
 	// operation's call or its return.

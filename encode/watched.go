@@ -106,27 +106,6 @@ type watchState struct {
 // minCompact is the fewest instances at which a sweep is considered.
 const minCompact = 1024
 
-// WatchInstances makes SATURATE watch its ∀∃ instances instead of
-// emitting their clauses (see above). It needs LazyTransitivity, and, like
-// it, is set before the first operation.
-func (e *Encoder) WatchInstances() {
-	if e.lazy != nil {
-		e.w.on = true
-	}
-}
-
-// ClosedRemoval tells the encoder that Remove is only ever given
-// operations whose forgetting leaves a history that is linearizable if
-// the whole one is (see above): a watched instance's forgotten witnesses
-// are then false. It needs WatchInstances and is set before the first
-// operation. The instances SYMBOLIC and the interpreter emit as clauses
-// keep the clause form's rule (they die with a forgotten literal).
-func (e *Encoder) ClosedRemoval() {
-	if e.w.on {
-		e.w.closed = true
-	}
-}
-
 // watching reports whether an instance with a witness goes to watchInstance.
 func (e *Encoder) watching(extra []Lit) bool { return e.w.on && extra == nil }
 

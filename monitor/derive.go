@@ -57,8 +57,7 @@ func derive(hist *h.History, core []int) ([]string, error) {
 	// The monitor's checker is replaced by one whose sink notes the axiom
 	// instance of every clause it passes on (encode.Encoder.Origin).
 	sink := &originSink{satSink: satSink{s: saturate.New()}, origin: map[saturate.ClauseID]origin{}}
-	enc := encode.New(m.kernel, sink)
-	enc.EagerMatching()
+	enc := encode.New(m.kernel, sink, encode.Config{EagerMatching: true})
 	enc.Names = true
 	sink.enc = enc
 	enc.Begin()

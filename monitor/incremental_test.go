@@ -24,7 +24,7 @@ func TestIncrementalEquisatisfiable(t *testing.T) {
 		hist := randomHistory(rng, obj, 8)
 		k := mustKernel(t, hist)
 		live, _ := sat.New("gini")
-		enc := encode.New(k, live)
+		enc := encode.New(k, live, encode.Config{})
 		enc.Begin()
 		acts := Actions(hist)
 		idx := map[int]int{}

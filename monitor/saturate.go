@@ -47,23 +47,17 @@ type satChecker struct {
 }
 
 // newSatChecker makes SATURATE. With removal (-r) the encoder is told
-// that every forgetting is closed (encode.ClosedRemoval): the remover
+// that every forgetting is closed (encode.Config.ClosedRemoval): the remover
 // forgets only matches (§5, Theorem 3) and operations that left the state
 // alone, and a summary's segment goes with the operations it stands for.
 func newSatChecker(k *theory.Kernel, eager, removal bool, stop func() bool) *satChecker {
 	sink := &satSink{s: saturate.New()}
-	enc := encode.New(k, sink)
-	enc.SetStop(stop)
-	if eager {
-		enc.EagerMatching()
-	} else {
+	cfg := encode.Config{EagerMatching: true, Stop: stop}
+	if !eager {
 		sink.s.Observe()
-		enc.LazyTransitivity(sink)
-		enc.WatchInstances()
-		if removal {
-			enc.ClosedRemoval()
-		}
+		cfg = encode.Config{Lazy: sink, Watch: true, ClosedRemoval: removal, Stop: stop}
 	}
+	enc := encode.New(k, sink, cfg)
 	enc.Begin()
 	return &satChecker{sink: sink, enc: enc}
 }

@@ -63,14 +63,12 @@ func newSymChecker(k *theory.Kernel, opt Options, activation bool, stop func() b
 		c.solver = s
 		if activation && opt.RemoveObsolete && !opt.Completion {
 			c.guard = &actSink{s: s, act: map[int32]z.Var{}}
-			c.enc = encode.New(k, c.guard)
-			c.enc.TrackOwners()
+			c.enc = encode.New(k, c.guard, encode.Config{TrackOwners: true, Stop: stop})
 			c.guard.enc = c.enc
 		} else {
-			c.enc = encode.New(k, s)
+			c.enc = encode.New(k, s, encode.Config{Stop: stop})
 		}
 		c.enc.Begin()
-		c.enc.SetStop(stop)
 	}
 	return c, nil
 }
@@ -293,8 +291,7 @@ func (c *symChecker) remove(w *window, serials []int) error {
 	if err != nil {
 		return err
 	}
-	c.solver, c.enc = s, encode.New(c.k, s)
-	c.enc.SetStop(c.stop)
+	c.solver, c.enc = s, encode.New(c.k, s, encode.Config{Stop: c.stop})
 	c.enc.Begin()
 	type event struct{ seq, serial int }
 	var evs []event
