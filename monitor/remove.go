@@ -143,7 +143,8 @@ func (r *remover) returned(w *window, s int) []int {
 	var out []int
 	if changesValue(r.obj, &o.Label) {
 		// Values repeat in these registers, so no match is known to be
-		// unique (§5.1): a state change is never forgotten. What only
+		// unique (§5.1): the paper's rules never forget a state change;
+		// summaries at quiescent points do (summary.go). What only
 		// observes the state (reads, failed cas, gets) goes as below.
 		return r.settle(w)
 	}
