@@ -274,3 +274,27 @@ func TestSummaryKeepsViolation(t *testing.T) {
 		}
 	}
 }
+
+// A failed cas tells that a concurrent cas took effect before it
+// returned; -r forgot it once quiet, with nothing checking that real time
+// implies what it saw, and lost the violation of the read ⇒ nil called
+// after it (TestCASSummariesSound found it). remover.implied now keeps it.
+func TestCASObserverKeepsViolation(t *testing.T) {
+	cas := func(id string, old, new, ret h.Value, call, ret2 int) h.Op {
+		l := h.CASLabel(old, new)
+		l.Ret = ret
+		return h.Op{ID: id, Label: l, Call: call, Return: ret2}
+	}
+	read := func(id string, v h.Value, call, ret int) h.Op {
+		return h.Op{ID: id, Label: h.Label{Method: h.Read, Ret: v}, Call: call, Return: ret}
+	}
+	hist := &h.History{Object: h.CASRegister, Ops: []h.Op{
+		read("1", h.Nil, 0, 1), cas("2", h.Nil, "1", h.Fail, 2, 4), cas("3", h.Nil, "0", h.OK, 3, 7),
+		read("4", h.Nil, 5, 13), read("5", "0", 6, 9), cas("6", "1", "0", h.Fail, 8, 11), cas("7", "0", "0", h.OK, 10, 12),
+	}}
+	for _, opt := range []Options{{Algorithm: Saturate}, {Algorithm: Saturate, RemoveObsolete: true}, {Algorithm: Symbolic, RemoveObsolete: true}} {
+		if r := check(hist, opt); r.Verdict != Violation || *r.ViolationStep != 14 {
+			t.Errorf("%s: %v at %v, want a violation at step 14", opt.Name(), r.Verdict, deref(r.ViolationStep))
+		}
+	}
+}
