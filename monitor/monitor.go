@@ -251,6 +251,12 @@ type Monitor struct {
 	summaries int
 	warned    bool
 	initGone  bool // the register's virtual initial write was forgotten
+	// chain: a compare-and-set register's states at its last
+	// quiescent point, when too many to summarize (summary.go).
+	chain *chain
+	// rmwRetry: the window size from which such a register is searched
+	// again after a search gave up.
+	rmwRetry  int
 	noSummary bool // tests: -r without summaries (tuning.noSummary)
 }
 

@@ -166,7 +166,8 @@ func (r *remover) returned(w *window, s int) []int {
 	o := w.op(s)
 	if changesValue(r.obj, &o.Label) {
 		// Values repeat in these registers, so no match is known to be
-		// unique (§5.1): a state change is never forgotten. What only
+		// unique (§5.1): the paper's rules never forget a state change;
+		// summaries at quiescent points do (summary.go). What only
 		// observes the state (reads, failed cas, gets) goes as below.
 		return r.settle(w)
 	}
@@ -474,6 +475,19 @@ func (r *remover) implied(w *window, o *h.Op) bool {
 		v, ok := w.kernel.InitialWrite()
 		return lastImplied(w, o, ok && !r.initGone && v == l.Ret, func(y *h.Label) (bool, bool) {
 			return y.Method == h.Write, y.Arg == l.Ret
+		})
+	case h.CASRegister:
+		// A read ⇒ v saw v; a failed cas(old, ·) saw any value but old.
+		// The state changes are writes and successful cas, to their
+		// argument.
+		saw := func(v h.Value) bool { return v == l.Ret }
+		if l.Method == h.CAS {
+			saw = func(v h.Value) bool { return v != l.Old }
+		}
+		v, _ := w.kernel.InitialWrite()
+		return lastImplied(w, o, !r.initGone && saw(v), func(y *h.Label) (bool, bool) {
+			ch := y.Method == h.Write || y.Method == h.CAS && y.Ret == h.OK
+			return ch, ch && saw(y.Arg)
 		})
 	case h.Set:
 		var present bool

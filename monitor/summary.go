@@ -20,6 +20,8 @@ import (
 //   - register, at a point where no operation is open: the values the
 //     register may hold, as mutually overlapping completed writes, one
 //     per value (whichever is linearized last is the current value);
+//     likewise the compare-and-set register's values (the string
+//     register is not summarized: see summarize);
 //   - set, at a point where no operation on value x is open: x's
 //     presence, as one completed add(x) ⇒ true when x is present, nothing
 //     when absent. A set is a product of independent one-value objects,
@@ -29,13 +31,22 @@ import (
 //     A non-empty collection's states are sequences, too many to write
 //     down; there the window still grows, and -r says so (warnGrowing).
 //
-// Before the replacement the segment is checked exactly (SAT on its
-// complete encoding): a segment that is not linearizable is a violation,
-// found here although SATURATE's unit propagation may have missed it, and
-// a linearizable one yields the exact set of states. Only tags the
-// remover saw repeated trigger a summary, and operations it keeps because
-// forgetting them would drop the order they impose (remover.implied):
-// elsewhere the paper's removal already bounds the window.
+// Before the replacement the segment is checked exactly (for the
+// registers by a search of the sequential specification, regsearch.go,
+// elsewhere by SAT on its complete encoding): a segment that is not
+// linearizable is a violation, found here although SATURATE's unit
+// propagation may have missed it (and confirmed by SAT before it is
+// reported), and a linearizable one yields the exact set of states. For
+// the register, the set and the collections, only tags the remover saw
+// repeated trigger a summary, and operations it keeps because forgetting
+// them would drop the order they impose (remover.implied): elsewhere the
+// paper's removal already bounds the window. The compare-and-set
+// register is summarized at every quiescent point.
+
+// maxRMWStates bounds the states a summary of a compare-and-set register
+// writes: one overlapping write each, and the window after the summary
+// holds them all. With more, the segment is kept (chain).
+const maxRMWStates = 32
 
 // warnWindow is the window size from which -r says, once, that it cannot
 // keep the window bounded and why (a variable for tests).
@@ -58,6 +69,25 @@ func (m *Monitor) summarize(arg h.Value) (bool, error) {
 		if len(w.open) > 0 || !m.rem.anyRepeated() && w.summaryOps == 0 && !m.rem.keptLive(w, nil) {
 			return true, nil
 		}
+		if w.summaryOps == w.size() {
+			// Nothing happened since the last summary: it would write
+			// the same operations again.
+			return true, nil
+		}
+	case h.CASRegister:
+		// Its state changes are never forgotten by the paper's rules
+		// (values repeat, so no match is unique): every quiescent point
+		// with something new since the last summary is summarized.
+		//
+		// The string register is not summarized, although the search
+		// finds its states exactly: a summary folds the appends into one
+		// put, and SATURATE's propagation through APPENDCHAIN then misses
+		// violations it found through the separate appends, with a get
+		// matched to an append still pending (TestStringRegisterNotSummarized).
+		if len(w.open) > 0 || w.summaryOps == w.size() || w.size() < m.rmwRetry {
+			return true, nil
+		}
+		return m.summarizeRMW()
 	case h.Set:
 		// arg's value, and every value that holds kept observers
 		// (remove.go): each where no operation on it is open.
@@ -120,6 +150,82 @@ func (m *Monitor) summarizeScope(scope []h.Value) (bool, error) {
 	if !member || err != nil || labels == nil {
 		return member, err
 	}
+	return m.replace(serials, scope, labels)
+}
+
+// chain is what a compare-and-set register's last quiescent
+// point left when it was not summarized: the states the window up to it
+// may leave (too many to write as summary operations), and the window's
+// last action index then. The next quiescent point searches only the
+// operations called after it, from those states: the window's history is
+// P·Q with P all returned before Q was called, so the states it may leave
+// are those Q leaves from a state P leaves (docs/removal.md).
+type chain struct {
+	states []regState
+	at     int
+}
+
+// maxChainStates bounds chain.states; past it the register is searched
+// from the window's start again, which rarely succeeds, and the window
+// grows until warnGrowing says so.
+const maxChainStates = 4096
+
+// summarizeRMW summarizes a compare-and-set register at a
+// quiescent point: its states, when at most maxRMWStates, replace the
+// window as overlapping writes; more are remembered in m.chain.
+func (m *Monitor) summarizeRMW() (bool, error) {
+	w := m.win
+	seg := &h.History{Object: w.obj, Param: w.param}
+	var serials []int
+	var starts []regState
+	if m.chain != nil {
+		starts = m.chain.states
+	} else if v, ok := m.kernel.InitialWrite(); ok {
+		starts = []regState{{v, true}}
+	}
+	for _, s := range w.order {
+		o := w.ops[s]
+		if o == nil {
+			continue
+		}
+		serials = append(serials, s)
+		if m.chain == nil || o.Call > m.chain.at {
+			seg.Ops = append(seg.Ops, *o)
+		}
+	}
+	compact(seg)
+	finals, ok := searchStates(seg, starts, maxChainStates)
+	m.chain, m.rmwRetry = nil, 0
+	switch {
+	case !ok:
+		// Too long a search, or too many states: kept, and searched
+		// again from the window's start once the window has doubled,
+		// so that failing searches cost in proportion to the log.
+		m.rmwRetry = 2 * w.size()
+		return true, nil
+	case len(finals) == 0:
+		// Not linearizable by the search: SAT on the whole window
+		// decides before a violation is reported (the search is the
+		// sequential specification, the kernel the definition).
+		whole, _ := w.history()
+		_, member, err := m.states(whole)
+		return member, err
+	case len(finals) > maxRMWStates:
+		m.chain = &chain{states: finals, at: w.last}
+		return true, nil
+	}
+	labels := make([]h.Label, len(finals))
+	for i, f := range finals {
+		labels[i] = h.Label{Method: h.Write, Arg: f.val}
+	}
+	return m.replace(serials, nil, labels)
+}
+
+// replace forgets the window's operations serials, which stood for the
+// values of scope (all when nil), and adds completed operations with the
+// given labels in their place.
+func (m *Monitor) replace(serials []int, scope []h.Value, labels []h.Label) (bool, error) {
+	w := m.win
 	m.summaries++
 	if err := m.forget(serials); err != nil {
 		return false, err
@@ -195,6 +301,24 @@ func (m *Monitor) forget(gone []int) error {
 // (and member true) when the solver gave up, and then nothing is
 // summarized.
 func (m *Monitor) states(seg *h.History) (labels []h.Label, member bool, err error) {
+	if seg.Object == h.Register {
+		// The search (regsearch.go) answers for the segments a summary
+		// usually sees; SAT decides where it gives up, and confirms every
+		// violation it finds.
+		var starts []regState
+		if v, ok := m.kernel.InitialWrite(); ok {
+			starts = []regState{{v, true}}
+		}
+		if finals, ok := searchStates(seg, starts, 0); ok && len(finals) > 0 {
+			labels = []h.Label{}
+			for _, f := range finals {
+				if f.has {
+					labels = append(labels, h.Label{Method: h.Write, Arg: f.val})
+				}
+			}
+			return labels, true, nil
+		}
+	}
 	s, err := sat.New(m.opt.Solver)
 	if err != nil {
 		return nil, false, err
@@ -211,6 +335,10 @@ func (m *Monitor) states(seg *h.History) (labels []h.Label, member bool, err err
 	}
 	labels = []h.Label{}
 	switch seg.Object {
+	case h.CASRegister, h.StringRegister:
+		// Called only to confirm a violation the search found, which
+		// the solver did not: nothing is summarized.
+		return nil, true, nil
 	case h.Queue, h.Stack, h.PQueue, h.Lock, h.Exchanger:
 		// summarize calls only when nothing is held: the one state left.
 		return labels, true, nil
@@ -294,6 +422,12 @@ func (m *Monitor) warnGrowing() {
 		why = "values repeat, and a set value is summarized only at a point where no operation on it is open; some value has had one open throughout"
 	case m.rem.keptLive(m.win, nil) && 2*len(m.rem.kept) > m.win.size():
 		why = "operations that only observed the state (reads, contains, remove ⇒ empty) overlapped state changes, so forgetting them would lose the order they impose, and no quiescent point came to summarize them"
+	case obj == h.StringRegister:
+		why = "values repeat, so no match is unique, and a string register's writes are not summarized"
+	case obj == h.CASRegister && len(m.win.open) > 0:
+		why = "values repeat, and this register is summarized only at a point where no operation is open; none came yet"
+	case obj == h.CASRegister:
+		why = fmt.Sprintf("values repeat, and at the quiescent points since the last summary the register could hold more than %d states (or the search for them gave up), too many to summarize", maxRMWStates)
 	case obj == h.Register || obj == h.Set:
 		why = "a pending operation overlaps the operations that could be forgotten"
 	case m.rem.repeats > 0:
