@@ -489,6 +489,25 @@ func (r *remover) implied(w *window, o *h.Op) bool {
 			ch := y.Method == h.Write || y.Method == h.CAS && y.Ret == h.OK
 			return ch, ch && saw(y.Arg)
 		})
+	case h.StringRegister:
+		if l.Method != h.Read {
+			return true
+		}
+		// A get ⇒ s saw s. A put sets the state to its argument; an
+		// append changes it, and is counted as leaving a state the get
+		// did not see (exact for a non-empty append after a put(s),
+		// conservative otherwise): so a get is forgotten only where a
+		// put(s), or the initial state, is its state by real time.
+		v, ok := w.kernel.InitialWrite()
+		return lastImplied(w, o, ok && !r.initGone && v == l.Ret, func(y *h.Label) (bool, bool) {
+			switch y.Method {
+			case h.Write:
+				return true, y.Arg == l.Ret
+			case h.Append:
+				return true, false
+			}
+			return false, false
+		})
 	case h.Set:
 		var present bool
 		switch {

@@ -73,7 +73,7 @@ func blocks(rng *rand.Rand, obj h.Object, n int) *h.History {
 // histories mix every object, weighted towards the register and the set
 // and the collections with duplicate values.
 func TestRepeatedValuesSound(t *testing.T) {
-	repeatedValuesSound(t, rand.New(rand.NewPCG(13, 2)), scale(600), []h.Object{h.Register, h.Set, h.Register, h.Set, h.Register, h.Set,
+	repeatedValuesSound(t, rand.New(rand.NewPCG(13, 2)), scale(600), true, []h.Object{h.Register, h.Set, h.Register, h.Set, h.Register, h.Set,
 		h.Queue, h.Stack, h.PQueue, h.Lock, h.Semaphore, h.Exchanger})
 }
 
@@ -81,10 +81,18 @@ func TestRepeatedValuesSound(t *testing.T) {
 // quiescent point (summary.go): random and generated histories,
 // linearizable or not, must get no false violation and lose none.
 func TestCASSummariesSound(t *testing.T) {
-	repeatedValuesSound(t, rand.New(rand.NewPCG(13, 3)), scale(600), []h.Object{h.CASRegister})
+	repeatedValuesSound(t, rand.New(rand.NewPCG(13, 3)), scale(600), true, []h.Object{h.CASRegister})
 }
 
-func repeatedValuesSound(t *testing.T, rng *rand.Rand, n int, objs []h.Object) {
+// The string register is not summarized, but -r forgets its gets where
+// real time implies what they saw (remover.implied): no false violation,
+// none lost. History 73 of this sequence lost its violation when every
+// quiet get was forgotten.
+func TestStringRegisterRemovalSound(t *testing.T) {
+	repeatedValuesSound(t, rand.New(rand.NewPCG(13, 4)), scale(80), false, []h.Object{h.StringRegister})
+}
+
+func repeatedValuesSound(t *testing.T, rng *rand.Rand, n int, wantSummaries bool, objs []h.Object) {
 	variants := []Options{
 		{Algorithm: Saturate},
 		{Algorithm: Symbolic},
@@ -146,7 +154,7 @@ func repeatedValuesSound(t *testing.T, rng *rand.Rand, n int, objs []h.Object) {
 			t.Logf("%d histories, %d summaries so far: %+v", i+1, summaries, counts)
 		}
 	}
-	if summaries == 0 || viol == 0 {
+	if wantSummaries && summaries == 0 || viol == 0 {
 		t.Fatalf("%d summaries, %d violations: the test tests nothing", summaries, viol)
 	}
 	for j, opt := range variants {
