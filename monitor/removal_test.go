@@ -235,7 +235,14 @@ func TestRemovalKeepsListsLive(t *testing.T) {
 			}
 			enc := m.chk.(*satChecker).enc
 			steps := 0
-			err = gen.Generate(gen.Config{Object: obj, Ops: 400, Concurrency: 6, Capacity: 8, Seed: seed}, func(a h.Action) error {
+			conc := 6
+			if obj == h.StringRegister {
+				// -r forgets only gets whose string a put fixes by
+				// real time (remover.implied): with six threads,
+				// none in these logs.
+				conc = 2
+			}
+			err = gen.Generate(gen.Config{Object: obj, Ops: 400, Concurrency: conc, Capacity: 8, Seed: seed}, func(a h.Action) error {
 				steps++
 				if _, err := m.Step(a); err != nil {
 					return err
