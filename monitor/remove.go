@@ -257,9 +257,16 @@ func (r *remover) settle(w *window) []int {
 			// A read, or another operation that leaves the state alone.
 			// Unless the cap forces it out, it goes only if what it saw
 			// is implied by real time (exact); otherwise it is kept.
-			if min >= 0 && min < o.Return || r.implied(w, o) {
+			switch {
+			case min >= 0 && min < o.Return || r.implied(w, o):
 				out = append(out, s)
-			} else {
+			case r.obj == h.StringRegister:
+				// Left in the window, not rechecked: its puts and
+				// appends are never forgotten and what comes later
+				// is called after o returned, so real time will
+				// never imply more of what o saw than it does now,
+				// and there is no summary to take it.
+			default:
 				r.kept = append(r.kept, s)
 			}
 		case matches:
