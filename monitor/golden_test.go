@@ -4,15 +4,20 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/testutil"
 	"github.com/satmon/satmon/monitor/logfmt"
 )
 
@@ -25,7 +30,13 @@ import (
 //	SATMON_GOLDEN_WRITE=/tmp/golden.jsonl go test ./monitor -run TestGolden   # before
 //	SATMON_GOLDEN=/tmp/golden.jsonl go test ./monitor -run TestGolden         # after
 //
-// SATMON_GOLDEN_N sets the histories per object (default 2,500: 20,000 in all).
+// SATMON_GOLDEN_N sets the histories per object (default 2,500: 20,000 in
+// all). The recording also holds every log of testdata/ and, when
+// ../shared is beside the repository, of its paper histories (keyed
+// "file:" and the path): all four variants on logs of at most
+// goldenFullOps operations, SATURATE with and without -r on longer ones,
+// where SYMBOLIC takes minutes. SATMON_GOLDEN_SETS=random or =files
+// records one part only.
 func TestGolden(t *testing.T) {
 	write, read := os.Getenv("SATMON_GOLDEN_WRITE"), os.Getenv("SATMON_GOLDEN")
 	if write == "" && read == "" {
@@ -48,7 +59,14 @@ func TestGolden(t *testing.T) {
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
 	count := 0
+	sets := os.Getenv("SATMON_GOLDEN_SETS")
+	if sets == "" || strings.Contains(sets, "files") {
+		count += recordGoldenFiles(t, enc)
+	}
 	for _, obj := range h.Objects {
+		if sets != "" && !strings.Contains(sets, "random") {
+			break
+		}
 		start := time.Now()
 		rng := rand.New(rand.NewPCG(uint64(obj), 7))
 		for i := 0; i < n; i++ {
@@ -68,7 +86,7 @@ func TestGolden(t *testing.T) {
 			if err := writeLog(&buf, hist); err != nil {
 				t.Fatal(err)
 			}
-			rec := goldenRecord{Key: fmt.Sprintf("%s/%d", obj, i), Log: buf.String(), Results: goldenRun(t, hist)}
+			rec := goldenRecord{Key: fmt.Sprintf("%s/%d", obj, i), Log: buf.String(), Results: goldenRun(t, hist, goldenVariants)}
 			if err := enc.Encode(rec); err != nil {
 				t.Fatal(err)
 			}
@@ -95,10 +113,65 @@ var goldenVariants = []Options{
 	{Algorithm: Symbolic, Incremental: true, RemoveObsolete: true},
 }
 
+// goldenFullOps is the longest log (in operations) whose recording has
+// SYMBOLIC's variants too.
+const goldenFullOps = 400
+
+// recordGoldenFiles records the logs of testdata/ and of the paper
+// histories, if present, and returns how many.
+func recordGoldenFiles(t *testing.T, enc *json.Encoder) int {
+	root := testutil.Root(t)
+	var paths []string
+	for _, dir := range []string{filepath.Join(root, "testdata"), filepath.Join(root, "..", "shared", "data", "paper-histories")} {
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".log") {
+				paths = append(paths, p)
+			}
+			if errors.Is(err, fs.ErrNotExist) && p == dir {
+				t.Logf("golden: %s absent, not recorded", dir)
+				return filepath.SkipDir
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	start, count, skipped := time.Now(), 0, 0
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := "file:" + p
+		if rel, err := filepath.Rel(root, p); err == nil {
+			key = "file:" + filepath.ToSlash(rel)
+		}
+		hist, err := logfmt.ReadHistory(bytes.NewReader(data), logfmt.Options{Name: key})
+		if err != nil {
+			// Logs of several objects are read by another reader;
+			// each one skipped is named, so none is dropped silently.
+			t.Logf("golden: %s not recorded: %v", key, err)
+			skipped++
+			continue
+		}
+		variants := goldenVariants
+		if len(hist.Ops) > goldenFullOps {
+			variants = goldenVariants[:2]
+		}
+		if err := enc.Encode(goldenRecord{Key: key, Log: string(data), Results: goldenRun(t, hist, variants)}); err != nil {
+			t.Fatal(err)
+		}
+		count++
+	}
+	t.Logf("files: %d logs in %v (%d not recorded)", count, time.Since(start).Round(time.Millisecond), skipped)
+	return count
+}
+
 // goldenRun gives each variant's outcome as "verdict" or "violation@step".
-func goldenRun(t *testing.T, hist *h.History) map[string]string {
+func goldenRun(t *testing.T, hist *h.History, variants []Options) map[string]string {
 	out := map[string]string{}
-	for _, opt := range goldenVariants {
+	for _, opt := range variants {
 		r := check(hist, opt)
 		s := string(r.Verdict)
 		if r.ViolationStep != nil {
@@ -143,7 +216,13 @@ func compareGolden(t *testing.T, path string) {
 		if err != nil {
 			t.Fatalf("%s: %v", rec.Key, err)
 		}
-		got := goldenRun(t, hist)
+		var variants []Options
+		for _, opt := range goldenVariants {
+			if _, ok := rec.Results[opt.Name()]; ok {
+				variants = append(variants, opt)
+			}
+		}
+		got := goldenRun(t, hist, variants)
 		for v, want := range rec.Results {
 			if got[v] != want {
 				diffs++
