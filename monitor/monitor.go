@@ -398,12 +398,14 @@ func (m *Monitor) Step(a Action) (violation bool, err error) {
 		m.finish(Timeout)
 		return false, nil
 	}
-	if err := m.validate(&a); err != nil {
+	i, err := m.validate(&a)
+	if err != nil {
 		return false, err
 	}
 	a.Seq = m.seq
-	i, err := m.win.add(a)
-	if err != nil {
+	if a.Kind == h.Return {
+		m.win.ret(i, a) // validate found i open
+	} else if i, err = m.win.add(a); err != nil {
 		return false, err
 	}
 	m.seq++

@@ -331,7 +331,7 @@ func (r *remover) overCap(waiting int) bool {
 // adding side of tag key. Adding-side tags are arguments, known at the
 // call; an exchange carries its own value.
 func (r *remover) pendingMayCarry(w *window, key h.Value) bool {
-	for _, s := range w.open {
+	for _, s := range w.pending {
 		l := &w.op(s).Label
 		switch r.obj {
 		case h.Exchanger:
@@ -400,7 +400,7 @@ func (r *remover) overwritten(w *window, latest int) []int {
 		}
 	}
 	if v, ok := w.kernel.InitialWrite(); ok {
-		for _, o := range w.ops {
+		for _, o := range w.all() {
 			if o.Label.Method == h.Read && o.Label.Ret == v && o.Call < lw.Return {
 				return nil
 			}
@@ -542,7 +542,7 @@ func (r *remover) implied(w *window, o *h.Op) bool {
 		// called (or was called after it returned), as many of each
 		// (ADDREM matches every successful remove to an earlier add).
 		n := 0
-		for _, y := range w.ops {
+		for _, y := range w.all() {
 			switch {
 			case y.Call > o.Return:
 			case y.Label.Method == h.Add:
@@ -571,7 +571,7 @@ func (r *remover) implied(w *window, o *h.Op) bool {
 // was called, was called.
 func lastImplied(w *window, o *h.Op, initGood bool, change func(*h.Label) (bool, bool)) bool {
 	goodCall := -1 // latest call of a good change that returned before o was called
-	for _, y := range w.ops {
+	for _, y := range w.all() {
 		if ch, good := change(&y.Label); ch && good && y.Return >= 0 && y.Return < o.Call {
 			goodCall = max(goodCall, y.Call)
 		}
@@ -579,7 +579,7 @@ func lastImplied(w *window, o *h.Op, initGood bool, change func(*h.Label) (bool,
 	if goodCall < 0 && !initGood {
 		return false
 	}
-	for _, y := range w.ops {
+	for _, y := range w.all() {
 		if ch, good := change(&y.Label); ch && !good && y.Call < o.Return && (y.Return < 0 || y.Return > goodCall) {
 			return false
 		}

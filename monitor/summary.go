@@ -118,7 +118,7 @@ func (m *Monitor) summarize(arg h.Value) (bool, error) {
 
 // valueOpen reports whether an operation on set value v is open.
 func valueOpen(w *window, v h.Value) bool {
-	for _, s := range w.open {
+	for _, s := range w.pending {
 		if w.op(s).Label.Arg == v {
 			return true
 		}
@@ -137,9 +137,8 @@ func (m *Monitor) summarizeScope(scope []h.Value) (bool, error) {
 	}
 	seg := &h.History{Object: w.obj, Param: w.param}
 	var serials []int
-	for _, s := range w.order {
-		o := w.ops[s]
-		if o == nil || scope != nil && o.Label.Arg != arg {
+	for s, o := range w.all() {
+		if scope != nil && o.Label.Arg != arg {
 			continue
 		}
 		seg.Ops = append(seg.Ops, *o)
@@ -183,11 +182,7 @@ func (m *Monitor) summarizeRMW() (bool, error) {
 	} else if v, ok := m.kernel.InitialWrite(); ok {
 		starts = []regState{{v, true}}
 	}
-	for _, s := range w.order {
-		o := w.ops[s]
-		if o == nil {
-			continue
-		}
+	for s, o := range w.all() {
 		serials = append(serials, s)
 		if m.chain == nil || o.Call > m.chain.at {
 			seg.Ops = append(seg.Ops, *o)
@@ -271,7 +266,7 @@ func (m *Monitor) replace(serials []int, scope []h.Value, labels []h.Label) (boo
 // exchanger holds nothing between exchanges.
 func held(w *window) int {
 	n := 0
-	for _, o := range w.ops {
+	for _, o := range w.all() {
 		switch l := o.Label; {
 		case l.Method == h.Add, l.Method == h.LockM:
 			n++
