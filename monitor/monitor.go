@@ -257,7 +257,8 @@ type Monitor struct {
 	// rmwRetry: the window size from which such a register is searched
 	// again after a search gave up.
 	rmwRetry  int
-	noSummary bool // tests: -r without summaries (tuning.noSummary)
+	noSummary bool          // tests: -r without summaries (tuning.noSummary)
+	sigs      []h.Signature // the object's methods (validate)
 }
 
 // New starts monitoring a history of object obj with parameter param (the
@@ -283,7 +284,7 @@ func newMonitor(ctx context.Context, obj h.Object, param string, opt Options, tu
 		return nil, err
 	}
 	opt = opt.withDefaults()
-	m := &Monitor{ctx: ctx, opt: opt, noSummary: tune.noSummary, start: time.Now()}
+	m := &Monitor{ctx: ctx, opt: opt, noSummary: tune.noSummary, start: time.Now(), sigs: h.Signatures(obj)}
 	m.beginWork()
 	defer m.endWork()
 	stop := m.stopper()
