@@ -49,6 +49,9 @@ type remover struct {
 	repeats int   // tags seen repeated (matching not unique)
 	maxWait int   // most operations waiting for quiescence (injective objects)
 	forced  int   // operations forgotten because the cap was reached
+	// repeatedLive counts the tags of byKey seen repeated, so that
+	// anyRepeated, asked at every quiescent point, visits no map.
+	repeatedLive int
 	// observers holds, for the set, the returned operations that observed
 	// a value present (contains ⇒ true, add ⇒ false): they are matched to
 	// an insertion and must go with it.
@@ -103,7 +106,7 @@ func (r *remover) tag(v h.Value) *tagged {
 // release drops tag key, whose operations are forgotten, and keeps its
 // struct for reuse.
 func (r *remover) release(key h.Value, t *tagged) {
-	delete(r.byKey, key)
+	r.drop(key, t)
 	if len(r.freeTags) < maxFreeTags {
 		*t = tagged{adds: t.adds[:0], rems: t.rems[:0]}
 		r.freeTags = append(r.freeTags, t)
@@ -190,6 +193,7 @@ func (r *remover) returned(w *window, s int) []int {
 		if len(t.adds) > 1 || (len(t.rems) > 1 && r.obj != h.Register) {
 			if !t.repeated {
 				t.repeated = true
+				r.repeatedLive++
 				r.repeats++
 			}
 			break
@@ -415,9 +419,17 @@ func (r *remover) overwritten(w *window, latest int) []int {
 				out = append(out, rd)
 			}
 		}
-		delete(r.byKey, key)
+		r.drop(key, t)
 	}
 	return out
+}
+
+// drop deletes tag key, whose struct is t, from byKey.
+func (r *remover) drop(key h.Value, t *tagged) {
+	if t.repeated {
+		r.repeatedLive--
+	}
+	delete(r.byKey, key)
 }
 
 // repeated reports whether tag key is live and seen repeated.
@@ -427,14 +439,7 @@ func (r *remover) repeated(key h.Value) bool {
 }
 
 // anyRepeated reports whether some live tag is repeated.
-func (r *remover) anyRepeated() bool {
-	for _, t := range r.byKey {
-		if t.repeated {
-			return true
-		}
-	}
-	return false
-}
+func (r *remover) anyRepeated() bool { return r.repeatedLive > 0 }
 
 // forgetTags drops what the remover knows of the operations of tags keys
 // (all tags when keys is nil): a summary (summary.go) has replaced them.
@@ -444,10 +449,13 @@ func (r *remover) forgetTags(keys []h.Value) {
 	if keys == nil {
 		clear(r.byKey)
 		clear(r.observers)
+		r.repeatedLive = 0
 		return
 	}
 	for _, k := range keys {
-		delete(r.byKey, k)
+		if t := r.byKey[k]; t != nil {
+			r.drop(k, t)
+		}
 		delete(r.observers, k)
 	}
 }
