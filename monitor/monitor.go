@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"strings"
 	"time"
 
@@ -608,7 +609,7 @@ func checkHistory(ctx context.Context, hist *h.History, opt Options, tune tuning
 	if err != nil {
 		return Result{Object: hist.Object.String(), Algorithm: opt.Name(), Verdict: Error, Exact: opt.Exact(), Error: err.Error()}, err
 	}
-	for _, a := range Actions(hist) {
+	for a := range actionSeq(hist) {
 		if _, err := m.Step(a); err != nil {
 			if a.Line > 0 {
 				err = fmt.Errorf("line %d: %w", a.Line, err)
@@ -626,35 +627,54 @@ func checkHistory(ctx context.Context, hist *h.History, opt Options, tune tuning
 
 // Actions lists a history's call and return actions in log order.
 func Actions(hist *History) []Action {
-	n := 0
-	for i := range hist.Ops {
-		if c := hist.Ops[i].Call + 1; c > n {
-			n = c
-		}
-		if r := hist.Ops[i].Return + 1; r > n {
-			n = r
-		}
-	}
-	acts := make([]h.Action, n)
-	present := make([]bool, n)
-	for i := range hist.Ops {
-		o := &hist.Ops[i]
-		l := o.Label
-		l.Pending, l.Ret = true, h.Void
-		acts[o.Call] = h.Action{Kind: h.Call, ID: o.ID, Label: l, Seq: o.Call, Line: o.Line}
-		present[o.Call] = true
-		if !o.Pending() {
-			acts[o.Return] = h.Action{Kind: h.Return, ID: o.ID, Label: o.Label, Seq: o.Return, Line: o.Line}
-			present[o.Return] = true
-		}
-	}
-	out := acts[:0]
-	for i, a := range acts {
-		if present[i] {
-			out = append(out, a)
-		}
+	out := make([]h.Action, 0, 2*len(hist.Ops))
+	for a := range actionSeq(hist) {
+		out = append(out, a)
 	}
 	return out
+}
+
+// actionSeq yields the actions Actions lists, one at a time: checking a
+// history needs each action once, and a list of them all costs an
+// Action (over a hundred bytes, with pointers for the collector to scan)
+// per action, where the index here costs four bytes.
+func actionSeq(hist *h.History) iter.Seq[h.Action] {
+	return func(yield func(h.Action) bool) {
+		n := 0
+		for i := range hist.Ops {
+			n = max(n, hist.Ops[i].Call+1, hist.Ops[i].Return+1)
+		}
+		// at[p] is the action at position p: i+1 for the call of
+		// hist.Ops[i], -(i+1) for its return, 0 for none. Later
+		// operations overwrite earlier ones, as in a list of actions
+		// filled in operation order.
+		at := make([]int32, n)
+		for i := range hist.Ops {
+			o := &hist.Ops[i]
+			at[o.Call] = int32(i + 1)
+			if !o.Pending() {
+				at[o.Return] = -int32(i + 1)
+			}
+		}
+		for _, x := range at {
+			var a h.Action
+			switch {
+			case x > 0:
+				o := &hist.Ops[x-1]
+				l := o.Label
+				l.Pending, l.Ret = true, h.Void
+				a = h.Action{Kind: h.Call, ID: o.ID, Label: l, Seq: o.Call, Line: o.Line}
+			case x < 0:
+				o := &hist.Ops[-x-1]
+				a = h.Action{Kind: h.Return, ID: o.ID, Label: o.Label, Seq: o.Return, Line: o.Line}
+			default:
+				continue
+			}
+			if !yield(a) {
+				return
+			}
+		}
+	}
 }
 
 // enumChecker runs ENUMERATE at every return: exact with -c, with the
