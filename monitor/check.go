@@ -143,7 +143,7 @@ func (m *Monitor) validate(a *h.Action) (serial int, err error) {
 			return 0, fmt.Errorf("only a priority queue's add has a priority, got %d on %v of %v", l.Prio, l.Method, obj)
 		}
 	case h.Return:
-		s, ok := m.win.open[a.ID]
+		s, ok := m.win.openSerial(a.ID)
 		serial = s
 		if !ok {
 			return 0, fmt.Errorf("return without call: [%s] is not open", a.ID)

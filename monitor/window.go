@@ -29,11 +29,17 @@ type window struct {
 	base   int // the serial of slots[lo]
 	far    []farOp
 	n      int // live operations
-	open   map[string]int
 	// pending holds the serials of the open operations in increasing
 	// order, which is call order: pendingMinCall reads the first.
-	pending []int
-	next    int
+	// pendingIDs holds their ids, in the same order. A returning id is
+	// found by scanning them while at most maxScanOpen are open, which
+	// beats hashing the id; beyond, by byID (hashed), kept allocated
+	// once made.
+	pending    []int
+	pendingIDs []string
+	byID       map[string]int
+	hashed     bool
+	next       int
 	// shift is added to every action index of the log: summaries
 	// (summary.go) insert operations between two actions, and each takes
 	// two indices of its own. last is the largest index given so far.
@@ -55,14 +61,14 @@ type farOp struct {
 }
 
 func newWindow(k *theory.Kernel, obj h.Object, param string) *window {
-	return &window{kernel: k, obj: obj, param: param, open: map[string]int{}, next: 1, base: 1}
+	return &window{kernel: k, obj: obj, param: param, next: 1, base: 1}
 }
 
 // add applies an action and returns the serial of its operation.
 func (w *window) add(a h.Action) (int, error) {
 	switch a.Kind {
 	case h.Call:
-		if _, dup := w.open[a.ID]; dup {
+		if _, dup := w.openSerial(a.ID); dup {
 			return 0, fmt.Errorf("duplicate id [%s]: it is already open", a.ID)
 		}
 		l := a.Label
@@ -75,11 +81,23 @@ func (w *window) add(a h.Action) (int, error) {
 		}
 		*o = h.Op{ID: a.ID, Label: l, Call: w.seq(a.Seq), Return: -1, Line: a.Line}
 		s := w.push(o)
-		w.open[a.ID] = s
 		w.pending = append(w.pending, s)
+		w.pendingIDs = append(w.pendingIDs, a.ID)
+		switch {
+		case w.hashed:
+			w.byID[a.ID] = s
+		case len(w.pending) > maxScanOpen:
+			if w.byID == nil {
+				w.byID = make(map[string]int, 2*maxScanOpen)
+			}
+			for i, id := range w.pendingIDs {
+				w.byID[id] = w.pending[i]
+			}
+			w.hashed = true
+		}
 		return s, nil
 	case h.Return:
-		s, ok := w.open[a.ID]
+		s, ok := w.openSerial(a.ID)
 		if !ok {
 			return 0, fmt.Errorf("return without call: [%s] is not open", a.ID)
 		}
@@ -89,12 +107,40 @@ func (w *window) add(a h.Action) (int, error) {
 	return 0, fmt.Errorf("bad action kind %d", a.Kind)
 }
 
-// ret applies the return a of the open operation s (w.open[a.ID]).
+// maxScanOpen is the most open operations whose ids are scanned rather
+// than hashed; hashing resumes below half of it.
+const maxScanOpen = 16
+
+// openSerial finds the open operation with the given id.
+func (w *window) openSerial(id string) (int, bool) {
+	if w.hashed {
+		s, ok := w.byID[id]
+		return s, ok
+	}
+	for i, x := range w.pendingIDs {
+		if x == id {
+			return w.pending[i], true
+		}
+	}
+	return 0, false
+}
+
+// open is the number of open operations.
+func (w *window) open() int { return len(w.pending) }
+
+// ret applies the return a of the open operation s (openSerial(a.ID)).
 func (w *window) ret(s int, a h.Action) {
 	w.view = nil
-	delete(w.open, a.ID)
 	i, _ := slices.BinarySearch(w.pending, s)
 	w.pending = slices.Delete(w.pending, i, i+1)
+	w.pendingIDs = slices.Delete(w.pendingIDs, i, i+1)
+	if w.hashed {
+		delete(w.byID, a.ID)
+		if len(w.pending) <= maxScanOpen/2 {
+			clear(w.byID)
+			w.hashed = false
+		}
+	}
 	o := w.op(s)
 	o.Return, o.Label.Ret, o.Label.Pending = w.seq(a.Seq), a.Label.Ret, false
 }

@@ -9,19 +9,25 @@ import (
 )
 
 // The window finds operations by serial in a span of slots, with the
-// stragglers of a long span moved aside (far): against a map, under
-// random calls, returns and removals that leave some operations live
-// for long.
+// stragglers of a long span moved aside (far), and open operations by id,
+// scanned or hashed: against maps, under random calls, returns and
+// removals that leave some operations live for long.
 func TestWindowSlots(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 9))
 	w := newWindow(nil, h.Queue, "")
 	ref := map[int]*h.Op{}
 	open := map[int]string{}
 	var returned []int
-	seq, farUsed := 0, false
+	seq, farUsed, hashed := 0, false, false
 	for step := 0; step < 20000; step++ {
+		// Phases of few and of many open operations: ids are scanned
+		// while few are open, hashed while many are.
+		limit := 8
+		if step/2000%2 == 1 {
+			limit = 40
+		}
 		switch r := rng.IntN(10); {
-		case r < 3 && len(open) < 8 || len(open) == 0:
+		case r < 3 && len(open) < limit || len(open) == 0:
 			id := strconv.Itoa(step)
 			s, err := w.add(h.Action{Kind: h.Call, ID: id, Label: h.Label{Method: h.Add, Arg: "1"}, Seq: seq})
 			if err != nil {
@@ -57,6 +63,7 @@ func TestWindowSlots(t *testing.T) {
 			delete(ref, s)
 		}
 		farUsed = farUsed || len(w.far) > 0
+		hashed = hashed || w.hashed
 		if w.size() != len(ref) {
 			t.Fatalf("step %d: size %d, want %d", step, w.size(), len(ref))
 		}
@@ -77,6 +84,14 @@ func TestWindowSlots(t *testing.T) {
 					t.Fatalf("step %d: op(%d) = %v, want %v", step, s, w.op(s), ref[s])
 				}
 			}
+			for s, id := range open {
+				if got, ok := w.openSerial(id); !ok || got != s {
+					t.Fatalf("step %d: openSerial(%s) = %d, %v, want %d", step, id, got, ok, s)
+				}
+			}
+			if _, ok := w.openSerial("none"); ok || w.open() != len(open) {
+				t.Fatalf("step %d: %d open, want %d", step, w.open(), len(open))
+			}
 			if min := w.pendingMinCall(); len(open) > 0 {
 				want := -1
 				for s := range open {
@@ -89,6 +104,9 @@ func TestWindowSlots(t *testing.T) {
 				}
 			}
 		}
+	}
+	if !hashed {
+		t.Fatal("ids were never hashed: the test misses that path")
 	}
 	if !farUsed {
 		t.Fatal("no operation was moved aside: the test misses that path")
