@@ -68,9 +68,15 @@ type remover struct {
 	// out is settle's result, reused from return to return (the caller
 	// forgets the serials before the next return), and freeTags the
 	// tags settle released, reused by tag: so that a steady window
-	// allocates nothing here.
+	// allocates nothing here. more, taken, keys and over are the
+	// buffers of recheck, takeObservers and overwritten, whose results
+	// settle copies into out at once.
 	out      []int
 	freeTags []*tagged
+	more     []int
+	taken    []int
+	keys     []h.Value
+	over     []int
 }
 
 // tagged collects the live operations carrying one tag.
@@ -231,7 +237,7 @@ func changesValue(obj h.Object, l *h.Label) bool {
 func (r *remover) settle(w *window) []int {
 	min := w.pendingMinCall()
 	out := r.out[:0]
-	var writes []int
+	lastWrite := -1 // the latest quiet write released (register)
 	// held counts the operations kept waiting, moved in place to the
 	// front of r.quiet (they are fewer than the ones visited).
 	held := 0
@@ -256,7 +262,7 @@ func (r *remover) settle(w *window) []int {
 		key, adding, matches := r.sides(o)
 		switch {
 		case r.obj == h.Register && adding:
-			writes = append(writes, s)
+			lastWrite = s
 		case r.obj == h.Register, !matches:
 			// A read, or another operation that leaves the state alone.
 			// Unless the cap forces it out, it goes only if what it saw
@@ -285,8 +291,8 @@ func (r *remover) settle(w *window) []int {
 		}
 	}
 	r.quiet = append(r.quiet[:held], r.quiet[n:]...)
-	if len(writes) > 0 {
-		out = append(out, r.overwritten(w, writes[len(writes)-1])...)
+	if lastWrite >= 0 {
+		out = append(out, r.overwritten(w, lastWrite)...)
 	}
 	out = append(out, r.recheck(w, out)...)
 	r.out = out
@@ -298,7 +304,7 @@ func (r *remover) settle(w *window) []int {
 // read) may have been forgotten since, and the argument of implied holds
 // on the window as it is. Those already in out are left there.
 func (r *remover) recheck(w *window, out []int) []int {
-	var more []int
+	more := r.more[:0]
 	keep := r.kept[:0]
 	for _, s := range r.kept {
 		o := w.op(s)
@@ -313,6 +319,7 @@ func (r *remover) recheck(w *window, out []int) []int {
 	}
 	clear(r.kept[len(keep):])
 	r.kept = keep
+	r.more = more
 	return more
 }
 
@@ -356,7 +363,7 @@ func (r *remover) pendingMayCarry(w *window, key h.Value) bool {
 // be matched to the insertion being forgotten: those called before its
 // removal returned. Later ones can only observe a later insertion.
 func (r *remover) takeObservers(w *window, v h.Value, before int) []int {
-	var out []int
+	out := r.taken[:0]
 	keep := r.observers[v][:0]
 	for _, s := range r.observers[v] {
 		o := w.op(s)
@@ -373,6 +380,7 @@ func (r *remover) takeObservers(w *window, v h.Value, before int) []int {
 	} else {
 		r.observers[v] = keep
 	}
+	r.taken = out
 	return out
 }
 
@@ -390,7 +398,8 @@ func (r *remover) takeObservers(w *window, v h.Value, before int) []int {
 // summaries (summary.go) take over there.
 func (r *remover) overwritten(w *window, latest int) []int {
 	lw := w.op(latest)
-	var keys []h.Value
+	keys := r.keys[:0]
+	defer func() { r.keys = keys[:0] }()
 	for key, t := range r.byKey {
 		for _, a := range t.adds {
 			wr := w.op(a)
@@ -410,7 +419,7 @@ func (r *remover) overwritten(w *window, latest int) []int {
 			}
 		}
 	}
-	var out []int
+	out := r.over[:0]
 	for _, key := range keys {
 		t := r.byKey[key]
 		out = append(out, t.adds[0])
@@ -421,6 +430,7 @@ func (r *remover) overwritten(w *window, latest int) []int {
 		}
 		r.drop(key, t)
 	}
+	r.over = out
 	return out
 }
 
