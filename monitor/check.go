@@ -122,57 +122,70 @@ func ValidateParam(obj Object, param string) error {
 // is one of the object's, the argument is there when needed, and a return
 // value has the method's form (nothing, true/false, one value, or an
 // optional tag).
-func (m *Monitor) validate(a *h.Action) error {
+func (m *Monitor) validate(a *h.Action) (serial int, err error) {
 	obj := m.win.obj
 	switch a.Kind {
 	case h.Call:
 		if a.ID == "" {
-			return fmt.Errorf("empty operation id")
+			return 0, fmt.Errorf("empty operation id")
 		}
 		l := a.Label
-		sig, ok := h.SignatureOf(obj, l.Method)
-		if !ok {
-			return fmt.Errorf("%v is not a method of %v (methods: %s)", l.Method, obj, methodNames(obj))
+		sig := m.signature(l.Method)
+		if sig == nil {
+			return 0, fmt.Errorf("%v is not a method of %v (methods: %s)", l.Method, obj, methodNames(obj))
 		}
 		switch {
 		case sig.MinArgs > 0 && l.Arg == h.Void:
-			return fmt.Errorf("%v of %v takes an argument, got none", l.Method, obj)
+			return 0, fmt.Errorf("%v of %v takes an argument, got none", l.Method, obj)
 		case sig.MaxArgs == 0 && l.Arg != h.Void:
-			return fmt.Errorf("%v of %v takes no argument, got %q", l.Method, obj, l.Arg)
+			return 0, fmt.Errorf("%v of %v takes no argument, got %q", l.Method, obj, l.Arg)
 		case l.Prio != 0 && !(obj == h.PQueue && l.Method == h.Add):
-			return fmt.Errorf("only a priority queue's add has a priority, got %d on %v of %v", l.Prio, l.Method, obj)
+			return 0, fmt.Errorf("only a priority queue's add has a priority, got %d on %v of %v", l.Prio, l.Method, obj)
 		}
 	case h.Return:
-		s, ok := m.win.open[a.ID]
+		s, ok := m.win.openSerial(a.ID)
+		serial = s
 		if !ok {
-			return fmt.Errorf("return without call: [%s] is not open", a.ID)
+			return 0, fmt.Errorf("return without call: [%s] is not open", a.ID)
 		}
 		method := m.win.op(s).Label.Method
 		if a.Label.Method != h.NoMethod && a.Label.Method != method {
-			return fmt.Errorf("return of [%s] as %v, but it was called as %v", a.ID, a.Label.Method, method)
+			return 0, fmt.Errorf("return of [%s] as %v, but it was called as %v", a.ID, a.Label.Method, method)
 		}
-		sig, _ := h.SignatureOf(obj, method)
+		sig := m.signature(method)
 		v := a.Label.Ret
 		switch sig.Ret {
 		case h.RetNone:
 			if v != h.Void {
-				return fmt.Errorf("%v of %v returns nothing, got %q", method, obj, v)
+				return 0, fmt.Errorf("%v of %v returns nothing, got %q", method, obj, v)
 			}
 		case h.RetBool:
 			if v != h.True && v != h.False {
-				return fmt.Errorf("%v of %v returns true or false, got %q", method, obj, v)
+				return 0, fmt.Errorf("%v of %v returns true or false, got %q", method, obj, v)
 			}
 		case h.RetStatus:
 			if v != h.OK && v != h.Fail {
-				return fmt.Errorf("%v of %v returns ok or fail, got %q", method, obj, v)
+				return 0, fmt.Errorf("%v of %v returns ok or fail, got %q", method, obj, v)
 			}
 		case h.RetValue:
 			if v == h.Void {
-				return fmt.Errorf("%v of %v returns a value, got none", method, obj)
+				return 0, fmt.Errorf("%v of %v returns a value, got none", method, obj)
 			}
 		}
 	default:
-		return fmt.Errorf("bad action kind %d", a.Kind)
+		return 0, fmt.Errorf("bad action kind %d", a.Kind)
+	}
+	return serial, nil
+}
+
+// signature is the object's signature of method, or nil. The monitor
+// keeps its object's signatures (m.sigs) so that checking an action
+// looks nothing up by object: validate runs at every step.
+func (m *Monitor) signature(method h.Method) *h.Signature {
+	for i := range m.sigs {
+		if m.sigs[i].Method == method {
+			return &m.sigs[i]
+		}
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"strings"
 	"time"
 
@@ -257,7 +258,8 @@ type Monitor struct {
 	// rmwRetry: the window size from which such a register is searched
 	// again after a search gave up.
 	rmwRetry  int
-	noSummary bool // tests: -r without summaries (tuning.noSummary)
+	noSummary bool          // tests: -r without summaries (tuning.noSummary)
+	sigs      []h.Signature // the object's methods (validate)
 }
 
 // New starts monitoring a history of object obj with parameter param (the
@@ -283,9 +285,8 @@ func newMonitor(ctx context.Context, obj h.Object, param string, opt Options, tu
 		return nil, err
 	}
 	opt = opt.withDefaults()
-	m := &Monitor{ctx: ctx, opt: opt, noSummary: tune.noSummary}
+	m := &Monitor{ctx: ctx, opt: opt, noSummary: tune.noSummary, start: time.Now(), sigs: h.Signatures(obj)}
 	m.beginWork()
-	m.start = m.workStart
 	defer m.endWork()
 	stop := m.stopper()
 	k, err := theory.KernelOfStop(obj, param, stop)
@@ -326,16 +327,23 @@ func newMonitor(ctx context.Context, obj h.Object, param string, opt Options, tu
 }
 
 // beginWork starts timing a piece of work: the deadline is what is left
-// of Options.Timeout after the work done so far.
+// of Options.Timeout after the work done so far. Without a time limit
+// nothing is timed: the time spent only ever sets the deadline, and
+// reading the clock twice a step is a measurable part of a cheap step.
 func (m *Monitor) beginWork() {
-	m.workStart = time.Now()
-	if m.opt.Timeout > 0 {
-		m.deadline = m.workStart.Add(m.opt.Timeout - m.spent)
+	if m.opt.Timeout <= 0 {
+		return
 	}
+	m.workStart = time.Now()
+	m.deadline = m.workStart.Add(m.opt.Timeout - m.spent)
 }
 
 // endWork adds the piece of work's time to the time spent.
-func (m *Monitor) endWork() { m.spent += time.Since(m.workStart) }
+func (m *Monitor) endWork() {
+	if m.opt.Timeout > 0 {
+		m.spent += time.Since(m.workStart)
+	}
+}
 
 // stopper is the stop function the phases poll: expired, or nil when
 // nothing can stop the work (no time limit, and a context that is never
@@ -392,12 +400,14 @@ func (m *Monitor) Step(a Action) (violation bool, err error) {
 		m.finish(Timeout)
 		return false, nil
 	}
-	if err := m.validate(&a); err != nil {
+	i, err := m.validate(&a)
+	if err != nil {
 		return false, err
 	}
 	a.Seq = m.seq
-	i, err := m.win.add(a)
-	if err != nil {
+	if a.Kind == h.Return {
+		m.win.ret(i, a) // validate found i open
+	} else if i, err = m.win.add(a); err != nil {
 		return false, err
 	}
 	m.seq++
@@ -599,7 +609,7 @@ func checkHistory(ctx context.Context, hist *h.History, opt Options, tune tuning
 	if err != nil {
 		return Result{Object: hist.Object.String(), Algorithm: opt.Name(), Verdict: Error, Exact: opt.Exact(), Error: err.Error()}, err
 	}
-	for _, a := range Actions(hist) {
+	for a := range actionSeq(hist) {
 		if _, err := m.Step(a); err != nil {
 			if a.Line > 0 {
 				err = fmt.Errorf("line %d: %w", a.Line, err)
@@ -617,35 +627,54 @@ func checkHistory(ctx context.Context, hist *h.History, opt Options, tune tuning
 
 // Actions lists a history's call and return actions in log order.
 func Actions(hist *History) []Action {
-	n := 0
-	for i := range hist.Ops {
-		if c := hist.Ops[i].Call + 1; c > n {
-			n = c
-		}
-		if r := hist.Ops[i].Return + 1; r > n {
-			n = r
-		}
-	}
-	acts := make([]h.Action, n)
-	present := make([]bool, n)
-	for i := range hist.Ops {
-		o := &hist.Ops[i]
-		l := o.Label
-		l.Pending, l.Ret = true, h.Void
-		acts[o.Call] = h.Action{Kind: h.Call, ID: o.ID, Label: l, Seq: o.Call, Line: o.Line}
-		present[o.Call] = true
-		if !o.Pending() {
-			acts[o.Return] = h.Action{Kind: h.Return, ID: o.ID, Label: o.Label, Seq: o.Return, Line: o.Line}
-			present[o.Return] = true
-		}
-	}
-	out := acts[:0]
-	for i, a := range acts {
-		if present[i] {
-			out = append(out, a)
-		}
+	out := make([]h.Action, 0, 2*len(hist.Ops))
+	for a := range actionSeq(hist) {
+		out = append(out, a)
 	}
 	return out
+}
+
+// actionSeq yields the actions Actions lists, one at a time: checking a
+// history needs each action once, and a list of them all costs an
+// Action (over a hundred bytes, with pointers for the collector to scan)
+// per action, where the index here costs four bytes.
+func actionSeq(hist *h.History) iter.Seq[h.Action] {
+	return func(yield func(h.Action) bool) {
+		n := 0
+		for i := range hist.Ops {
+			n = max(n, hist.Ops[i].Call+1, hist.Ops[i].Return+1)
+		}
+		// at[p] is the action at position p: i+1 for the call of
+		// hist.Ops[i], -(i+1) for its return, 0 for none. Later
+		// operations overwrite earlier ones, as in a list of actions
+		// filled in operation order.
+		at := make([]int32, n)
+		for i := range hist.Ops {
+			o := &hist.Ops[i]
+			at[o.Call] = int32(i + 1)
+			if !o.Pending() {
+				at[o.Return] = -int32(i + 1)
+			}
+		}
+		for _, x := range at {
+			var a h.Action
+			switch {
+			case x > 0:
+				o := &hist.Ops[x-1]
+				l := o.Label
+				l.Pending, l.Ret = true, h.Void
+				a = h.Action{Kind: h.Call, ID: o.ID, Label: l, Seq: o.Call, Line: o.Line}
+			case x < 0:
+				o := &hist.Ops[-x-1]
+				a = h.Action{Kind: h.Return, ID: o.ID, Label: o.Label, Seq: o.Return, Line: o.Line}
+			default:
+				continue
+			}
+			if !yield(a) {
+				return
+			}
+		}
+	}
 }
 
 // enumChecker runs ENUMERATE at every return: exact with -c, with the

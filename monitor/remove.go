@@ -49,6 +49,9 @@ type remover struct {
 	repeats int   // tags seen repeated (matching not unique)
 	maxWait int   // most operations waiting for quiescence (injective objects)
 	forced  int   // operations forgotten because the cap was reached
+	// repeatedLive counts the tags of byKey seen repeated, so that
+	// anyRepeated, asked at every quiescent point, visits no map.
+	repeatedLive int
 	// observers holds, for the set, the returned operations that observed
 	// a value present (contains ⇒ true, add ⇒ false): they are matched to
 	// an insertion and must go with it.
@@ -65,9 +68,15 @@ type remover struct {
 	// out is settle's result, reused from return to return (the caller
 	// forgets the serials before the next return), and freeTags the
 	// tags settle released, reused by tag: so that a steady window
-	// allocates nothing here.
+	// allocates nothing here. more, taken, keys and over are the
+	// buffers of recheck, takeObservers and overwritten, whose results
+	// settle copies into out at once.
 	out      []int
 	freeTags []*tagged
+	more     []int
+	taken    []int
+	keys     []h.Value
+	over     []int
 }
 
 // tagged collects the live operations carrying one tag.
@@ -103,7 +112,7 @@ func (r *remover) tag(v h.Value) *tagged {
 // release drops tag key, whose operations are forgotten, and keeps its
 // struct for reuse.
 func (r *remover) release(key h.Value, t *tagged) {
-	delete(r.byKey, key)
+	r.drop(key, t)
 	if len(r.freeTags) < maxFreeTags {
 		*t = tagged{adds: t.adds[:0], rems: t.rems[:0]}
 		r.freeTags = append(r.freeTags, t)
@@ -190,6 +199,7 @@ func (r *remover) returned(w *window, s int) []int {
 		if len(t.adds) > 1 || (len(t.rems) > 1 && r.obj != h.Register) {
 			if !t.repeated {
 				t.repeated = true
+				r.repeatedLive++
 				r.repeats++
 			}
 			break
@@ -227,7 +237,7 @@ func changesValue(obj h.Object, l *h.Label) bool {
 func (r *remover) settle(w *window) []int {
 	min := w.pendingMinCall()
 	out := r.out[:0]
-	var writes []int
+	lastWrite := -1 // the latest quiet write released (register)
 	// held counts the operations kept waiting, moved in place to the
 	// front of r.quiet (they are fewer than the ones visited).
 	held := 0
@@ -252,7 +262,7 @@ func (r *remover) settle(w *window) []int {
 		key, adding, matches := r.sides(o)
 		switch {
 		case r.obj == h.Register && adding:
-			writes = append(writes, s)
+			lastWrite = s
 		case r.obj == h.Register, !matches:
 			// A read, or another operation that leaves the state alone.
 			// Unless the cap forces it out, it goes only if what it saw
@@ -281,8 +291,8 @@ func (r *remover) settle(w *window) []int {
 		}
 	}
 	r.quiet = append(r.quiet[:held], r.quiet[n:]...)
-	if len(writes) > 0 {
-		out = append(out, r.overwritten(w, writes[len(writes)-1])...)
+	if lastWrite >= 0 {
+		out = append(out, r.overwritten(w, lastWrite)...)
 	}
 	out = append(out, r.recheck(w, out)...)
 	r.out = out
@@ -294,7 +304,7 @@ func (r *remover) settle(w *window) []int {
 // read) may have been forgotten since, and the argument of implied holds
 // on the window as it is. Those already in out are left there.
 func (r *remover) recheck(w *window, out []int) []int {
-	var more []int
+	more := r.more[:0]
 	keep := r.kept[:0]
 	for _, s := range r.kept {
 		o := w.op(s)
@@ -309,6 +319,7 @@ func (r *remover) recheck(w *window, out []int) []int {
 	}
 	clear(r.kept[len(keep):])
 	r.kept = keep
+	r.more = more
 	return more
 }
 
@@ -331,7 +342,7 @@ func (r *remover) overCap(waiting int) bool {
 // adding side of tag key. Adding-side tags are arguments, known at the
 // call; an exchange carries its own value.
 func (r *remover) pendingMayCarry(w *window, key h.Value) bool {
-	for _, s := range w.open {
+	for _, s := range w.pending {
 		l := &w.op(s).Label
 		switch r.obj {
 		case h.Exchanger:
@@ -352,7 +363,7 @@ func (r *remover) pendingMayCarry(w *window, key h.Value) bool {
 // be matched to the insertion being forgotten: those called before its
 // removal returned. Later ones can only observe a later insertion.
 func (r *remover) takeObservers(w *window, v h.Value, before int) []int {
-	var out []int
+	out := r.taken[:0]
 	keep := r.observers[v][:0]
 	for _, s := range r.observers[v] {
 		o := w.op(s)
@@ -369,6 +380,7 @@ func (r *remover) takeObservers(w *window, v h.Value, before int) []int {
 	} else {
 		r.observers[v] = keep
 	}
+	r.taken = out
 	return out
 }
 
@@ -386,7 +398,8 @@ func (r *remover) takeObservers(w *window, v h.Value, before int) []int {
 // summaries (summary.go) take over there.
 func (r *remover) overwritten(w *window, latest int) []int {
 	lw := w.op(latest)
-	var keys []h.Value
+	keys := r.keys[:0]
+	defer func() { r.keys = keys[:0] }()
 	for key, t := range r.byKey {
 		for _, a := range t.adds {
 			wr := w.op(a)
@@ -400,13 +413,13 @@ func (r *remover) overwritten(w *window, latest int) []int {
 		}
 	}
 	if v, ok := w.kernel.InitialWrite(); ok {
-		for _, o := range w.ops {
+		for _, o := range w.all() {
 			if o.Label.Method == h.Read && o.Label.Ret == v && o.Call < lw.Return {
 				return nil
 			}
 		}
 	}
-	var out []int
+	out := r.over[:0]
 	for _, key := range keys {
 		t := r.byKey[key]
 		out = append(out, t.adds[0])
@@ -415,9 +428,18 @@ func (r *remover) overwritten(w *window, latest int) []int {
 				out = append(out, rd)
 			}
 		}
-		delete(r.byKey, key)
+		r.drop(key, t)
 	}
+	r.over = out
 	return out
+}
+
+// drop deletes tag key, whose struct is t, from byKey.
+func (r *remover) drop(key h.Value, t *tagged) {
+	if t.repeated {
+		r.repeatedLive--
+	}
+	delete(r.byKey, key)
 }
 
 // repeated reports whether tag key is live and seen repeated.
@@ -427,14 +449,7 @@ func (r *remover) repeated(key h.Value) bool {
 }
 
 // anyRepeated reports whether some live tag is repeated.
-func (r *remover) anyRepeated() bool {
-	for _, t := range r.byKey {
-		if t.repeated {
-			return true
-		}
-	}
-	return false
-}
+func (r *remover) anyRepeated() bool { return r.repeatedLive > 0 }
 
 // forgetTags drops what the remover knows of the operations of tags keys
 // (all tags when keys is nil): a summary (summary.go) has replaced them.
@@ -444,10 +459,13 @@ func (r *remover) forgetTags(keys []h.Value) {
 	if keys == nil {
 		clear(r.byKey)
 		clear(r.observers)
+		r.repeatedLive = 0
 		return
 	}
 	for _, k := range keys {
-		delete(r.byKey, k)
+		if t := r.byKey[k]; t != nil {
+			r.drop(k, t)
+		}
 		delete(r.observers, k)
 	}
 }
@@ -542,7 +560,7 @@ func (r *remover) implied(w *window, o *h.Op) bool {
 		// called (or was called after it returned), as many of each
 		// (ADDREM matches every successful remove to an earlier add).
 		n := 0
-		for _, y := range w.ops {
+		for _, y := range w.all() {
 			switch {
 			case y.Call > o.Return:
 			case y.Label.Method == h.Add:
@@ -571,7 +589,7 @@ func (r *remover) implied(w *window, o *h.Op) bool {
 // was called, was called.
 func lastImplied(w *window, o *h.Op, initGood bool, change func(*h.Label) (bool, bool)) bool {
 	goodCall := -1 // latest call of a good change that returned before o was called
-	for _, y := range w.ops {
+	for _, y := range w.all() {
 		if ch, good := change(&y.Label); ch && good && y.Return >= 0 && y.Return < o.Call {
 			goodCall = max(goodCall, y.Call)
 		}
@@ -579,7 +597,7 @@ func lastImplied(w *window, o *h.Op, initGood bool, change func(*h.Label) (bool,
 	if goodCall < 0 && !initGood {
 		return false
 	}
-	for _, y := range w.ops {
+	for _, y := range w.all() {
 		if ch, good := change(&y.Label); ch && !good && y.Call < o.Return && (y.Return < 0 || y.Return > goodCall) {
 			return false
 		}

@@ -66,7 +66,7 @@ func (m *Monitor) summarize(arg h.Value) (bool, error) {
 		// Once summarized, a register is summarized again at every
 		// quiescent point: a read may have told which summary write is
 		// last, and the paper's rule forgets reads.
-		if len(w.open) > 0 || !m.rem.anyRepeated() && w.summaryOps == 0 && !m.rem.keptLive(w, nil) {
+		if w.open() > 0 || !m.rem.anyRepeated() && w.summaryOps == 0 && !m.rem.keptLive(w, nil) {
 			return true, nil
 		}
 		if w.summaryOps == w.size() {
@@ -84,7 +84,7 @@ func (m *Monitor) summarize(arg h.Value) (bool, error) {
 		// put, and SATURATE's propagation through APPENDCHAIN then misses
 		// violations it found through the separate appends, with a get
 		// matched to an append still pending (TestStringRegisterNotSummarized).
-		if len(w.open) > 0 || w.summaryOps == w.size() || w.size() < m.rmwRetry {
+		if w.open() > 0 || w.summaryOps == w.size() || w.size() < m.rmwRetry {
 			return true, nil
 		}
 		return m.summarizeRMW()
@@ -107,7 +107,7 @@ func (m *Monitor) summarize(arg h.Value) (bool, error) {
 		}
 		return true, nil
 	case h.Queue, h.Stack, h.PQueue, h.Lock, h.Exchanger:
-		if len(w.open) > 0 || !m.rem.anyRepeated() && !m.rem.keptLive(w, nil) || held(w) != 0 {
+		if w.open() > 0 || !m.rem.anyRepeated() && !m.rem.keptLive(w, nil) || held(w) != 0 {
 			return true, nil
 		}
 	default:
@@ -118,7 +118,7 @@ func (m *Monitor) summarize(arg h.Value) (bool, error) {
 
 // valueOpen reports whether an operation on set value v is open.
 func valueOpen(w *window, v h.Value) bool {
-	for _, s := range w.open {
+	for _, s := range w.pending {
 		if w.op(s).Label.Arg == v {
 			return true
 		}
@@ -137,9 +137,8 @@ func (m *Monitor) summarizeScope(scope []h.Value) (bool, error) {
 	}
 	seg := &h.History{Object: w.obj, Param: w.param}
 	var serials []int
-	for _, s := range w.order {
-		o := w.ops[s]
-		if o == nil || scope != nil && o.Label.Arg != arg {
+	for s, o := range w.all() {
+		if scope != nil && o.Label.Arg != arg {
 			continue
 		}
 		seg.Ops = append(seg.Ops, *o)
@@ -183,11 +182,7 @@ func (m *Monitor) summarizeRMW() (bool, error) {
 	} else if v, ok := m.kernel.InitialWrite(); ok {
 		starts = []regState{{v, true}}
 	}
-	for _, s := range w.order {
-		o := w.ops[s]
-		if o == nil {
-			continue
-		}
+	for s, o := range w.all() {
 		serials = append(serials, s)
 		if m.chain == nil || o.Call > m.chain.at {
 			seg.Ops = append(seg.Ops, *o)
@@ -271,7 +266,7 @@ func (m *Monitor) replace(serials []int, scope []h.Value, labels []h.Label) (boo
 // exchanger holds nothing between exchanges.
 func held(w *window) int {
 	n := 0
-	for _, o := range w.ops {
+	for _, o := range w.all() {
 		switch l := o.Label; {
 		case l.Method == h.Add, l.Method == h.LockM:
 			n++
@@ -416,7 +411,7 @@ func (m *Monitor) warnGrowing() {
 	}
 	var why string
 	switch obj := m.win.obj; {
-	case obj == h.Register && len(m.win.open) > 0:
+	case obj == h.Register && m.win.open() > 0:
 		why = "values repeat, and a register is summarized only at a point where no operation is open; none came yet"
 	case obj == h.Set && m.rem.repeats > 0:
 		why = "values repeat, and a set value is summarized only at a point where no operation on it is open; some value has had one open throughout"
@@ -424,7 +419,7 @@ func (m *Monitor) warnGrowing() {
 		why = "operations that only observed the state (reads, contains, remove ⇒ empty) overlapped state changes, so forgetting them would lose the order they impose, and no quiescent point came to summarize them"
 	case obj == h.StringRegister:
 		why = "values repeat, so no match is unique, and a string register's writes are not summarized"
-	case obj == h.CASRegister && len(m.win.open) > 0:
+	case obj == h.CASRegister && m.win.open() > 0:
 		why = "values repeat, and this register is summarized only at a point where no operation is open; none came yet"
 	case obj == h.CASRegister:
 		why = fmt.Sprintf("values repeat, and at the quiescent points since the last summary the register could hold more than %d states (or the search for them gave up), too many to summarize", maxRMWStates)

@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 
 	h "github.com/satmon/satmon/internal/history"
@@ -12,15 +13,33 @@ import (
 // seen, less those forgotten by -r. Operations are named by serials, given
 // in call order from 1 and never reused (0 is the register's virtual
 // initial write in the encoder).
+//
+// The live operations are found by serial without hashing, as every step
+// looks several up: serials base, base+1, … sit in slots[lo:] (nil once
+// removed). An operation that outlives many later ones (a stalled
+// operation, a read kept back) would make that span grow with the log, so
+// when the span is mostly holes the older half's live operations move to
+// far, a short list sorted by serial.
 type window struct {
 	kernel *theory.Kernel
 	obj    h.Object
 	param  string
-	ops    map[int]*h.Op
-	order  []int // serials in call order; removed ones are skipped
-	dead   int   // removed serials still in order
-	open   map[string]int
-	next   int
+	slots  []*h.Op
+	lo     int // slots[:lo] are unused: the span starts at slots[lo]
+	base   int // the serial of slots[lo]
+	far    []farOp
+	n      int // live operations
+	// pending holds the serials of the open operations in increasing
+	// order, which is call order: pendingMinCall reads the first.
+	// pendingIDs holds their ids, in the same order. A returning id is
+	// found by scanning them while at most maxScanOpen are open, which
+	// beats hashing the id; beyond, by byID (hashed), kept allocated
+	// once made.
+	pending    []int
+	pendingIDs []string
+	byID       map[string]int
+	hashed     bool
+	next       int
 	// shift is added to every action index of the log: summaries
 	// (summary.go) insert operations between two actions, and each takes
 	// two indices of its own. last is the largest index given so far.
@@ -35,22 +54,25 @@ type window struct {
 	free []*h.Op
 }
 
+// farOp is a live operation older than the span of slots.
+type farOp struct {
+	serial int
+	op     *h.Op
+}
+
 func newWindow(k *theory.Kernel, obj h.Object, param string) *window {
-	return &window{kernel: k, obj: obj, param: param, ops: map[int]*h.Op{}, open: map[string]int{}, next: 1}
+	return &window{kernel: k, obj: obj, param: param, next: 1, base: 1}
 }
 
 // add applies an action and returns the serial of its operation.
 func (w *window) add(a h.Action) (int, error) {
-	w.view = nil
 	switch a.Kind {
 	case h.Call:
-		if _, dup := w.open[a.ID]; dup {
+		if _, dup := w.openSerial(a.ID); dup {
 			return 0, fmt.Errorf("duplicate id [%s]: it is already open", a.ID)
 		}
 		l := a.Label
 		l.Pending, l.Ret = true, h.Void
-		s := w.next
-		w.next++
 		var o *h.Op
 		if n := len(w.free); n > 0 {
 			o, w.free = w.free[n-1], w.free[:n-1]
@@ -58,21 +80,89 @@ func (w *window) add(a h.Action) (int, error) {
 			o = new(h.Op)
 		}
 		*o = h.Op{ID: a.ID, Label: l, Call: w.seq(a.Seq), Return: -1, Line: a.Line}
-		w.ops[s] = o
-		w.order = append(w.order, s)
-		w.open[a.ID] = s
+		s := w.push(o)
+		w.pending = append(w.pending, s)
+		w.pendingIDs = append(w.pendingIDs, a.ID)
+		switch {
+		case w.hashed:
+			w.byID[a.ID] = s
+		case len(w.pending) > maxScanOpen:
+			if w.byID == nil {
+				w.byID = make(map[string]int, 2*maxScanOpen)
+			}
+			for i, id := range w.pendingIDs {
+				w.byID[id] = w.pending[i]
+			}
+			w.hashed = true
+		}
 		return s, nil
 	case h.Return:
-		s, ok := w.open[a.ID]
+		s, ok := w.openSerial(a.ID)
 		if !ok {
 			return 0, fmt.Errorf("return without call: [%s] is not open", a.ID)
 		}
-		delete(w.open, a.ID)
-		o := w.ops[s]
-		o.Return, o.Label.Ret, o.Label.Pending = w.seq(a.Seq), a.Label.Ret, false
+		w.ret(s, a)
 		return s, nil
 	}
 	return 0, fmt.Errorf("bad action kind %d", a.Kind)
+}
+
+// maxScanOpen is the most open operations whose ids are scanned rather
+// than hashed; hashing resumes below half of it.
+const maxScanOpen = 16
+
+// openSerial finds the open operation with the given id.
+func (w *window) openSerial(id string) (int, bool) {
+	if w.hashed {
+		s, ok := w.byID[id]
+		return s, ok
+	}
+	for i, x := range w.pendingIDs {
+		if x == id {
+			return w.pending[i], true
+		}
+	}
+	return 0, false
+}
+
+// open is the number of open operations.
+func (w *window) open() int { return len(w.pending) }
+
+// ret applies the return a of the open operation s (openSerial(a.ID)).
+func (w *window) ret(s int, a h.Action) {
+	w.view = nil
+	i, _ := slices.BinarySearch(w.pending, s)
+	w.pending = slices.Delete(w.pending, i, i+1)
+	w.pendingIDs = slices.Delete(w.pendingIDs, i, i+1)
+	if w.hashed {
+		delete(w.byID, a.ID)
+		if len(w.pending) <= maxScanOpen/2 {
+			clear(w.byID)
+			w.hashed = false
+		}
+	}
+	o := w.op(s)
+	o.Return, o.Label.Ret, o.Label.Pending = w.seq(a.Seq), a.Label.Ret, false
+}
+
+// push adds o under the next serial and returns it.
+func (w *window) push(o *h.Op) int {
+	w.view = nil
+	s := w.next
+	w.next++
+	if len(w.slots) == cap(w.slots) && 2*w.lo >= len(w.slots) {
+		// At least half the array is unused before the span: move the
+		// span down rather than grow.
+		k := copy(w.slots, w.slots[w.lo:])
+		clear(w.slots[k:])
+		w.slots, w.lo = w.slots[:k], 0
+	}
+	if w.lo == len(w.slots) {
+		w.slots, w.lo, w.base = w.slots[:0], 0, s
+	}
+	w.slots = append(w.slots, o)
+	w.n++
+	return s
 }
 
 // seq maps a log's action index into the window's.
@@ -86,16 +176,11 @@ func (w *window) seq(logSeq int) int {
 // every action so far and before the next one, all overlapping each
 // other (every call before every return), and returns their serials.
 func (w *window) addCompleted(labels []h.Label) []int {
-	w.view = nil
 	base, k := w.last+1, len(labels)
 	var out []int
 	for i, l := range labels {
-		s := w.next
-		w.next++
 		l.Pending = false
-		w.ops[s] = &h.Op{ID: "summary", Label: l, Call: base + i, Return: base + k + i, Line: summaryLine}
-		w.order = append(w.order, s)
-		out = append(out, s)
+		out = append(out, w.push(&h.Op{ID: "summary", Label: l, Call: base + i, Return: base + k + i, Line: summaryLine}))
 	}
 	w.shift += 2 * k
 	w.last += 2 * k
@@ -109,44 +194,104 @@ const maxFreeOps = 256
 // summaryLine marks the operations addCompleted inserts: no log line.
 const summaryLine = -1
 
-func (w *window) op(s int) *h.Op { return w.ops[s] }
+// op is the live operation s, or nil.
+func (w *window) op(s int) *h.Op {
+	if i := s - w.base; i >= 0 {
+		if i < len(w.slots)-w.lo {
+			return w.slots[w.lo+i]
+		}
+		return nil
+	}
+	if i, ok := w.farIndex(s); ok {
+		return w.far[i].op
+	}
+	return nil
+}
+
+func (w *window) farIndex(s int) (int, bool) {
+	if len(w.far) == 0 {
+		return 0, false
+	}
+	return slices.BinarySearchFunc(w.far, s, func(f farOp, s int) int { return f.serial - s })
+}
+
+// all yields the live operations with their serials, in call order.
+func (w *window) all() iter.Seq2[int, *h.Op] {
+	return func(yield func(int, *h.Op) bool) {
+		for _, f := range w.far {
+			if f.op != nil && !yield(f.serial, f.op) {
+				return
+			}
+		}
+		for i, o := range w.slots[w.lo:] {
+			if o != nil && !yield(w.base+i, o) {
+				return
+			}
+		}
+	}
+}
 
 // live filters serials in place, keeping those still in the window.
 func (w *window) live(serials []int) []int {
 	out := serials[:0]
 	for _, s := range serials {
-		if _, ok := w.ops[s]; ok {
+		if w.op(s) != nil {
 			out = append(out, s)
 		}
 	}
 	return out
 }
 
-func (w *window) size() int { return len(w.ops) }
+func (w *window) size() int { return w.n }
 
 // remove forgets operations; they must have returned.
 func (w *window) remove(serials []int) {
 	w.view = nil
+	farDead := false
 	for _, s := range serials {
-		if o, ok := w.ops[s]; ok {
-			if o.Line == summaryLine {
-				w.summaryOps--
+		var o *h.Op
+		if i := s - w.base; i >= 0 {
+			if i < len(w.slots)-w.lo {
+				o, w.slots[w.lo+i] = w.slots[w.lo+i], nil
 			}
-			delete(w.ops, s)
-			w.dead++
-			if len(w.free) < maxFreeOps {
-				w.free = append(w.free, o)
-			}
+		} else if i, ok := w.farIndex(s); ok {
+			o, w.far[i].op = w.far[i].op, nil
+			farDead = true
+		}
+		if o == nil {
+			continue
+		}
+		if o.Line == summaryLine {
+			w.summaryOps--
+		}
+		w.n--
+		if len(w.free) < maxFreeOps {
+			w.free = append(w.free, o)
 		}
 	}
-	if w.dead > len(w.order)/2 {
-		live := w.order[:0]
-		for _, s := range w.order {
-			if _, ok := w.ops[s]; ok {
-				live = append(live, s)
+	for w.lo < len(w.slots) && w.slots[w.lo] == nil {
+		w.lo++
+		w.base++
+	}
+	if farDead {
+		w.far = slices.DeleteFunc(w.far, func(f farOp) bool { return f.op == nil })
+	}
+	if span := len(w.slots) - w.lo; span > 2*w.n+64 {
+		// Mostly holes: the older half's survivors go to far, after
+		// those already there (their serials are smaller).
+		half := w.lo + span/2
+		for i := w.lo; i < half; i++ {
+			if o := w.slots[i]; o != nil {
+				w.far = append(w.far, farOp{w.base + i - w.lo, o})
+				w.slots[i] = nil
 			}
 		}
-		w.order, w.dead = live, 0
+		w.base += half - w.lo
+		w.lo = half
+		for w.lo < len(w.slots) && w.slots[w.lo] == nil {
+			w.lo++
+			w.base++
+		}
 	}
 }
 
@@ -158,11 +303,9 @@ func (w *window) history() (*h.History, []int) {
 	if w.view == nil {
 		v := &h.History{Object: w.obj, Param: w.param}
 		w.viewSerials = w.viewSerials[:0]
-		for _, s := range w.order {
-			if o, ok := w.ops[s]; ok {
-				v.Ops = append(v.Ops, *o)
-				w.viewSerials = append(w.viewSerials, s)
-			}
+		for s, o := range w.all() {
+			v.Ops = append(v.Ops, *o)
+			w.viewSerials = append(w.viewSerials, s)
 		}
 		compact(v)
 		w.view = v
@@ -193,11 +336,8 @@ func compact(hist *h.History) {
 
 // pendingMinCall is the earliest call among pending operations, or -1.
 func (w *window) pendingMinCall() int {
-	m := -1
-	for _, s := range w.open {
-		if c := w.ops[s].Call; m < 0 || c < m {
-			m = c
-		}
+	if len(w.pending) == 0 {
+		return -1
 	}
-	return m
+	return w.op(w.pending[0]).Call
 }

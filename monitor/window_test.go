@@ -1,0 +1,114 @@
+package monitor
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	h "github.com/satmon/satmon/internal/history"
+)
+
+// The window finds operations by serial in a span of slots, with the
+// stragglers of a long span moved aside (far), and open operations by id,
+// scanned or hashed: against maps, under random calls, returns and
+// removals that leave some operations live for long.
+func TestWindowSlots(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 9))
+	w := newWindow(nil, h.Queue, "")
+	ref := map[int]*h.Op{}
+	open := map[int]string{}
+	var returned []int
+	seq, farUsed, hashed := 0, false, false
+	for step := 0; step < 20000; step++ {
+		// Phases of few and of many open operations: ids are scanned
+		// while few are open, hashed while many are.
+		limit := 8
+		if step/2000%2 == 1 {
+			limit = 40
+		}
+		switch r := rng.IntN(10); {
+		case r < 3 && len(open) < limit || len(open) == 0:
+			id := strconv.Itoa(step)
+			s, err := w.add(h.Action{Kind: h.Call, ID: id, Label: h.Label{Method: h.Add, Arg: "1"}, Seq: seq})
+			if err != nil {
+				t.Fatal(err)
+			}
+			seq++
+			ref[s] = w.op(s)
+			open[s] = id
+		case r < 6:
+			for s, id := range open {
+				if _, err := w.add(h.Action{Kind: h.Return, ID: id, Seq: seq}); err != nil {
+					t.Fatal(err)
+				}
+				seq++
+				delete(open, s)
+				returned = append(returned, s)
+				break
+			}
+		default:
+			// Remove a random returned operation, but keep one in fifty
+			// for long.
+			if len(returned) == 0 {
+				continue
+			}
+			i := rng.IntN(len(returned))
+			s := returned[i]
+			returned = append(returned[:i], returned[i+1:]...)
+			if s%50 == 0 && rng.IntN(100) != 0 {
+				returned = append(returned, s)
+				continue
+			}
+			w.remove([]int{s})
+			delete(ref, s)
+		}
+		farUsed = farUsed || len(w.far) > 0
+		hashed = hashed || w.hashed
+		if w.size() != len(ref) {
+			t.Fatalf("step %d: size %d, want %d", step, w.size(), len(ref))
+		}
+		if step%97 == 0 {
+			n, last := 0, 0
+			for s, o := range w.all() {
+				if s <= last || ref[s] != o {
+					t.Fatalf("step %d: all yields %d out of order or wrong", step, s)
+				}
+				last = s
+				n++
+			}
+			if n != len(ref) {
+				t.Fatalf("step %d: all yields %d operations, want %d", step, n, len(ref))
+			}
+			for s := 0; s < w.next+2; s++ {
+				if w.op(s) != ref[s] {
+					t.Fatalf("step %d: op(%d) = %v, want %v", step, s, w.op(s), ref[s])
+				}
+			}
+			for s, id := range open {
+				if got, ok := w.openSerial(id); !ok || got != s {
+					t.Fatalf("step %d: openSerial(%s) = %d, %v, want %d", step, id, got, ok, s)
+				}
+			}
+			if _, ok := w.openSerial("none"); ok || w.open() != len(open) {
+				t.Fatalf("step %d: %d open, want %d", step, w.open(), len(open))
+			}
+			if min := w.pendingMinCall(); len(open) > 0 {
+				want := -1
+				for s := range open {
+					if c := ref[s].Call; want < 0 || c < want {
+						want = c
+					}
+				}
+				if min != want {
+					t.Fatalf("step %d: pendingMinCall %d, want %d", step, min, want)
+				}
+			}
+		}
+	}
+	if !hashed {
+		t.Fatal("ids were never hashed: the test misses that path")
+	}
+	if !farUsed {
+		t.Fatal("no operation was moved aside: the test misses that path")
+	}
+}
