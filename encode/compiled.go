@@ -331,8 +331,9 @@ func (e *Encoder) crec(st *instState, level int) {
 	v := pl.order[level]
 	cands, full := st.win, true
 	m := pl.meth[level]
+	mark := len(e.pbuf)
 	if g := pl.gen[level]; g != nil {
-		cands, full, m = g.partners(e.env), false, h.NoMethod
+		cands, full, m = e.partners(g, e.env), false, h.NoMethod
 	} else if m != h.NoMethod {
 		cands = e.opsOf(m)
 	}
@@ -355,6 +356,7 @@ func (e *Encoder) crec(st *instState, level int) {
 		}
 		e.cbind(st, level, v, o, tied)
 	}
+	e.pbuf = e.pbuf[:mark]
 }
 
 // cbind binds variable v of the given level to candidate o, folds the
@@ -449,6 +451,7 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit) {
 	if t.hasWit && e.cwitnessHolds(a, win, nf) {
 		return
 	}
+	defer func(mark int) { e.pbuf = e.pbuf[:mark] }(len(e.pbuf))
 	e.cur = append(e.cur[:0], e.env[:nf]...)
 	e.curAxiom = a.Axiom // origin.go
 	parts, conj := e.cparts[:0], e.conj[:0]
@@ -472,7 +475,7 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit) {
 	if t.hasWit {
 		cands := win
 		if g := a.witGen; g != nil {
-			cands = g.partners(e.env)
+			cands = e.partners(g, e.env)
 		}
 		for _, o := range cands {
 			e.env[nf] = o
@@ -639,18 +642,22 @@ func (e *Encoder) cwitnessHolds(a *axiom, win []*Op, nf int) bool {
 	if e.lazy == nil {
 		return false
 	}
+	mark := len(e.pbuf)
 	cands := win
 	if g := a.witGen; g != nil {
-		cands = g.partners(e.env)
+		cands = e.partners(g, e.env)
 	}
+	holds := false
 	for _, o := range cands {
 		if o.pending() && (o.usedVar == z.LitNull || e.lazy.Value(o.usedVar) != 1) {
 			continue
 		}
 		e.env[nf] = o
 		if e.knownWit(a.tmpl) == vTrue {
-			return true
+			holds = true
+			break
 		}
 	}
-	return false
+	e.pbuf = e.pbuf[:mark]
+	return holds
 }

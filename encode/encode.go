@@ -116,8 +116,14 @@ type Encoder struct {
 	injective, function bool
 	// pairRet: MATCH says meth(x) = … ∧ meth(y) = … ∧ arg(x) = ret(y)
 	// and nothing else (lazypair.go).
-	pairRet   bool
-	pairAx    *axiom // MATCH among ax
+	pairRet bool
+	pairAx  *axiom // MATCH among ax
+	// virt: the pairs (x,y) of a pending y are not stored in the partner
+	// lists but read on demand (partners.go); pbuf holds the lists
+	// partnersX and partnersY build.
+	virt      bool
+	pbuf      []*Op
+	opScratch []*Op // returnPartners' and pairClauses' scratch
 	clauseBuf []Lit
 	byArg     map[h.Value][]*Op // live operations by argument
 	byMeth    [][]*Op           // live operations by method, in call order
@@ -322,6 +328,7 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 		}
 		e.pairRet = e.pairRet && rets == 1
 	}
+	e.virt = e.pairRet && k.Object != h.Exchanger
 	if cfg.EagerMatching {
 		for _, a := range e.ax {
 			a.matchAtoms = nil
@@ -872,16 +879,20 @@ func (e *Encoder) Call(o Op) {
 	// (op.asY), then y with match(op,y) possible (op.asX). Only the
 	// operations of methods that MATCH allows opposite op's are looked
 	// at (partnerCands).
-	for _, o := range e.partnerCands(op.Label.Method, false) {
-		if e.matchPossible(o, op) {
-			o.asX = e.push(o.asX, op)
-			op.asY = e.push(op.asY, o)
+	if e.virt {
+		e.callPartners(op)
+	} else {
+		for _, o := range e.partnerCands(op.Label.Method, false) {
+			if e.matchPossible(o, op) {
+				o.asX = e.push(o.asX, op)
+				op.asY = e.push(op.asY, o)
+			}
 		}
-	}
-	for _, o := range e.partnerCands(op.Label.Method, true) {
-		if e.matchPossible(op, o) {
-			op.asX = e.push(op.asX, o)
-			o.asY = e.push(o.asY, op)
+		for _, o := range e.partnerCands(op.Label.Method, true) {
+			if e.matchPossible(op, o) {
+				op.asX = e.push(op.asX, o)
+				o.asY = e.push(o.asY, op)
+			}
 		}
 	}
 	if e.k.Object == h.Exchanger && e.matchPossible(op, op) {
@@ -948,6 +959,25 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 	op.Return = seq
 	op.Label.Pending = false
 	op.Label.Ret = ret
+	if e.virt {
+		e.returnPartners(op)
+	} else {
+		e.prunePartners(op)
+	}
+	for _, a := range e.ax {
+		switch {
+		case a.shape == shapeLimit:
+			e.limitReturned(a, op)
+		case len(a.Exists) > 0 && a.closable:
+			e.instances(a, op, true, nil)
+		}
+	}
+	e.flushMatches()
+}
+
+// prunePartners drops the pairs that the value of op, just returned,
+// rules out.
+func (e *Encoder) prunePartners(op *Op) {
 	// With its return value known, op matches fewer operations: prune the
 	// partner lists, which otherwise grow with every call it overlapped.
 	// A pair ruled out loses its match variable (ruleOut); only the
@@ -980,15 +1010,6 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 	}
 	clear(op.asX[len(keep):])
 	op.asX = keep
-	for _, a := range e.ax {
-		switch {
-		case a.shape == shapeLimit:
-			e.limitReturned(a, op)
-		case len(a.Exists) > 0 && a.closable:
-			e.instances(a, op, true, nil)
-		}
-	}
-	e.flushMatches()
 }
 
 // matchPartners marks, with a fresh stamp that it returns, the
@@ -1210,6 +1231,17 @@ func (e *Encoder) CheckWindow() error {
 		live[o] = true
 	}
 	for _, o := range e.win {
+		if e.virt {
+			// Only pairs whose y has returned are stored (partners.go).
+			for _, p := range o.asX {
+				if p.pending() {
+					return fmt.Errorf("encode: %d.asX stores %d, which is pending", o.Serial, p.Serial)
+				}
+			}
+			if len(o.asY) > 0 && o.pending() {
+				return fmt.Errorf("encode: %d.asY is stored while it is pending", o.Serial)
+			}
+		}
 		for _, r := range [...]struct {
 			name       string
 			list, back func(*Op) []*Op
