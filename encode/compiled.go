@@ -642,22 +642,46 @@ func (e *Encoder) cwitnessHolds(a *axiom, win []*Op, nf int) bool {
 	if e.lazy == nil {
 		return false
 	}
-	mark := len(e.pbuf)
 	cands := win
-	if g := a.witGen; g != nil {
+	var pend []*Op
+	x := (*Op)(nil)
+	if g := a.witGen; g != nil && g.asX && e.virt {
+		// Any witness will do, in any order: the stored partners, then
+		// the pending ones (partners.go), without merging them.
+		x = e.env[g.from]
+		cands, pend = x.asX, e.pendingFor(x.Label.Method)
+	} else if g != nil {
+		mark := len(e.pbuf)
 		cands = e.partners(g, e.env)
+		holds := e.witHoldsAmong(a, nf, cands)
+		e.pbuf = e.pbuf[:mark]
+		return holds
 	}
-	holds := false
+	if e.witHoldsAmong(a, nf, cands) {
+		return true
+	}
+	for _, o := range pend {
+		if o.usedVar == z.LitNull || e.lazy.Value(o.usedVar) != 1 || !e.pendingMayMatch(x, o) {
+			continue
+		}
+		e.env[nf] = o
+		if e.knownWit(a.tmpl) == vTrue {
+			return true
+		}
+	}
+	return false
+}
+
+// witHoldsAmong reports whether a candidate of cands is a true witness.
+func (e *Encoder) witHoldsAmong(a *axiom, nf int, cands []*Op) bool {
 	for _, o := range cands {
 		if o.pending() && (o.usedVar == z.LitNull || e.lazy.Value(o.usedVar) != 1) {
 			continue
 		}
 		e.env[nf] = o
 		if e.knownWit(a.tmpl) == vTrue {
-			holds = true
-			break
+			return true
 		}
 	}
-	e.pbuf = e.pbuf[:mark]
-	return holds
+	return false
 }

@@ -124,6 +124,13 @@ type Encoder struct {
 	virt      bool
 	pbuf      []*Op
 	opScratch []*Op // returnPartners' and pairClauses' scratch
+	// pendGen counts the changes of pend; pendFor[m] caches pendingFor(m).
+	pendGen uint64
+	pendFor [memoMethods]struct {
+		l   []*Op
+		gen uint64
+		ok  bool
+	}
 	clauseBuf []Lit
 	byArg     map[h.Value][]*Op // live operations by argument
 	byMeth    [][]*Op           // live operations by method, in call order
@@ -905,6 +912,7 @@ func (e *Encoder) Call(o Op) {
 	}
 	e.win = append(e.win, op)
 	e.pend = append(e.pend, op)
+	e.pendGen++
 	e.byArg[op.Label.Arg] = e.push(e.byArg[op.Label.Arg], op)
 	for int(op.Label.Method) >= len(e.byMeth) {
 		e.byMeth = append(e.byMeth, nil)
@@ -955,6 +963,7 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 	e.retUnits = units
 	if i := slices.Index(e.pend, op); i >= 0 {
 		e.pend = slices.Delete(e.pend, i, i+1)
+		e.pendGen++
 	}
 	op.Return = seq
 	op.Label.Pending = false
@@ -1211,6 +1220,7 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 	e.win = live
 	if pendGone {
 		e.pend = dropGone(e.pend, gone)
+		e.pendGen++
 	}
 	for m, l := range e.byMeth {
 		if methGone[m] {

@@ -1,6 +1,10 @@
 package encode
 
-import "slices"
+import (
+	"slices"
+
+	h "github.com/satmon/satmon/internal/history"
+)
 
 // Partner lists of pending operations, on demand.
 //
@@ -32,9 +36,10 @@ func (e *Encoder) partnersX(x *Op) []*Op {
 	if !e.virt {
 		return x.asX
 	}
+	pend := e.pendingFor(x.Label.Method)
 	first := -1
-	for i, p := range e.pend {
-		if e.matchPossible(x, p) {
+	for i, p := range pend {
+		if e.pendingMayMatch(x, p) {
 			first = i
 			break
 		}
@@ -46,10 +51,10 @@ func (e *Encoder) partnersX(x *Op) []*Op {
 	// in window order (serials increase along the window).
 	start := len(e.pbuf)
 	buf := e.pbuf
-	st, pd := x.asX, e.pend[first:]
+	st, pd := x.asX, pend[first:]
 	for len(pd) > 0 {
 		p := pd[0]
-		if !e.matchPossible(x, p) {
+		if !e.pendingMayMatch(x, p) {
 			pd = pd[1:]
 			continue
 		}
@@ -64,6 +69,37 @@ func (e *Encoder) partnersX(x *Op) []*Op {
 	buf = append(buf, st...)
 	e.pbuf = buf
 	return buf[start:len(buf):len(buf)]
+}
+
+// pendingFor lists the pending operations whose method MATCH allows
+// opposite an x of method m, in window order. The list is kept per method
+// until the pending operations change (pendGen): FIFO's witnesses ask for
+// an add's partners at every instance.
+func (e *Encoder) pendingFor(m h.Method) []*Op {
+	if m >= memoMethods {
+		return e.pend
+	}
+	c := &e.pendFor[m]
+	if c.gen != e.pendGen || !c.ok {
+		c.l = c.l[:0]
+		for _, p := range e.pend {
+			if e.methodsMayMatch(m, p.Label.Method) {
+				c.l = append(c.l, p)
+			}
+		}
+		c.gen, c.ok = e.pendGen, true
+	}
+	return c.l
+}
+
+// pendingMayMatch is matchPossible(x,p) for p among pendingFor(x's
+// method): p's method is allowed, and what is left of MATCH is that p
+// may return x's argument.
+func (e *Encoder) pendingMayMatch(x, p *Op) bool {
+	if x.Label.Method >= memoMethods || p.Label.Method >= memoMethods {
+		return e.matchPossible(x, p)
+	}
+	return e.retPossible(p, x.Label.Arg)
 }
 
 // partnersY lists the x with match(x,y) possible, in window order (see
