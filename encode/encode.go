@@ -1288,7 +1288,7 @@ func (e *Encoder) recycle(o *Op) {
 		e.freeRets = append(e.freeRets, o.rets)
 	}
 	o.rets = nil
-	if len(e.freeOps) < maxKeptLists {
+	if len(e.freeOps) < maxKeptOps {
 		o.lim = nil
 		e.freeOps = append(e.freeOps, o)
 	}
@@ -1334,7 +1334,7 @@ func (e *Encoder) takeList(c int) []*Op {
 // not full. Entries past len(l) are already nil (every list drops its
 // entries by clearing them).
 func (e *Encoder) putList(l []*Op) {
-	if k := listClass(cap(l)); k >= 0 && len(e.freeLists[k]) < maxKeptLists {
+	if k := listClass(cap(l)); k >= 0 && len(e.freeLists[k]) < maxKeptListWords/cap(l) {
 		clear(l)
 		e.freeLists[k] = append(e.freeLists[k], l[:0])
 	}
@@ -1388,9 +1388,20 @@ func (e *Encoder) partnerCands(m h.Method, asX bool) []*Op {
 	return e.win
 }
 
-// maxKeptLists bounds the recycled lists and tables kept (each of at most
-// maxKeptOwned entries): about 3 MB at worst, mostly the tables.
+// maxKeptLists bounds the recycled return-value tables kept (each of at
+// most maxKeptOwned entries): about 3 MB at worst.
 const maxKeptLists = 256
+
+// maxKeptListWords bounds the entries of the recycled lists kept in each
+// capacity class (512 KB a class): 16,384 lists of 4 down to 256 of 256.
+// The pools must absorb the swings of the window: with 256 lists a class,
+// an MS queue holding two hundred values gave back more lists than were
+// kept when its window shrank, and allocated them again as it grew.
+const maxKeptListWords = 1 << 16
+
+// maxKeptOps bounds the recycled operation structs kept (a few hundred
+// bytes each), for the same reason.
+const maxKeptOps = 4096
 
 // maxKeptOwned is the largest owner list kept for reuse; bigger ones
 // (an operation that was pending for long) are left to the collector.
