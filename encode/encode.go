@@ -310,14 +310,24 @@ type Config struct {
 // clauses to sink, grounding as cfg says.
 func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 	e := &Encoder{k: k, sink: sink, ops: map[int]*Op{}, byArg: map[h.Value][]*Op{}}
-	for _, a := range k.Axioms() {
-		p := prepare(a)
-		e.ax = append(e.ax, p)
-		if a == k.Pair {
+	e.ax = preparedAxioms(k)
+	if cfg.EagerMatching {
+		// The prepared axioms are shared: change copies.
+		ax := make([]*axiom, len(e.ax))
+		for i, a := range e.ax {
+			c := *a
+			c.matchAtoms = nil
+			ax[i] = &c
+		}
+		e.ax = ax
+		e.injective, e.function = false, false
+	}
+	for _, p := range e.ax {
+		if p.Axiom == k.Pair {
 			e.pairAx = p
 		}
-		e.injective = e.injective || p.shape == shapeInjective
-		e.function = e.function || p.shape == shapeFunction
+		e.injective = e.injective || p.shape == shapeInjective && !cfg.EagerMatching
+		e.function = e.function || p.shape == shapeFunction && !cfg.EagerMatching
 	}
 	if c := k.Pair.Body; c.Kind == theory.KImplies {
 		rets := 0
@@ -336,12 +346,6 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 		e.pairRet = e.pairRet && rets == 1
 	}
 	e.virt = e.pairRet && k.Object != h.Exchanger
-	if cfg.EagerMatching {
-		for _, a := range e.ax {
-			a.matchAtoms = nil
-		}
-		e.injective, e.function = false, false
-	}
 	if k.Sequential && cfg.Lazy != nil {
 		e.lazy = cfg.Lazy
 		e.w.on = cfg.Watch
