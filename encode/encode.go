@@ -98,8 +98,7 @@ type Encoder struct {
 	sink Sink
 	ax   []*axiom
 
-	ops    map[int]*Op
-	win    []*Op            // live operations in call order
+	win    []*Op            // live operations in call and serial order (op)
 	pend   []*Op            // pending operations in call order
 	vars   varTable         // b, used and match variables, by varPair.key
 	names  map[z.Var]string // filled when Names is on
@@ -309,7 +308,7 @@ type Config struct {
 // New makes an encoder of kernel k's theory that hands its variables and
 // clauses to sink, grounding as cfg says.
 func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
-	e := &Encoder{k: k, sink: sink, ops: map[int]*Op{}, byArg: map[h.Value][]*Op{}}
+	e := &Encoder{k: k, sink: sink, byArg: map[h.Value][]*Op{}}
 	e.ax = preparedAxioms(k)
 	if cfg.EagerMatching {
 		// The prepared axioms are shared: change copies.
@@ -454,7 +453,7 @@ func (e *Encoder) own(o *Op, v z.Var, k varKey) {
 func (e *Encoder) variable(k varKey) Lit {
 	x, y := k.xo, (*Op)(nil)
 	if x == nil {
-		x = e.ops[k.x]
+		x = e.op(k.x)
 	}
 	if k.kind == vRet {
 		if v, ok := x.rets[k.v]; ok {
@@ -472,7 +471,7 @@ func (e *Encoder) variable(k varKey) Lit {
 	e.own(x, v, k)
 	if k.kind == vB || k.kind == vMatch {
 		if y = k.yo; y == nil {
-			y = e.ops[k.y]
+			y = e.op(k.y)
 		}
 		if y != x {
 			e.own(y, v, k)
@@ -534,7 +533,7 @@ func (e *Encoder) variable(k varKey) Lit {
 
 func (e *Encoder) keyName(k varKey) string {
 	id := func(s int) string {
-		if o, ok := e.ops[s]; ok {
+		if o := e.op(s); o != nil {
 			return fmt.Sprintf("o%d", o.Serial)
 		}
 		return fmt.Sprintf("o%d", s)
@@ -885,7 +884,6 @@ func (e *Encoder) Call(o Op) {
 	if n := len(e.win); n > 0 && e.win[n-1].Call >= op.Call {
 		e.unordered = true
 	}
-	e.ops[op.Serial] = op
 	// The partner lists, in call order: x with match(x,op) possible
 	// (op.asY), then y with match(op,y) possible (op.asX). Only the
 	// operations of methods that MATCH allows opposite op's are looked
@@ -947,7 +945,7 @@ func (e *Encoder) Call(o Op) {
 // emits the ∀∃ instances that became closed.
 func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 	e.nodes.reset()
-	op := e.ops[serial]
+	op := e.op(serial)
 	// Settle the pending-era variables first: used, and the return value.
 	e.emit1(e.used(op))
 	// In the order the variables were made, not the map's, so that the
@@ -1131,8 +1129,8 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 	gone := e.stamp
 	pendGone := false // callers forget returned operations only; kept exact
 	for _, s := range serials {
-		o, ok := e.ops[s]
-		if !ok {
+		o := e.op(s)
+		if o == nil || o.mark == gone {
 			continue
 		}
 		o.mark = gone
@@ -1140,7 +1138,6 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 			pendGone = true
 		}
 		e.gone = append(e.gone, o)
-		delete(e.ops, s)
 		for _, ov := range o.owned {
 			if e.epoch[ov.v] != ov.epoch {
 				continue // already forgotten, maybe recycled since
@@ -1424,12 +1421,33 @@ func (e *Encoder) VarOwners(v z.Var) []int32 {
 }
 
 // Op returns the live operation with the given serial.
-func (e *Encoder) Op(serial int) *Op { return e.ops[serial] }
+func (e *Encoder) Op(serial int) *Op { return e.op(serial) }
+
+// op returns the live operation with the given serial, or nil. The window
+// is in serial order (Call requires serials to increase), so it is found
+// by bisection: a table by serial cost a map insert at every call and a
+// delete at every removal.
+func (e *Encoder) op(serial int) *Op {
+	w := e.win
+	lo, hi := 0, len(w)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if w[mid].Serial < serial {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(w) && w[lo].Serial == serial {
+		return w[lo]
+	}
+	return nil
+}
 
 // UsedLit, BLit, RetLit and MatchLit expose variables for assumptions;
 // they return z.LitNull when the atom is a constant.
 func (e *Encoder) UsedLit(serial int) Lit {
-	op := e.ops[serial]
+	op := e.op(serial)
 	if !op.pending() {
 		return z.LitNull
 	}
@@ -1439,7 +1457,7 @@ func (e *Encoder) UsedLit(serial int) Lit {
 // BLit is b(x,y) as a literal, or z.LitNull with the constant in val.
 func (e *Encoder) BLit(x, y int) (lit Lit, val bool) {
 	e.nodes.reset()
-	n := e.bNode(e.ops[x], e.ops[y])
+	n := e.bNode(e.op(x), e.op(y))
 	if n.kind == nLit {
 		return n.lit, false
 	}
@@ -1449,7 +1467,7 @@ func (e *Encoder) BLit(x, y int) (lit Lit, val bool) {
 // RetVars lists the return-value variables of a pending operation.
 func (e *Encoder) RetVars(serial int) map[h.Value]Lit {
 	out := map[h.Value]Lit{}
-	if o := e.ops[serial]; o != nil {
+	if o := e.op(serial); o != nil {
 		for v, l := range o.rets {
 			out[v] = l
 		}

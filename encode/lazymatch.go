@@ -76,7 +76,7 @@ func (e *Encoder) flushMatches() {
 		n := len(e.newMatches) - 1
 		m := e.newMatches[n]
 		e.newMatches = e.newMatches[:n]
-		if e.ops[m.x.Serial] != m.x || e.ops[m.y.Serial] != m.y {
+		if e.op(m.x.Serial) != m.x || e.op(m.y.Serial) != m.y {
 			continue
 		}
 		for _, a := range e.ax {
@@ -192,7 +192,7 @@ func (e *Encoder) excludes(t Lit, x, y *Op, row bool) bool {
 		return int(tm.x) == x.Serial && int(tm.y) != y.Serial
 	}
 	return int(tm.y) == y.Serial && int(tm.x) != x.Serial &&
-		(!e.valueTied || e.ops[int(tm.x)].Label.Arg == x.Label.Arg)
+		(!e.valueTied || e.varOps[t.Var()][0].Label.Arg == x.Label.Arg)
 }
 
 // excluded reports, in SATURATE, whether match(x,y), which has no
