@@ -137,7 +137,7 @@ type Encoder struct {
 	// freeOwned holds emptied lists of forgotten operations for reuse:
 	// growing a fresh list for every operation was a third of the bytes
 	// SATURATE allocated.
-	freeOwned []ownedList
+	freeOwned [ownedClasses][]ownedList // by capacity class (putOwned)
 	// freeLists and freeRets likewise hold the partner and overlap lists
 	// and return-value tables of forgotten operations: a new operation's
 	// lists were half of the bytes SATURATE -r allocated.
@@ -431,11 +431,13 @@ func (e *Encoder) aux() Lit {
 }
 
 func (e *Encoder) own(o *Op, v z.Var, k varKey) {
-	if o.owned == nil {
-		if n := len(e.freeOwned); n > 0 {
-			o.owned = e.freeOwned[n-1]
-			e.freeOwned = e.freeOwned[:n-1]
-		}
+	if l := o.owned; len(l) == cap(l) {
+		// Full: move to a recycled list of twice the capacity, and keep
+		// this one (the lists of a window that keeps its size are then
+		// all recycled, as push does for the partner lists).
+		nl := append(e.takeOwned(max(2*cap(l), minOwnedCap)), l...)
+		e.putOwned(l)
+		o.owned = nl
 	}
 	if e.trackOwners {
 		for int(v) >= len(e.owners) {
@@ -1152,9 +1154,7 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 				e.vars.del(ov.key)
 			}
 		}
-		if l := o.owned; l != nil && cap(l) <= maxKeptOwned {
-			e.freeOwned = append(e.freeOwned, l[:0])
-		}
+		e.putOwned(o.owned)
 		o.owned = nil
 	}
 	// Only the lists of the operations related to a forgotten one can name
@@ -1404,9 +1404,49 @@ const maxKeptListWords = 1 << 16
 // bytes each), for the same reason.
 const maxKeptOps = 4096
 
-// maxKeptOwned is the largest owner list kept for reuse; bigger ones
+// maxKeptOwned is the most entries of a return-value table kept for
+// reuse, and the capacity of the largest partner lists kept; bigger ones
 // (an operation that was pending for long) are left to the collector.
 const maxKeptOwned = 256
+
+// The capacities of recycled owner lists: powers of two from minOwnedCap
+// to minOwnedCap<<(ownedClasses-1) (1,024), at most maxKeptOwnedVars
+// entries a class (384 KB).
+const (
+	minOwnedCap      = 8
+	ownedClasses     = 8
+	maxKeptOwnedVars = 1 << 14
+)
+
+// takeOwned returns an empty owner list of capacity c, a power of two.
+func (e *Encoder) takeOwned(c int) ownedList {
+	if k := ownedClass(c); k >= 0 {
+		if n := len(e.freeOwned[k]); n > 0 {
+			l := e.freeOwned[k][n-1]
+			e.freeOwned[k] = e.freeOwned[k][:n-1]
+			return l
+		}
+	}
+	return make(ownedList, 0, c)
+}
+
+// putOwned keeps l for reuse if its capacity is a class and the class is
+// not full. Its entries hold no pointers, so they are not cleared.
+func (e *Encoder) putOwned(l ownedList) {
+	if k := ownedClass(cap(l)); k >= 0 && len(e.freeOwned[k]) < maxKeptOwnedVars/cap(l) {
+		e.freeOwned[k] = append(e.freeOwned[k], l[:0])
+	}
+}
+
+// ownedClass is the class of capacity c, or -1 if c is none.
+func ownedClass(c int) int {
+	for k, cc := 0, minOwnedCap; k < ownedClasses; k, cc = k+1, 2*cc {
+		if c == cc {
+			return k
+		}
+	}
+	return -1
+}
 
 // VarOwners lists the serials of the operations that own variable v: the
 // operations of a b, used, match or ret variable, the universally bound
