@@ -331,8 +331,9 @@ func (e *Encoder) crec(st *instState, level int) {
 	v := pl.order[level]
 	cands, full := st.win, true
 	m := pl.meth[level]
+	mark := len(e.pbuf)
 	if g := pl.gen[level]; g != nil {
-		cands, full, m = g.partners(e.env), false, h.NoMethod
+		cands, full, m = e.partners(g, e.env), false, h.NoMethod
 	} else if m != h.NoMethod {
 		cands = e.opsOf(m)
 	}
@@ -355,6 +356,7 @@ func (e *Encoder) crec(st *instState, level int) {
 		}
 		e.cbind(st, level, v, o, tied)
 	}
+	e.pbuf = e.pbuf[:mark]
 }
 
 // cbind binds variable v of the given level to candidate o, folds the
@@ -449,6 +451,7 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit) {
 	if t.hasWit && e.cwitnessHolds(a, win, nf) {
 		return
 	}
+	defer func(mark int) { e.pbuf = e.pbuf[:mark] }(len(e.pbuf))
 	e.cur = append(e.cur[:0], e.env[:nf]...)
 	e.curAxiom = a.Axiom // origin.go
 	parts, conj := e.cparts[:0], e.conj[:0]
@@ -472,7 +475,7 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit) {
 	if t.hasWit {
 		cands := win
 		if g := a.witGen; g != nil {
-			cands = g.partners(e.env)
+			cands = e.partners(g, e.env)
 		}
 		for _, o := range cands {
 			e.env[nf] = o
@@ -640,9 +643,37 @@ func (e *Encoder) cwitnessHolds(a *axiom, win []*Op, nf int) bool {
 		return false
 	}
 	cands := win
-	if g := a.witGen; g != nil {
-		cands = g.partners(e.env)
+	var pend []*Op
+	x := (*Op)(nil)
+	if g := a.witGen; g != nil && g.asX && e.virt {
+		// Any witness will do, in any order: the stored partners, then
+		// the pending ones (partners.go), without merging them.
+		x = e.env[g.from]
+		cands, pend = x.asX, e.pendingFor(x.Label.Method)
+	} else if g != nil {
+		mark := len(e.pbuf)
+		cands = e.partners(g, e.env)
+		holds := e.witHoldsAmong(a, nf, cands)
+		e.pbuf = e.pbuf[:mark]
+		return holds
 	}
+	if e.witHoldsAmong(a, nf, cands) {
+		return true
+	}
+	for _, o := range pend {
+		if o.usedVar == z.LitNull || e.lazy.Value(o.usedVar) != 1 || !e.pendingMayMatch(x, o) {
+			continue
+		}
+		e.env[nf] = o
+		if e.knownWit(a.tmpl) == vTrue {
+			return true
+		}
+	}
+	return false
+}
+
+// witHoldsAmong reports whether a candidate of cands is a true witness.
+func (e *Encoder) witHoldsAmong(a *axiom, nf int, cands []*Op) bool {
 	for _, o := range cands {
 		if o.pending() && (o.usedVar == z.LitNull || e.lazy.Value(o.usedVar) != 1) {
 			continue

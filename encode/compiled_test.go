@@ -110,7 +110,18 @@ func TestCompiledAgreesWithInterpreter(t *testing.T) {
 
 func compareRuns(t *testing.T, name string, k *theory.Kernel, acts []h.Action, lazy bool, seed int64) {
 	t.Helper()
-	mk := func(interp bool) *run {
+	compareVariants(t, name, k, acts, lazy, seed, [2]string{"the interpreter", "the template"},
+		func(e *Encoder, first bool) { e.interpret = first })
+}
+
+// compareVariants runs acts through two encoders of k that setup makes
+// differ (first: the first of them), as compareRuns describes, and
+// requires the same clauses in the same order over the same variables;
+// after each action it also checks the encoders' windows (CheckWindow).
+func compareVariants(t *testing.T, name string, k *theory.Kernel, acts []h.Action, lazy bool, seed int64,
+	names [2]string, setup func(e *Encoder, first bool)) {
+	t.Helper()
+	mk := func(first bool) *run {
 		sink := &recSink{}
 		if lazy {
 			sink.s = saturate.New()
@@ -121,7 +132,7 @@ func compareRuns(t *testing.T, name string, k *theory.Kernel, acts []h.Action, l
 			cfg.Lazy = sink
 		}
 		e := New(k, sink, cfg)
-		e.interpret = interp
+		setup(e, first)
 		e.Begin()
 		return &run{e: e, sink: sink}
 	}
@@ -132,13 +143,19 @@ func compareRuns(t *testing.T, name string, k *theory.Kernel, acts []h.Action, l
 	check := func(i int) bool {
 		a, b := runs[0].sink, runs[1].sink
 		if len(a.clauses) != len(b.clauses) || a.nvars != b.nvars || runs[0].dead != runs[1].dead {
-			t.Errorf("%s: after action %d: interpreter %d clauses, %d vars, conflict %v; template %d clauses, %d vars, conflict %v",
-				name, i, len(a.clauses), a.nvars, runs[0].dead, len(b.clauses), b.nvars, runs[1].dead)
+			t.Errorf("%s: after action %d: %s %d clauses, %d vars, conflict %v; %s %d clauses, %d vars, conflict %v",
+				name, i, names[0], len(a.clauses), a.nvars, runs[0].dead, names[1], len(b.clauses), b.nvars, runs[1].dead)
 			return false
 		}
 		for j := range a.clauses {
 			if !slices.Equal(a.clauses[j], b.clauses[j]) {
-				t.Errorf("%s: after action %d: clause %d is %v by the interpreter, %v by the template", name, i, j, a.clauses[j], b.clauses[j])
+				t.Errorf("%s: after action %d: clause %d is %v by %s, %v by %s", name, i, j, a.clauses[j], names[0], b.clauses[j], names[1])
+				return false
+			}
+		}
+		for _, r := range runs {
+			if err := r.e.CheckWindow(); err != nil {
+				t.Errorf("%s: after action %d: %v", name, i, err)
 				return false
 			}
 		}

@@ -98,8 +98,7 @@ type Encoder struct {
 	sink Sink
 	ax   []*axiom
 
-	ops    map[int]*Op
-	win    []*Op            // live operations in call order
+	win    []*Op            // live operations in call and serial order (op)
 	pend   []*Op            // pending operations in call order
 	vars   varTable         // b, used and match variables, by varPair.key
 	names  map[z.Var]string // filled when Names is on
@@ -116,8 +115,21 @@ type Encoder struct {
 	injective, function bool
 	// pairRet: MATCH says meth(x) = … ∧ meth(y) = … ∧ arg(x) = ret(y)
 	// and nothing else (lazypair.go).
-	pairRet   bool
-	pairAx    *axiom // MATCH among ax
+	pairRet bool
+	pairAx  *axiom // MATCH among ax
+	// virt: the pairs (x,y) of a pending y are not stored in the partner
+	// lists but read on demand (partners.go); pbuf holds the lists
+	// partnersX and partnersY build.
+	virt      bool
+	pbuf      []*Op
+	opScratch []*Op // returnPartners' and pairClauses' scratch
+	// pendGen counts the changes of pend; pendFor[m] caches pendingFor(m).
+	pendGen uint64
+	pendFor [memoMethods]struct {
+		l   []*Op
+		gen uint64
+		ok  bool
+	}
 	clauseBuf []Lit
 	byArg     map[h.Value][]*Op // live operations by argument
 	byMeth    [][]*Op           // live operations by method, in call order
@@ -125,7 +137,7 @@ type Encoder struct {
 	// freeOwned holds emptied lists of forgotten operations for reuse:
 	// growing a fresh list for every operation was a third of the bytes
 	// SATURATE allocated.
-	freeOwned []ownedList
+	freeOwned [ownedClasses][]ownedList // by capacity class (putOwned)
 	// freeLists and freeRets likewise hold the partner and overlap lists
 	// and return-value tables of forgotten operations: a new operation's
 	// lists were half of the bytes SATURATE -r allocated.
@@ -296,15 +308,25 @@ type Config struct {
 // New makes an encoder of kernel k's theory that hands its variables and
 // clauses to sink, grounding as cfg says.
 func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
-	e := &Encoder{k: k, sink: sink, ops: map[int]*Op{}, byArg: map[h.Value][]*Op{}}
-	for _, a := range k.Axioms() {
-		p := prepare(a)
-		e.ax = append(e.ax, p)
-		if a == k.Pair {
+	e := &Encoder{k: k, sink: sink, byArg: map[h.Value][]*Op{}}
+	e.ax = preparedAxioms(k)
+	if cfg.EagerMatching {
+		// The prepared axioms are shared: change copies.
+		ax := make([]*axiom, len(e.ax))
+		for i, a := range e.ax {
+			c := *a
+			c.matchAtoms = nil
+			ax[i] = &c
+		}
+		e.ax = ax
+		e.injective, e.function = false, false
+	}
+	for _, p := range e.ax {
+		if p.Axiom == k.Pair {
 			e.pairAx = p
 		}
-		e.injective = e.injective || p.shape == shapeInjective
-		e.function = e.function || p.shape == shapeFunction
+		e.injective = e.injective || p.shape == shapeInjective && !cfg.EagerMatching
+		e.function = e.function || p.shape == shapeFunction && !cfg.EagerMatching
 	}
 	if c := k.Pair.Body; c.Kind == theory.KImplies {
 		rets := 0
@@ -322,12 +344,7 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 		}
 		e.pairRet = e.pairRet && rets == 1
 	}
-	if cfg.EagerMatching {
-		for _, a := range e.ax {
-			a.matchAtoms = nil
-		}
-		e.injective, e.function = false, false
-	}
+	e.virt = e.pairRet && k.Object != h.Exchanger
 	if k.Sequential && cfg.Lazy != nil {
 		e.lazy = cfg.Lazy
 		e.w.on = cfg.Watch
@@ -414,11 +431,13 @@ func (e *Encoder) aux() Lit {
 }
 
 func (e *Encoder) own(o *Op, v z.Var, k varKey) {
-	if o.owned == nil {
-		if n := len(e.freeOwned); n > 0 {
-			o.owned = e.freeOwned[n-1]
-			e.freeOwned = e.freeOwned[:n-1]
-		}
+	if l := o.owned; len(l) == cap(l) {
+		// Full: move to a recycled list of twice the capacity, and keep
+		// this one (the lists of a window that keeps its size are then
+		// all recycled, as push does for the partner lists).
+		nl := append(e.takeOwned(max(2*cap(l), minOwnedCap)), l...)
+		e.putOwned(l)
+		o.owned = nl
 	}
 	if e.trackOwners {
 		for int(v) >= len(e.owners) {
@@ -436,7 +455,7 @@ func (e *Encoder) own(o *Op, v z.Var, k varKey) {
 func (e *Encoder) variable(k varKey) Lit {
 	x, y := k.xo, (*Op)(nil)
 	if x == nil {
-		x = e.ops[k.x]
+		x = e.op(k.x)
 	}
 	if k.kind == vRet {
 		if v, ok := x.rets[k.v]; ok {
@@ -454,7 +473,7 @@ func (e *Encoder) variable(k varKey) Lit {
 	e.own(x, v, k)
 	if k.kind == vB || k.kind == vMatch {
 		if y = k.yo; y == nil {
-			y = e.ops[k.y]
+			y = e.op(k.y)
 		}
 		if y != x {
 			e.own(y, v, k)
@@ -516,7 +535,7 @@ func (e *Encoder) variable(k varKey) Lit {
 
 func (e *Encoder) keyName(k varKey) string {
 	id := func(s int) string {
-		if o, ok := e.ops[s]; ok {
+		if o := e.op(s); o != nil {
 			return fmt.Sprintf("o%d", o.Serial)
 		}
 		return fmt.Sprintf("o%d", s)
@@ -867,21 +886,24 @@ func (e *Encoder) Call(o Op) {
 	if n := len(e.win); n > 0 && e.win[n-1].Call >= op.Call {
 		e.unordered = true
 	}
-	e.ops[op.Serial] = op
 	// The partner lists, in call order: x with match(x,op) possible
 	// (op.asY), then y with match(op,y) possible (op.asX). Only the
 	// operations of methods that MATCH allows opposite op's are looked
 	// at (partnerCands).
-	for _, o := range e.partnerCands(op.Label.Method, false) {
-		if e.matchPossible(o, op) {
-			o.asX = e.push(o.asX, op)
-			op.asY = e.push(op.asY, o)
+	if e.virt {
+		e.callPartners(op)
+	} else {
+		for _, o := range e.partnerCands(op.Label.Method, false) {
+			if e.matchPossible(o, op) {
+				o.asX = e.push(o.asX, op)
+				op.asY = e.push(op.asY, o)
+			}
 		}
-	}
-	for _, o := range e.partnerCands(op.Label.Method, true) {
-		if e.matchPossible(op, o) {
-			op.asX = e.push(op.asX, o)
-			o.asY = e.push(o.asY, op)
+		for _, o := range e.partnerCands(op.Label.Method, true) {
+			if e.matchPossible(op, o) {
+				op.asX = e.push(op.asX, o)
+				o.asY = e.push(o.asY, op)
+			}
 		}
 	}
 	if e.k.Object == h.Exchanger && e.matchPossible(op, op) {
@@ -894,6 +916,7 @@ func (e *Encoder) Call(o Op) {
 	}
 	e.win = append(e.win, op)
 	e.pend = append(e.pend, op)
+	e.pendGen++
 	e.byArg[op.Label.Arg] = e.push(e.byArg[op.Label.Arg], op)
 	for int(op.Label.Method) >= len(e.byMeth) {
 		e.byMeth = append(e.byMeth, nil)
@@ -924,7 +947,7 @@ func (e *Encoder) Call(o Op) {
 // emits the ∀∃ instances that became closed.
 func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 	e.nodes.reset()
-	op := e.ops[serial]
+	op := e.op(serial)
 	// Settle the pending-era variables first: used, and the return value.
 	e.emit1(e.used(op))
 	// In the order the variables were made, not the map's, so that the
@@ -944,10 +967,30 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 	e.retUnits = units
 	if i := slices.Index(e.pend, op); i >= 0 {
 		e.pend = slices.Delete(e.pend, i, i+1)
+		e.pendGen++
 	}
 	op.Return = seq
 	op.Label.Pending = false
 	op.Label.Ret = ret
+	if e.virt {
+		e.returnPartners(op)
+	} else {
+		e.prunePartners(op)
+	}
+	for _, a := range e.ax {
+		switch {
+		case a.shape == shapeLimit:
+			e.limitReturned(a, op)
+		case len(a.Exists) > 0 && a.closable:
+			e.instances(a, op, true, nil)
+		}
+	}
+	e.flushMatches()
+}
+
+// prunePartners drops the pairs that the value of op, just returned,
+// rules out.
+func (e *Encoder) prunePartners(op *Op) {
 	// With its return value known, op matches fewer operations: prune the
 	// partner lists, which otherwise grow with every call it overlapped.
 	// A pair ruled out loses its match variable (ruleOut); only the
@@ -980,15 +1023,6 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 	}
 	clear(op.asX[len(keep):])
 	op.asX = keep
-	for _, a := range e.ax {
-		switch {
-		case a.shape == shapeLimit:
-			e.limitReturned(a, op)
-		case len(a.Exists) > 0 && a.closable:
-			e.instances(a, op, true, nil)
-		}
-	}
-	e.flushMatches()
 }
 
 // matchPartners marks, with a fresh stamp that it returns, the
@@ -1097,8 +1131,8 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 	gone := e.stamp
 	pendGone := false // callers forget returned operations only; kept exact
 	for _, s := range serials {
-		o, ok := e.ops[s]
-		if !ok {
+		o := e.op(s)
+		if o == nil || o.mark == gone {
 			continue
 		}
 		o.mark = gone
@@ -1106,7 +1140,6 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 			pendGone = true
 		}
 		e.gone = append(e.gone, o)
-		delete(e.ops, s)
 		for _, ov := range o.owned {
 			if e.epoch[ov.v] != ov.epoch {
 				continue // already forgotten, maybe recycled since
@@ -1121,9 +1154,7 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 				e.vars.del(ov.key)
 			}
 		}
-		if l := o.owned; l != nil && cap(l) <= maxKeptOwned {
-			e.freeOwned = append(e.freeOwned, l[:0])
-		}
+		e.putOwned(o.owned)
 		o.owned = nil
 	}
 	// Only the lists of the operations related to a forgotten one can name
@@ -1190,6 +1221,7 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 	e.win = live
 	if pendGone {
 		e.pend = dropGone(e.pend, gone)
+		e.pendGen++
 	}
 	for m, l := range e.byMeth {
 		if methGone[m] {
@@ -1210,6 +1242,17 @@ func (e *Encoder) CheckWindow() error {
 		live[o] = true
 	}
 	for _, o := range e.win {
+		if e.virt {
+			// Only pairs whose y has returned are stored (partners.go).
+			for _, p := range o.asX {
+				if p.pending() {
+					return fmt.Errorf("encode: %d.asX stores %d, which is pending", o.Serial, p.Serial)
+				}
+			}
+			if len(o.asY) > 0 && o.pending() {
+				return fmt.Errorf("encode: %d.asY is stored while it is pending", o.Serial)
+			}
+		}
 		for _, r := range [...]struct {
 			name       string
 			list, back func(*Op) []*Op
@@ -1246,7 +1289,7 @@ func (e *Encoder) recycle(o *Op) {
 		e.freeRets = append(e.freeRets, o.rets)
 	}
 	o.rets = nil
-	if len(e.freeOps) < maxKeptLists {
+	if len(e.freeOps) < maxKeptOps {
 		o.lim = nil
 		e.freeOps = append(e.freeOps, o)
 	}
@@ -1292,7 +1335,7 @@ func (e *Encoder) takeList(c int) []*Op {
 // not full. Entries past len(l) are already nil (every list drops its
 // entries by clearing them).
 func (e *Encoder) putList(l []*Op) {
-	if k := listClass(cap(l)); k >= 0 && len(e.freeLists[k]) < maxKeptLists {
+	if k := listClass(cap(l)); k >= 0 && len(e.freeLists[k]) < maxKeptListWords/cap(l) {
 		clear(l)
 		e.freeLists[k] = append(e.freeLists[k], l[:0])
 	}
@@ -1346,13 +1389,64 @@ func (e *Encoder) partnerCands(m h.Method, asX bool) []*Op {
 	return e.win
 }
 
-// maxKeptLists bounds the recycled lists and tables kept (each of at most
-// maxKeptOwned entries): about 3 MB at worst, mostly the tables.
+// maxKeptLists bounds the recycled return-value tables kept (each of at
+// most maxKeptOwned entries): about 3 MB at worst.
 const maxKeptLists = 256
 
-// maxKeptOwned is the largest owner list kept for reuse; bigger ones
+// maxKeptListWords bounds the entries of the recycled lists kept in each
+// capacity class (512 KB a class): 16,384 lists of 4 down to 256 of 256.
+// The pools must absorb the swings of the window: with 256 lists a class,
+// an MS queue holding two hundred values gave back more lists than were
+// kept when its window shrank, and allocated them again as it grew.
+const maxKeptListWords = 1 << 16
+
+// maxKeptOps bounds the recycled operation structs kept (a few hundred
+// bytes each), for the same reason.
+const maxKeptOps = 4096
+
+// maxKeptOwned is the most entries of a return-value table kept for
+// reuse, and the capacity of the largest partner lists kept; bigger ones
 // (an operation that was pending for long) are left to the collector.
 const maxKeptOwned = 256
+
+// The capacities of recycled owner lists: powers of two from minOwnedCap
+// to minOwnedCap<<(ownedClasses-1) (1,024), at most maxKeptOwnedVars
+// entries a class (384 KB).
+const (
+	minOwnedCap      = 8
+	ownedClasses     = 8
+	maxKeptOwnedVars = 1 << 14
+)
+
+// takeOwned returns an empty owner list of capacity c, a power of two.
+func (e *Encoder) takeOwned(c int) ownedList {
+	if k := ownedClass(c); k >= 0 {
+		if n := len(e.freeOwned[k]); n > 0 {
+			l := e.freeOwned[k][n-1]
+			e.freeOwned[k] = e.freeOwned[k][:n-1]
+			return l
+		}
+	}
+	return make(ownedList, 0, c)
+}
+
+// putOwned keeps l for reuse if its capacity is a class and the class is
+// not full. Its entries hold no pointers, so they are not cleared.
+func (e *Encoder) putOwned(l ownedList) {
+	if k := ownedClass(cap(l)); k >= 0 && len(e.freeOwned[k]) < maxKeptOwnedVars/cap(l) {
+		e.freeOwned[k] = append(e.freeOwned[k], l[:0])
+	}
+}
+
+// ownedClass is the class of capacity c, or -1 if c is none.
+func ownedClass(c int) int {
+	for k, cc := 0, minOwnedCap; k < ownedClasses; k, cc = k+1, 2*cc {
+		if c == cc {
+			return k
+		}
+	}
+	return -1
+}
 
 // VarOwners lists the serials of the operations that own variable v: the
 // operations of a b, used, match or ret variable, the universally bound
@@ -1367,12 +1461,33 @@ func (e *Encoder) VarOwners(v z.Var) []int32 {
 }
 
 // Op returns the live operation with the given serial.
-func (e *Encoder) Op(serial int) *Op { return e.ops[serial] }
+func (e *Encoder) Op(serial int) *Op { return e.op(serial) }
+
+// op returns the live operation with the given serial, or nil. The window
+// is in serial order (Call requires serials to increase), so it is found
+// by bisection: a table by serial cost a map insert at every call and a
+// delete at every removal.
+func (e *Encoder) op(serial int) *Op {
+	w := e.win
+	lo, hi := 0, len(w)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if w[mid].Serial < serial {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(w) && w[lo].Serial == serial {
+		return w[lo]
+	}
+	return nil
+}
 
 // UsedLit, BLit, RetLit and MatchLit expose variables for assumptions;
 // they return z.LitNull when the atom is a constant.
 func (e *Encoder) UsedLit(serial int) Lit {
-	op := e.ops[serial]
+	op := e.op(serial)
 	if !op.pending() {
 		return z.LitNull
 	}
@@ -1382,7 +1497,7 @@ func (e *Encoder) UsedLit(serial int) Lit {
 // BLit is b(x,y) as a literal, or z.LitNull with the constant in val.
 func (e *Encoder) BLit(x, y int) (lit Lit, val bool) {
 	e.nodes.reset()
-	n := e.bNode(e.ops[x], e.ops[y])
+	n := e.bNode(e.op(x), e.op(y))
 	if n.kind == nLit {
 		return n.lit, false
 	}
@@ -1392,7 +1507,7 @@ func (e *Encoder) BLit(x, y int) (lit Lit, val bool) {
 // RetVars lists the return-value variables of a pending operation.
 func (e *Encoder) RetVars(serial int) map[h.Value]Lit {
 	out := map[h.Value]Lit{}
-	if o := e.ops[serial]; o != nil {
+	if o := e.op(serial); o != nil {
 		for v, l := range o.rets {
 			out[v] = l
 		}

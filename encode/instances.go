@@ -117,14 +117,6 @@ type source struct {
 	asX  bool
 }
 
-// partners are the candidates g names under env.
-func (g *source) partners(env []*Op) []*Op {
-	if g.asX {
-		return env[g.from].asX
-	}
-	return env[g.from].asY
-}
-
 // matchSource finds, among conjuncts fs, a match atom between v and a
 // variable satisfying bound.
 func matchSource(fs []*theory.Formula, v int, bound func(int) bool) *source {
@@ -728,8 +720,9 @@ func (e *Encoder) rec(st *instState, level int) {
 	v := pl.order[level]
 	cands, full := st.win, true
 	m := pl.meth[level]
+	mark := len(e.pbuf)
 	if g := pl.gen[level]; g != nil {
-		cands, full, m = g.partners(e.env), false, h.NoMethod
+		cands, full, m = e.partners(g, e.env), false, h.NoMethod
 	} else if m != h.NoMethod {
 		cands = e.opsOf(m)
 	}
@@ -751,6 +744,7 @@ func (e *Encoder) rec(st *instState, level int) {
 		}
 		e.bind(st, level, v, o)
 	}
+	e.pbuf = e.pbuf[:mark]
 }
 
 // bind binds variable v of the given level to candidate o, folds the
@@ -915,20 +909,24 @@ func (e *Encoder) witnessHolds(a *axiom, win []*Op, nf int) bool {
 	if e.lazy == nil || len(a.Exists) != 1 {
 		return false
 	}
+	mark := len(e.pbuf)
 	cands := win
 	if g := a.witGen; g != nil {
-		cands = g.partners(e.env)
+		cands = e.partners(g, e.env)
 	}
+	holds := false
 	for _, o := range cands {
 		if o.pending() && (o.usedVar == z.LitNull || e.lazy.Value(o.usedVar) != 1) {
 			continue
 		}
 		e.env[nf] = o
 		if eval3(a.wit, e.known) == vTrue {
-			return true
+			holds = true
+			break
 		}
 	}
-	return false
+	e.pbuf = e.pbuf[:mark]
+	return holds
 }
 
 // known is the value of an atom under e.env if constants or, in
@@ -1020,12 +1018,14 @@ func (e *Encoder) witnesses(a *axiom, win []*Op, j int, parts *[]*node) {
 		*parts = append(*parts, e.and(conj...))
 		return
 	}
+	mark := len(e.pbuf)
 	cands := win
 	if g := a.witGen; g != nil && j == len(a.Forall) && len(a.Exists) == 1 {
-		cands = g.partners(e.env)
+		cands = e.partners(g, e.env)
 	}
 	for _, o := range cands {
 		e.env[j] = o
 		e.witnesses(a, win, j+1, parts)
 	}
+	e.pbuf = e.pbuf[:mark]
 }

@@ -76,9 +76,11 @@ func (e *Encoder) flushMatches() {
 		n := len(e.newMatches) - 1
 		m := e.newMatches[n]
 		e.newMatches = e.newMatches[:n]
-		if e.ops[m.x.Serial] != m.x || e.ops[m.y.Serial] != m.y {
-			continue
-		}
+		// Both operations are live: Remove drops the entries of the
+		// operations it forgets (their structs are recycled), and every
+		// entry point flushes before it returns. (Looking them up by
+		// serial here, twice per new match variable, was 4% of a stack
+		// at concurrency 8 once the lookup bisected the window.)
 		for _, a := range e.ax {
 			switch {
 			case a.matchAtoms == nil:
@@ -87,9 +89,13 @@ func (e *Encoder) flushMatches() {
 			case a.shape == shapeFunction && e.lazy != nil:
 				e.exclusionMade(m, m.y.trueAsY, false)
 			case a.shape == shapeInjective:
-				e.atMostOne(m, m.x.asX, true)
+				mark := len(e.pbuf)
+				e.atMostOne(m, e.partnersX(m.x), true)
+				e.pbuf = e.pbuf[:mark]
 			case a.shape == shapeFunction:
+				mark := len(e.pbuf)
 				e.atMostOne(m, e.functionCands(m.x, m.y), false)
+				e.pbuf = e.pbuf[:mark]
 			case a.Axiom == e.k.Pair && e.lazyPair():
 				e.pairMade(m)
 			default:
@@ -141,12 +147,13 @@ func (e *Encoder) atMostOne(m newMatch, cands []*Op, injective bool) {
 
 // functionCands are the x' whose match(x',y) FUNCTION excludes together
 // with match(x,y): with values tied, only those of x's value (see
-// instances).
+// instances). A list built on e.pbuf is the caller's to drop (see
+// partnersX).
 func (e *Encoder) functionCands(x, y *Op) []*Op {
 	if e.valueTied {
 		return e.byArg[x.Label.Arg]
 	}
-	return y.asY
+	return e.partnersY(y)
 }
 
 // In SATURATE, INJECTIVE's and FUNCTION's clauses ¬m ∨ ¬n are generated
@@ -187,7 +194,7 @@ func (e *Encoder) excludes(t Lit, x, y *Op, row bool) bool {
 		return int(tm.x) == x.Serial && int(tm.y) != y.Serial
 	}
 	return int(tm.y) == y.Serial && int(tm.x) != x.Serial &&
-		(!e.valueTied || e.ops[int(tm.x)].Label.Arg == x.Label.Arg)
+		(!e.valueTied || e.varOps[t.Var()][0].Label.Arg == x.Label.Arg)
 }
 
 // excluded reports, in SATURATE, whether match(x,y), which has no
@@ -204,14 +211,16 @@ func (e *Encoder) excluded(x, y *Op) bool {
 // matchTrue emits the exclusions made unit by match(x,y) = m becoming
 // true.
 func (e *Encoder) matchTrue(x, y *Op, m Lit) {
+	mark := len(e.pbuf)
 	if e.injective {
 		x.trueAsX = m
-		e.exclude(m, x, y, x.asX, true)
+		e.exclude(m, x, y, e.partnersX(x), true)
 	}
 	if e.function {
 		y.trueAsY = m
 		e.exclude(m, x, y, e.functionCands(x, y), false)
 	}
+	e.pbuf = e.pbuf[:mark]
 }
 
 // exclude emits ¬m ∨ ¬n for the other variables n of m's row (injective)
@@ -269,11 +278,12 @@ func (e *Encoder) groundFromMatch(a *axiom, at *theory.Formula, x, y *Op) {
 		for _, c := range a.matchAtoms {
 			var cands []*Op
 			var v int
+			mark := len(e.pbuf)
 			switch {
 			case e.env[c.X] != nil && e.env[c.Y] == nil:
-				v, cands = c.Y, e.env[c.X].asX
+				v, cands = c.Y, e.partnersX(e.env[c.X])
 			case e.env[c.Y] != nil && e.env[c.X] == nil:
-				v, cands = c.X, e.env[c.Y].asY
+				v, cands = c.X, e.partnersY(e.env[c.Y])
 			default:
 				continue
 			}
@@ -286,6 +296,7 @@ func (e *Encoder) groundFromMatch(a *axiom, at *theory.Formula, x, y *Op) {
 				bind()
 			}
 			e.env[v] = nil
+			e.pbuf = e.pbuf[:mark]
 			return
 		}
 		for _, o := range e.env[:nf] {

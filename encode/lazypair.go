@@ -1,6 +1,10 @@
 package encode
 
-import "github.com/satmon/satmon/internal/z"
+import (
+	"slices"
+
+	"github.com/satmon/satmon/internal/z"
+)
 
 // MATCH's clauses, generated when they become unit, for SATURATE.
 //
@@ -56,9 +60,21 @@ func (e *Encoder) retFalse(y *Op, r Lit) { e.pairClauses(y, r, true) }
 func (e *Encoder) otherValue(y *Op, r Lit) { e.pairClauses(y, r, false) }
 
 // pairClauses emits MATCH's clause for each live, flushed, not false
-// match(x,y) whose return variable is r (same) or is not (!same).
+// match(x,y) whose return variable is r (same) or is not (!same). The x
+// are found among the match variables y owns, not among its partners: a
+// pending dequeue has an add of the window for partner, and a variable
+// for a few of them. They are visited in window order, as the partner
+// list would give them.
 func (e *Encoder) pairClauses(y *Op, r Lit, same bool) {
-	for _, x := range y.asY {
+	xs := e.opScratch[:0]
+	for _, ov := range y.owned {
+		if ov.pair && ov.key>>62 == uint64(vMatch) && e.epoch[ov.v] == ov.epoch && e.varOps[ov.v][1] == y {
+			xs = append(xs, e.varOps[ov.v][0])
+		}
+	}
+	slices.SortFunc(xs, func(a, b *Op) int { return a.Serial - b.Serial })
+	defer func() { clear(xs); e.opScratch = xs[:0] }()
+	for _, x := range xs {
 		if (y.rets[x.Label.Arg] == r) != same {
 			continue
 		}

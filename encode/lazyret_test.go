@@ -80,7 +80,7 @@ func TestLazySideConditions(t *testing.T) {
 	for _, c := range cases {
 		for _, lazy := range []bool{true, false} {
 			e, k := pendingRemove(t, lazy)
-			v := vars{used: e.used(e.ops[4])}
+			v := vars{used: e.used(e.op(4))}
 			v.m = e.variable(varKey{kind: vMatch, x: 1, y: 4})
 			v.r1 = e.variable(varKey{kind: vRet, x: 4, v: "1"})
 			v.r2 = e.variable(varKey{kind: vRet, x: 4, v: "2"})

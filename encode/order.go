@@ -93,11 +93,12 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 	p.succ = e.push(p.succ, q)
 	q.pred = e.push(q.pred, p)
 	e.stamp++
-	p.mark, q.mark = e.stamp, e.stamp
+	seen := e.stamp
+	p.mark, q.mark = seen, seen
 	pq := edgeVal{l: l, t: vTrue, known: true, read: true}
 	visit := func(z *Op) {
-		if z.mark != e.stamp {
-			z.mark = e.stamp
+		if z.mark != seen {
+			z.mark = seen
 			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
 		}
 	}
@@ -107,13 +108,28 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 	for _, z := range p.pred {
 		visit(z)
 	}
+	// For these z two edges of the cycle are true (p→q, and q→z or z→p
+	// by real time), so the third decides: if its variable is false the
+	// clause is satisfied, whether Assigned was told so (checkCycle reads
+	// it from the lists) or it was assigned in the batch being told
+	// (checkCycle asks the solver). Asking first spares the list scans of
+	// the many z for which it is: p→z is mostly known or derived in the
+	// same batch as p→q.
 	for _, z := range p.conc {
-		if before(q, z) {
+		if before(q, z) && z.mark != seen {
+			if zp, ok := e.bExisting(z, p); ok && e.lazy.Value(zp) == -1 {
+				z.mark = seen
+				continue
+			}
 			visit(z)
 		}
 	}
 	for _, z := range q.conc {
-		if before(z, p) {
+		if before(z, p) && z.mark != seen {
+			if qz, ok := e.bExisting(q, z); ok && e.lazy.Value(qz) == -1 {
+				z.mark = seen
+				continue
+			}
 			visit(z)
 		}
 	}

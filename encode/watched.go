@@ -89,7 +89,8 @@ type watchState struct {
 	owners []wlit
 	// watch[v] lists the instances to visit when variable v is assigned.
 	watch [][]int32
-	live  int // instances not done
+	free  [watchClasses][][]int32 // recycled watch lists, by capacity class
+	live  int                     // instances not done
 	// compactAt is the instance count at which done instances are swept.
 	compactAt int
 	// watched counts the instances taken, materialised those that became
@@ -158,7 +159,7 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 				for int(v) >= len(w.watch) {
 					w.watch = append(w.watch, nil)
 				}
-				w.watch[v] = append(w.watch[v], id)
+				w.addWatch(v, id)
 			}
 		}
 	}
@@ -321,8 +322,65 @@ func (e *Encoder) watchForgotten(v z.Var) {
 		if w.closed {
 			w.revisit = append(w.revisit, w.watch[v]...)
 		}
-		w.watch[v] = w.watch[v][:0]
+		// The list goes back to the pool: the variable's index will be
+		// reused, by a variable that may be watched by more instances or
+		// by none.
+		w.putIDs(w.watch[v])
+		w.watch[v] = nil
 	}
+}
+
+// addWatch adds instance id to v's watch list. A full list moves to a
+// recycled list of twice the capacity, and is kept for reuse: growing
+// watch lists by append was most of what a steady MS-queue window
+// still allocated.
+func (w *watchState) addWatch(v z.Var, id int32) {
+	l := w.watch[v]
+	if len(l) == cap(l) {
+		nl := append(w.takeIDs(max(2*cap(l), minWatchCap)), l...)
+		w.putIDs(l)
+		l = nl
+	}
+	w.watch[v] = append(l, id)
+}
+
+// The capacities of recycled watch lists: powers of two from minWatchCap
+// to minWatchCap<<(watchClasses-1) (1,024), at most maxKeptWatchIDs
+// entries a class (128 KB).
+const (
+	minWatchCap     = 4
+	watchClasses    = 9
+	maxKeptWatchIDs = 1 << 15
+)
+
+// takeIDs returns an empty watch list of capacity c, a power of two.
+func (w *watchState) takeIDs(c int) []int32 {
+	if k := watchClass(c); k >= 0 {
+		if n := len(w.free[k]); n > 0 {
+			l := w.free[k][n-1]
+			w.free[k] = w.free[k][:n-1]
+			return l
+		}
+	}
+	return make([]int32, 0, c)
+}
+
+// putIDs keeps l for reuse if its capacity is a class and the class is
+// not full.
+func (w *watchState) putIDs(l []int32) {
+	if k := watchClass(cap(l)); k >= 0 && len(w.free[k]) < maxKeptWatchIDs/cap(l) {
+		w.free[k] = append(w.free[k], l[:0])
+	}
+}
+
+// watchClass is the class of capacity c, or -1 if c is none.
+func watchClass(c int) int {
+	for k, cc := 0, minWatchCap; k < watchClasses; k, cc = k+1, 2*cc {
+		if c == cc {
+			return k
+		}
+	}
+	return -1
 }
 
 // revisitForgotten visits, at the end of Remove, the instances that a
@@ -363,7 +421,7 @@ func (e *Encoder) compactWatched() {
 				}
 				lits = append(lits, wl)
 				if v := wl.l.Var(); int(v) < len(w.watch) && e.lazy.Value(wl.l) == 0 {
-					w.watch[v] = append(w.watch[v], id)
+					w.addWatch(v, id)
 				}
 			}
 			items = append(items, witem{at: at, n: int32(len(lits)) - at, conj: it.conj, false_: it.false_})

@@ -1,0 +1,192 @@
+package encode
+
+import (
+	"slices"
+
+	h "github.com/satmon/satmon/internal/history"
+)
+
+// Partner lists of pending operations, on demand.
+//
+// For the kernels whose MATCH is meth(x) = … ∧ meth(y) = … ∧ arg(x) =
+// ret(y) (pairRet: queue, stack, priority queue, register), whether
+// match(x,y) is possible depends on x only through its method and
+// argument, and on y through its method and, once y has returned, its
+// value. While y is pending, its partners x are every operation of the
+// window of a method MATCH allows opposite y's whose argument y may
+// return: a dequeue pending in an MS queue would list every add of the
+// window (a hundred or more), and every one of those adds would list the
+// dequeue, only for the return to strike all but one of them again.
+//
+// So, in these kernels (Encoder.virt), the lists asX and asY hold only the
+// pairs (x,y) whose y has returned; a pair with y pending is not stored
+// but read, in call order, by partnersX and partnersY from the window and
+// the pending operations. When y returns with value v, its pairs are made
+// from byArg[v], the window's operations of argument v. The lists stay
+// symmetric, which is all Remove's filtering relies on (CheckWindow).
+// Every reader of a partner list goes through partnersX and partnersY,
+// and sees the same operations, in the same order, as when every pair
+// was stored.
+
+// partnersX lists the y with match(x,y) possible, in window order. A
+// list that needs merging is built on e.pbuf: the caller truncates
+// e.pbuf back to the length it had before the call once it is done with
+// the list (nested calls stack above it).
+func (e *Encoder) partnersX(x *Op) []*Op {
+	if !e.virt {
+		return x.asX
+	}
+	pend := e.pendingFor(x.Label.Method)
+	first := -1
+	for i, p := range pend {
+		if e.pendingMayMatch(x, p) {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return x.asX
+	}
+	// Merge the stored partners (returned) with the pending ones, both
+	// in window order (serials increase along the window).
+	start := len(e.pbuf)
+	buf := e.pbuf
+	st, pd := x.asX, pend[first:]
+	for len(pd) > 0 {
+		p := pd[0]
+		if !e.pendingMayMatch(x, p) {
+			pd = pd[1:]
+			continue
+		}
+		if len(st) > 0 && st[0].Serial < p.Serial {
+			buf = append(buf, st[0])
+			st = st[1:]
+			continue
+		}
+		buf = append(buf, p)
+		pd = pd[1:]
+	}
+	buf = append(buf, st...)
+	e.pbuf = buf
+	return buf[start:len(buf):len(buf)]
+}
+
+// pendingFor lists the pending operations whose method MATCH allows
+// opposite an x of method m, in window order. The list is kept per method
+// until the pending operations change (pendGen): FIFO's witnesses ask for
+// an add's partners at every instance.
+func (e *Encoder) pendingFor(m h.Method) []*Op {
+	if m >= memoMethods {
+		return e.pend
+	}
+	c := &e.pendFor[m]
+	if c.gen != e.pendGen || !c.ok {
+		c.l = c.l[:0]
+		for _, p := range e.pend {
+			if e.methodsMayMatch(m, p.Label.Method) {
+				c.l = append(c.l, p)
+			}
+		}
+		c.gen, c.ok = e.pendGen, true
+	}
+	return c.l
+}
+
+// pendingMayMatch is matchPossible(x,p) for p among pendingFor(x's
+// method): p's method is allowed, and what is left of MATCH is that p
+// may return x's argument.
+func (e *Encoder) pendingMayMatch(x, p *Op) bool {
+	if x.Label.Method >= memoMethods || p.Label.Method >= memoMethods {
+		return e.matchPossible(x, p)
+	}
+	return e.retPossible(p, x.Label.Arg)
+}
+
+// partnersY lists the x with match(x,y) possible, in window order (see
+// partnersX for e.pbuf). For a pending y they are the window's
+// candidates that y may return the argument of.
+func (e *Encoder) partnersY(y *Op) []*Op {
+	if !e.virt || !y.pending() {
+		return y.asY
+	}
+	cands := e.partnerCands(y.Label.Method, false)
+	i := 0
+	for i < len(cands) && e.matchPossible(cands[i], y) {
+		i++
+	}
+	if i == len(cands) {
+		return cands // all of them, as a queue's pending dequeue has
+	}
+	start := len(e.pbuf)
+	buf := append(e.pbuf, cands[:i]...)
+	for _, x := range cands[i+1:] {
+		if e.matchPossible(x, y) {
+			buf = append(buf, x)
+		}
+	}
+	e.pbuf = buf
+	return buf[start:len(buf):len(buf)]
+}
+
+// partners are the candidates g names under env (see partnersX for
+// e.pbuf).
+func (e *Encoder) partners(g *source, env []*Op) []*Op {
+	if g.asX {
+		return e.partnersX(env[g.from])
+	}
+	return e.partnersY(env[g.from])
+}
+
+// callPartners makes the stored pairs of op, just called: with op as x,
+// the returned y of the window (op as y, and the pending y, are read on
+// demand).
+func (e *Encoder) callPartners(op *Op) {
+	for _, o := range e.partnerCands(op.Label.Method, true) {
+		if !o.pending() && e.matchPossible(op, o) {
+			op.asX = e.push(op.asX, o)
+			o.asY = e.push(o.asY, op)
+		}
+	}
+}
+
+// returnPartners stores the pairs of op, which has just returned (its
+// value is set), as y: the x of the window whose argument it returned.
+// The pairs its value rules out lose their match variables (ruleOut), in
+// window order as the stored lists would give them. Its pairs as x do not
+// change: MATCH does not read x's value.
+func (e *Encoder) returnPartners(op *Op) {
+	out := e.opScratch[:0]
+	for _, ov := range op.owned {
+		if !ov.pair || ov.key>>62 != uint64(vMatch) || e.epoch[ov.v] != ov.epoch {
+			continue
+		}
+		if x := e.varOps[ov.v][0]; e.varOps[ov.v][1] == op && !e.matchPossible(x, op) {
+			out = append(out, x)
+		}
+	}
+	slices.SortFunc(out, func(a, b *Op) int { return a.Serial - b.Serial })
+	for _, x := range out {
+		e.ruleOut(x, op)
+	}
+	clear(out)
+	e.opScratch = out[:0]
+	for _, x := range e.byArg[op.Label.Ret] {
+		if e.matchPossible(x, op) {
+			op.asY = e.push(op.asY, x)
+			x.asX = e.insertBySerial(x.asX, op)
+		}
+	}
+}
+
+// insertBySerial inserts o into l, which is in window order, at its
+// place.
+func (e *Encoder) insertBySerial(l []*Op, o *Op) []*Op {
+	l = e.push(l, o)
+	i := len(l) - 1
+	for i > 0 && l[i-1].Serial > o.Serial {
+		l[i] = l[i-1]
+		i--
+	}
+	l[i] = o
+	return l
+}
