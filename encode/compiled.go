@@ -119,7 +119,7 @@ const noLit = z.LitNull
 // atomLit grounds atom c under e.env as fold does: a literal (kind nLit)
 // or a constant (nTrue, nFalse), creating the same variables.
 func (e *Encoder) atomLit(c *catom) (Lit, nodeKind) {
-	env := e.env
+	env := e.scr.env
 	var l Lit
 	k := nLit
 	switch c.kind {
@@ -205,7 +205,7 @@ func (e *Encoder) matchLit(x, y *Op) (Lit, nodeKind) {
 	if x == y && e.k.Object != h.Exchanger {
 		return noLit, nFalse
 	}
-	if v, ok := e.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); ok {
+	if v, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); ok {
 		return v, nLit
 	}
 	if !e.matchPossible(x, y) {
@@ -230,7 +230,7 @@ func (e *Encoder) settledLit(l Lit) nodeKind {
 
 // knownAtom is known for a coded atom.
 func (e *Encoder) knownAtom(c *catom) tri {
-	env := e.env
+	env := e.scr.env
 	var t tri
 	switch c.kind {
 	case theory.KMeth:
@@ -252,7 +252,7 @@ func (e *Encoder) knownAtom(c *catom) tri {
 		x, y := env[c.x], env[c.y]
 		if t = realTime(x, y); t == vUnknown {
 			if !e.k.Sequential {
-				l, ok := e.vars.get(varPair{vB, int32(x.Serial), int32(y.Serial)}.key())
+				l, ok := e.reg.vars.get(varPair{vB, int32(x.Serial), int32(y.Serial)}.key())
 				t = e.knownVal(l, ok)
 			} else {
 				t = e.knownVal(e.bExisting(x, y))
@@ -260,7 +260,7 @@ func (e *Encoder) knownAtom(c *catom) tri {
 		}
 	case theory.KMatch:
 		x, y := env[c.x], env[c.y]
-		l, ok := e.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
+		l, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
 		if !ok && e.excluded(x, y) {
 			t = vFalse
 		} else {
@@ -322,7 +322,7 @@ func (e *Encoder) crec(st *instState, level int) {
 	}
 	a, nf, pl := st.a, st.nf, st.pl
 	if level == nf {
-		if st.must == nil && a.closable && !anyPending(e.env[:nf]) {
+		if st.must == nil && a.closable && !anyPending(e.scr.env[:nf]) {
 			return // emitted for good when its last operation returned
 		}
 		e.cleaf(a, st.win, st.lante, st.lrest, st.extra)
@@ -331,15 +331,15 @@ func (e *Encoder) crec(st *instState, level int) {
 	v := pl.order[level]
 	cands, full := st.win, true
 	m := pl.meth[level]
-	mark := len(e.pbuf)
+	mark := len(e.scr.pbuf)
 	if g := pl.gen[level]; g != nil {
-		cands, full, m = e.partners(g, e.env), false, h.NoMethod
+		cands, full, m = e.partners(g, e.scr.env), false, h.NoMethod
 	} else if m != h.NoMethod {
-		cands = e.opsOf(m)
+		cands = e.tab.opsOf(m)
 	}
 	tied := a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) && containsInt(pl.order[:level], 1-v)
 	if tied {
-		cands, full = e.byArg[e.env[1-v].Label.Arg], false // see rec
+		cands, full = e.tab.byArg[e.scr.env[1-v].Label.Arg], false // see rec
 	}
 	if v == st.fixed {
 		cands, full = st.one[:], false
@@ -356,7 +356,7 @@ func (e *Encoder) crec(st *instState, level int) {
 		}
 		e.cbind(st, level, v, o, tied)
 	}
-	e.pbuf = e.pbuf[:mark]
+	e.scr.pbuf = e.scr.pbuf[:mark]
 }
 
 // cbind binds variable v of the given level to candidate o, folds the
@@ -371,14 +371,14 @@ func (e *Encoder) cbind(st *instState, level, v int, o *Op, tied bool) {
 	if e.dropped(o) {
 		return
 	}
-	if tied && e.env[1-v].Label.Arg != o.Label.Arg {
+	if tied && e.scr.env[1-v].Label.Arg != o.Label.Arg {
 		return
 	}
 	if !e.cutsAdmit(st.pl, level, o) {
 		return
 	}
 	e.bindings++
-	e.env[v] = o
+	e.scr.env[v] = o
 	na, nr := len(st.lante), len(st.lrest)
 	ok := true
 	checks := st.cchecks[level]
@@ -451,13 +451,13 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit) {
 	if t.hasWit && e.cwitnessHolds(a, win, nf) {
 		return
 	}
-	defer func(mark int) { e.pbuf = e.pbuf[:mark] }(len(e.pbuf))
-	e.cur = append(e.cur[:0], e.env[:nf]...)
+	defer func(mark int) { e.scr.pbuf = e.scr.pbuf[:mark] }(len(e.scr.pbuf))
+	e.scr.cur = append(e.scr.cur[:0], e.scr.env[:nf]...)
 	e.curAxiom = a.Axiom // origin.go
-	parts, conj := e.cparts[:0], e.conj[:0]
-	for j, o := range e.env[:nf] {
+	parts, conj := e.scr.cparts[:0], e.scr.conj[:0]
+	for j, o := range e.scr.env[:nf] {
 		dup := a.guarded[j]
-		for _, p := range e.env[:j] {
+		for _, p := range e.scr.env[:j] {
 			if p == o {
 				dup = true
 			}
@@ -475,26 +475,26 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit) {
 	if t.hasWit {
 		cands := win
 		if g := a.witGen; g != nil {
-			cands = e.partners(g, e.env)
+			cands = e.partners(g, e.scr.env)
 		}
 		for _, o := range cands {
-			e.env[nf] = o
+			e.scr.env[nf] = o
 			if e.knownWit(t) == vFalse {
 				continue
 			}
 			parts, conj = e.cwitness(a, o, parts, conj)
 		}
 	}
-	e.cparts, e.conj = parts, conj
+	e.scr.cparts, e.scr.conj = parts, conj
 	// The disjunction, folded as or folds it: a true part makes the
 	// instance true, a false one is left out.
-	out := e.cout[:0]
+	out := e.scr.cout[:0]
 	for _, p := range parts {
 		if p.n == 0 {
 			switch e.settledLit(p.lit) {
 			case nTrue:
-				e.cur, e.curAxiom = e.cur[:0], nil
-				e.cout = out
+				e.scr.cur, e.curAxiom = e.scr.cur[:0], nil
+				e.scr.cout = out
 				return
 			case nFalse:
 				continue
@@ -502,7 +502,7 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit) {
 		}
 		out = append(out, p)
 	}
-	e.cout = out
+	e.scr.cout = out
 	if t.hasWit && e.watching(extra) {
 		if !hasTruePart(out) {
 			e.watchInstance(out, nf)
@@ -510,7 +510,7 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit) {
 	} else {
 		e.cassert(out, extra)
 	}
-	e.cur, e.curAxiom = e.cur[:0], nil
+	e.scr.cur, e.curAxiom = e.scr.cur[:0], nil
 }
 
 func hasTruePart(parts []cpart) bool {
@@ -549,8 +549,8 @@ func (e *Encoder) cwitness(a *axiom, o *Op, parts []cpart, conj []Lit) ([]cpart,
 	}
 	// Settle as and does, the used literal first. The folded literals
 	// are copied out first, as the settled ones replace them in conj.
-	lits := append(e.witScratch[:0], conj[start:]...)
-	e.witScratch = lits
+	lits := append(e.scr.witScratch[:0], conj[start:]...)
+	e.scr.witScratch = lits
 	conj = conj[:start]
 	if usedK == nLit {
 		switch e.settledLit(usedL) {
@@ -598,7 +598,7 @@ func (e *Encoder) cassert(parts []cpart, extra []Lit) {
 			e.emitWith(extra, p.lit)
 			return
 		}
-		for _, l := range e.conj[p.at : p.at+p.n] {
+		for _, l := range e.scr.conj[p.at : p.at+p.n] {
 			if !e.isTrueLit(l) {
 				e.emitWith(extra, l)
 			}
@@ -610,28 +610,28 @@ func (e *Encoder) cassert(parts []cpart, extra []Lit) {
 			return
 		}
 	}
-	cl := append(e.cclause[:0], extra...)
+	cl := append(e.scr.cclause[:0], extra...)
 	for _, p := range parts {
 		if p.n == 0 {
 			cl = append(cl, p.lit)
 			continue
 		}
 		aux := e.aux()
-		for _, l := range e.conj[p.at : p.at+p.n] {
+		for _, l := range e.scr.conj[p.at : p.at+p.n] {
 			if !e.isTrueLit(l) {
 				e.emit2(aux.Not(), l)
 			}
 		}
 		cl = append(cl, aux)
 	}
-	e.cclause = cl
+	e.scr.cclause = cl
 	e.emit(cl)
 }
 
 // emitWith emits extra ∨ l.
 func (e *Encoder) emitWith(extra []Lit, l Lit) {
-	cl := append(append(e.cclause[:0], extra...), l)
-	e.cclause = cl
+	cl := append(append(e.scr.cclause[:0], extra...), l)
+	e.scr.cclause = cl
 	e.emit(cl)
 }
 
@@ -648,13 +648,13 @@ func (e *Encoder) cwitnessHolds(a *axiom, win []*Op, nf int) bool {
 	if g := a.witGen; g != nil && g.asX && e.virt {
 		// Any witness will do, in any order: the stored partners, then
 		// the pending ones (partners.go), without merging them.
-		x = e.env[g.from]
+		x = e.scr.env[g.from]
 		cands, pend = x.asX, e.pendingFor(x.Label.Method)
 	} else if g != nil {
-		mark := len(e.pbuf)
-		cands = e.partners(g, e.env)
+		mark := len(e.scr.pbuf)
+		cands = e.partners(g, e.scr.env)
 		holds := e.witHoldsAmong(a, nf, cands)
-		e.pbuf = e.pbuf[:mark]
+		e.scr.pbuf = e.scr.pbuf[:mark]
 		return holds
 	}
 	if e.witHoldsAmong(a, nf, cands) {
@@ -664,7 +664,7 @@ func (e *Encoder) cwitnessHolds(a *axiom, win []*Op, nf int) bool {
 		if o.usedVar == z.LitNull || e.lazy.Value(o.usedVar) != 1 || !e.pendingMayMatch(x, o) {
 			continue
 		}
-		e.env[nf] = o
+		e.scr.env[nf] = o
 		if e.knownWit(a.tmpl) == vTrue {
 			return true
 		}
@@ -678,7 +678,7 @@ func (e *Encoder) witHoldsAmong(a *axiom, nf int, cands []*Op) bool {
 		if o.pending() && (o.usedVar == z.LitNull || e.lazy.Value(o.usedVar) != 1) {
 			continue
 		}
-		e.env[nf] = o
+		e.scr.env[nf] = o
 		if e.knownWit(a.tmpl) == vTrue {
 			return true
 		}

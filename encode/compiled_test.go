@@ -250,7 +250,7 @@ func compareFixpoints(t *testing.T, name string, k *theory.Kernel, acts []h.Acti
 			if n == "" || n == "aux" || len(n) > 7 && n[len(n)-7:] == " ladder" {
 				continue
 			}
-			if int(v) < len(r.e.meaning) && r.e.meaning[v].kind == vNone {
+			if int(v) < len(r.e.reg.meaning) && r.e.reg.meaning[v].kind == vNone {
 				continue // forgotten
 			}
 			out[n] = r.e.lazy.Value(v.Pos())

@@ -3,7 +3,6 @@
 package encode
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 
@@ -98,15 +97,15 @@ type Encoder struct {
 	sink Sink
 	ax   []*axiom
 
-	win    []*Op            // live operations in call and serial order (op)
-	pend   []*Op            // pending operations in call order
-	vars   varTable         // b, used and match variables, by varPair.key
-	names  map[z.Var]string // filled when Names is on
-	Names  bool
-	clause int
-	nvars  int
+	// The parts, each the one owner of its state.
+	tab   opTable    // the window's operations and their lists (table.go)
+	reg   varReg     // the variables made, and what each stands for (vars.go)
+	w     watchState // watched ∀∃ instances (watched.go)
+	scr   scratch    // buffers that no state outlives a call in (scratch.go)
+	Names bool       // name variables (VarName), for tests and DIMACS comments
 
-	env []*Op // scratch assignment
+	clause int // clauses emitted (Stats)
+
 	// valueTied: the kernel's MATCH axiom ties the partners' values
 	// (arg(x) = ret(y) or arg(x) = arg(y)).
 	valueTied bool
@@ -118,97 +117,33 @@ type Encoder struct {
 	pairRet bool
 	pairAx  *axiom // MATCH among ax
 	// virt: the pairs (x,y) of a pending y are not stored in the partner
-	// lists but read on demand (partners.go); pbuf holds the lists
-	// partnersX and partnersY build.
-	virt      bool
-	pbuf      []*Op
-	opScratch []*Op // returnPartners' and pairClauses' scratch
-	// pendGen counts the changes of pend; pendFor[m] caches pendingFor(m).
-	pendGen uint64
+	// lists but read on demand (partners.go).
+	virt bool
+	// interpret makes instances ground every axiom with the formula
+	// interpreter, the reference the templates are tested against.
+	interpret bool
+	lazy      Values // non-nil: transitivity is generated on demand
+
+	methPair [memoMethods * memoMethods]tri // methodsMayMatch's memo, by method pair
+	retKinds [memoMethods]h.RetKind         // retPossible's memo, by method (0: not yet)
+	// pendFor[m] caches pendingFor(m) while tab.pendGen is gen.
 	pendFor [memoMethods]struct {
 		l   []*Op
 		gen uint64
 		ok  bool
 	}
-	clauseBuf []Lit
-	byArg     map[h.Value][]*Op // live operations by argument
-	byMeth    [][]*Op           // live operations by method, in call order
 
-	// freeOwned holds emptied lists of forgotten operations for reuse:
-	// growing a fresh list for every operation was a third of the bytes
-	// SATURATE allocated.
-	freeOwned [ownedClasses][]ownedList // by capacity class (putOwned)
-	// freeLists and freeRets likewise hold the partner and overlap lists
-	// and return-value tables of forgotten operations: a new operation's
-	// lists were half of the bytes SATURATE -r allocated.
-	freeLists [listClasses][][]*Op // by capacity class (putList)
-	freeRets  []map[h.Value]Lit
-	// freeOps holds the structs of forgotten operations, for Call. No
-	// pointer to a forgotten operation survives Remove: every list of a
-	// live operation is filtered, and the lazy machinery names operations
-	// by serial.
-	freeOps []*Op
-	// stack holds the clauses being built by assert (nested: a Tseitin
-	// helper's clauses are built above its parent's); emitted clauses
-	// are copied by the sink.
-	stack    []Lit
-	forget   []z.Var // Remove's result, reused from call to call
-	cycle    [6]Lit  // checkCycle's clause
-	pair     [2]Lit  // emit2's clause
-	parts    []*node // leaf's disjuncts
-	inst     instState
-	methPair [memoMethods * memoMethods]tri // methodsMayMatch's memo, by method pair
-	gone     []*Op                          // Remove's scratch
-	retKinds [memoMethods]h.RetKind         // retPossible's memo, by method (0: not yet)
-	// owners[v] lists the serials that own variable v, when trackOwners
-	// is on (TrackOwners).
-	owners      [][]int32
-	trackOwners bool
-	byTri       [3][]*Op // usedAssigned's scratch
-	epoch       []uint32 // indexed by variable
-	cur         []*Op    // the operations of the instance being emitted
-
-	// The template's buffers (compiled.go): the parts of an instance's
-	// disjunction, the literals of its witnesses, the parts left after
-	// folding, the clause, and a copy of one witness's literals.
-	cparts     []cpart
-	conj       []Lit
-	cout       []cpart
-	cclause    []Lit
-	witScratch []Lit
-	retUnits   []Lit      // Return's unit clauses
-	bindings   int        // GroundingStats
-	w          watchState // watched ∀∃ instances (watched.go)
-	// unordered: some operation was called (Op.Call) no later than one
-	// before it in the window. Candidate lists are in call order only
-	// while calls increase with serials, as the monitor's do; otherwise
-	// levelRun does not narrow by real time (cutsAdmit still rejects).
-	unordered bool
-	// interpret makes instances ground every axiom with the formula
-	// interpreter, the reference the templates are tested against.
-	interpret bool
-
+	bindings int    // GroundingStats
+	stamp    uint32 // marks operations (Op.mark) for one pass
 	// curAxiom is the axiom of the instance being emitted (origin.go).
 	curAxiom *theory.Axiom
-
-	// meaning[v] says what variable v stands for, for the lazy
-	// transitivity, which learns of assignments by variable; varOps[v]
-	// are its operations (x, and y for b and match), so that no table
-	// is looked up by serial.
-	meaning []varPair
-	varOps  [][2]*Op
-	lazy    Values // non-nil: transitivity is generated on demand
-	stamp   uint32
-	nodes   nodes       // arena for the formulas being grounded
-	stop    func() bool // polled during long groundings (Config.Stop)
-	stopped bool
-	polls   uint32
-	// units[v] is +1 or -1 once a unit clause fixing variable v was
-	// emitted (limit.go reads it), else 0.
-	units []int8
 	// newMatches are match variables created since the last
 	// flushMatches, whose sanity instances are still to be emitted.
 	newMatches []newMatch
+
+	stop    func() bool // polled during long groundings (Config.Stop)
+	stopped bool
+	polls   uint32
 }
 
 // Values reads a solver's current assignment.
@@ -308,7 +243,7 @@ type Config struct {
 // New makes an encoder of kernel k's theory that hands its variables and
 // clauses to sink, grounding as cfg says.
 func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
-	e := &Encoder{k: k, sink: sink, byArg: map[h.Value][]*Op{}}
+	e := &Encoder{k: k, sink: sink, tab: opTable{byArg: map[h.Value][]*Op{}}}
 	e.ax = preparedAxioms(k)
 	if cfg.EagerMatching {
 		// The prepared axioms are shared: change copies.
@@ -350,7 +285,7 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 		e.w.on = cfg.Watch
 		e.w.closed = cfg.Watch && cfg.ClosedRemoval
 	}
-	e.trackOwners = cfg.TrackOwners
+	e.reg.trackOwners = cfg.TrackOwners
 	e.stop = cfg.Stop
 	return e
 }
@@ -374,7 +309,7 @@ func (e *Encoder) poll() bool {
 }
 
 // Stats reports the encoding's size so far.
-func (e *Encoder) Stats() (vars, clauses int) { return e.nvars, e.clause }
+func (e *Encoder) Stats() (vars, clauses int) { return e.reg.nvars, e.clause }
 
 // GroundingStats counts the grounding's work so far, for benchmarks.
 type GroundingStats struct {
@@ -392,7 +327,7 @@ func (e *Encoder) GroundingStats() GroundingStats {
 }
 
 // VarName returns the meaning of variable v, when Names is on.
-func (e *Encoder) VarName(v z.Var) string { return e.names[v] }
+func (e *Encoder) VarName(v z.Var) string { return e.reg.names[v] }
 
 func (e *Encoder) emit(cl []Lit) {
 	e.clause++
@@ -404,27 +339,27 @@ func (e *Encoder) emit(cl []Lit) {
 
 func (e *Encoder) newVar(name func() string) z.Var {
 	v := e.sink.NewVar()
-	for int(v) >= len(e.epoch) {
-		e.epoch = append(e.epoch, 0)
-		e.meaning = append(e.meaning, varPair{kind: vNone})
-		e.varOps = append(e.varOps, [2]*Op{})
-		e.units = append(e.units, 0)
+	for int(v) >= len(e.reg.epoch) {
+		e.reg.epoch = append(e.reg.epoch, 0)
+		e.reg.meaning = append(e.reg.meaning, varPair{kind: vNone})
+		e.reg.varOps = append(e.reg.varOps, [2]*Op{})
+		e.reg.units = append(e.reg.units, 0)
 	}
-	e.meaning[v] = varPair{kind: vAux}
-	e.varOps[v] = [2]*Op{}
-	e.nvars++
+	e.reg.meaning[v] = varPair{kind: vAux}
+	e.reg.varOps[v] = [2]*Op{}
+	e.reg.nvars++
 	if e.Names {
-		if e.names == nil {
-			e.names = map[z.Var]string{}
+		if e.reg.names == nil {
+			e.reg.names = map[z.Var]string{}
 		}
-		e.names[v] = name()
+		e.reg.names[v] = name()
 	}
 	return v
 }
 
 func (e *Encoder) aux() Lit {
 	v := e.newVar(func() string { return "aux" })
-	for _, o := range e.cur {
+	for _, o := range e.scr.cur {
 		e.own(o, v, varKey{kind: vAux})
 	}
 	return v.Pos()
@@ -435,17 +370,17 @@ func (e *Encoder) own(o *Op, v z.Var, k varKey) {
 		// Full: move to a recycled list of twice the capacity, and keep
 		// this one (the lists of a window that keeps its size are then
 		// all recycled, as push does for the partner lists).
-		nl := append(e.takeOwned(max(2*cap(l), minOwnedCap)), l...)
-		e.putOwned(l)
+		nl := append(e.tab.takeOwned(max(2*cap(l), minOwnedCap)), l...)
+		e.tab.putOwned(l)
 		o.owned = nl
 	}
-	if e.trackOwners {
-		for int(v) >= len(e.owners) {
-			e.owners = append(e.owners, nil)
+	if e.reg.trackOwners {
+		for int(v) >= len(e.reg.owners) {
+			e.reg.owners = append(e.reg.owners, nil)
 		}
-		e.owners[v] = append(e.owners[v], int32(o.Serial))
+		e.reg.owners[v] = append(e.reg.owners[v], int32(o.Serial))
 	}
-	ov := ownedVar{v: v, epoch: e.epoch[v]}
+	ov := ownedVar{v: v, epoch: e.reg.epoch[v]}
 	if k.kind != vAux && k.kind != vRet {
 		ov.key, ov.pair = k.pair().key(), true
 	}
@@ -455,31 +390,31 @@ func (e *Encoder) own(o *Op, v z.Var, k varKey) {
 func (e *Encoder) variable(k varKey) Lit {
 	x, y := k.xo, (*Op)(nil)
 	if x == nil {
-		x = e.op(k.x)
+		x = e.tab.op(k.x)
 	}
 	if k.kind == vRet {
 		if v, ok := x.rets[k.v]; ok {
 			return v
 		}
-	} else if l, ok := e.vars.get(k.pair().key()); ok {
+	} else if l, ok := e.reg.vars.get(k.pair().key()); ok {
 		return l
 	}
 	v := e.newVar(func() string { return e.keyName(k) })
 	l := v.Pos()
-	e.meaning[v] = k.pair()
+	e.reg.meaning[v] = k.pair()
 	if k.kind != vRet {
-		e.vars.put(k.pair().key(), l)
+		e.reg.vars.put(k.pair().key(), l)
 	}
 	e.own(x, v, k)
 	if k.kind == vB || k.kind == vMatch {
 		if y = k.yo; y == nil {
-			y = e.op(k.y)
+			y = e.tab.op(k.y)
 		}
 		if y != x {
 			e.own(y, v, k)
 		}
 	}
-	e.varOps[v] = [2]*Op{x, y}
+	e.reg.varOps[v] = [2]*Op{x, y}
 	if k.kind == vRet {
 		// A pending operation returns at most one value, and returning one
 		// puts it in the stronger history (USED). At most one is a ladder
@@ -490,9 +425,9 @@ func (e *Encoder) variable(k varKey) Lit {
 		// the pairwise clauses.
 		o := x
 		if o.rets == nil {
-			if n := len(e.freeRets); n > 0 {
-				o.rets = e.freeRets[n-1]
-				e.freeRets = e.freeRets[:n-1]
+			if n := len(e.tab.freeRets); n > 0 {
+				o.rets = e.tab.freeRets[n-1]
+				e.tab.freeRets = e.tab.freeRets[:n-1]
 			} else {
 				o.rets = map[h.Value]Lit{}
 			}
@@ -535,7 +470,7 @@ func (e *Encoder) variable(k varKey) Lit {
 
 func (e *Encoder) keyName(k varKey) string {
 	id := func(s int) string {
-		if o := e.op(s); o != nil {
+		if o := e.tab.op(s); o != nil {
 			return fmt.Sprintf("o%d", o.Serial)
 		}
 		return fmt.Sprintf("o%d", s)
@@ -664,7 +599,7 @@ func (e *Encoder) matchNode(x, y *Op) *node {
 	}
 	// A match variable is known only while its pair is possible (see
 	// ruleOut), so an existing one needs no new check.
-	if l, ok := e.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); ok {
+	if l, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); ok {
 		return e.litNode(l)
 	}
 	if !e.matchPossible(x, y) {
@@ -799,7 +734,7 @@ func (e *Encoder) possibleAtom(a *theory.Formula, x, y *Op) tri {
 // fold grounds f under e.env. With noMatch, match atoms are true (used
 // when folding the MATCH axiom's own consequent).
 func (e *Encoder) fold(f *theory.Formula, noMatch bool) *node {
-	env := e.env
+	env := e.scr.env
 	switch f.Kind {
 	case theory.KTrue:
 		return trueNode
@@ -831,7 +766,7 @@ func (e *Encoder) fold(f *theory.Formula, noMatch bool) *node {
 	case theory.KNot:
 		return e.not(e.fold(f.Args[0], noMatch))
 	case theory.KAnd:
-		out := e.nodes.list(len(f.Args))
+		out := e.scr.nodes.list(len(f.Args))
 		for _, g := range f.Args {
 			n := e.fold(g, noMatch)
 			if n.kind == nFalse {
@@ -841,7 +776,7 @@ func (e *Encoder) fold(f *theory.Formula, noMatch bool) *node {
 		}
 		return e.and(out...)
 	case theory.KOr:
-		out := e.nodes.list(len(f.Args))
+		out := e.scr.nodes.list(len(f.Args))
 		for _, g := range f.Args {
 			n := e.fold(g, noMatch)
 			if n.kind == nTrue {
@@ -866,126 +801,31 @@ func (e *Encoder) fold(f *theory.Formula, noMatch bool) *node {
 	panic("encode: unknown formula kind")
 }
 
-// Window management.
-
-// Call adds a new operation to the window and emits the universal
-// instances it completes.
-func (e *Encoder) Call(o Op) {
-	e.nodes.reset()
-	// The operation's struct is recycled from a forgotten one when there
-	// is one (Remove), so that a steady window allocates none.
-	op := e.newOp()
-	*op = o
-	op.asX, op.asY, op.conc = nil, nil, nil
-	op.Return = -1
-	op.Label.Pending = true
-	op.Label.Ret = h.Void
-	if n := len(e.win); n > 0 && e.win[n-1].Serial >= op.Serial {
-		panic("encode: serials must increase")
-	}
-	if n := len(e.win); n > 0 && e.win[n-1].Call >= op.Call {
-		e.unordered = true
-	}
-	// The partner lists, in call order: x with match(x,op) possible
-	// (op.asY), then y with match(op,y) possible (op.asX). Only the
-	// operations of methods that MATCH allows opposite op's are looked
-	// at (partnerCands).
+// linkPartners makes the partner lists of op, just called, in call order:
+// x with match(x,op) possible (op.asY), then y with match(op,y) possible
+// (op.asX). Only the operations of methods that MATCH allows opposite
+// op's are looked at (partnerCands).
+func (e *Encoder) linkPartners(op *Op) {
 	if e.virt {
 		e.callPartners(op)
 	} else {
 		for _, o := range e.partnerCands(op.Label.Method, false) {
 			if e.matchPossible(o, op) {
-				o.asX = e.push(o.asX, op)
-				op.asY = e.push(op.asY, o)
+				o.asX = e.tab.push(o.asX, op)
+				op.asY = e.tab.push(op.asY, o)
 			}
 		}
 		for _, o := range e.partnerCands(op.Label.Method, true) {
 			if e.matchPossible(op, o) {
-				op.asX = e.push(op.asX, o)
-				o.asY = e.push(o.asY, op)
+				op.asX = e.tab.push(op.asX, o)
+				o.asY = e.tab.push(o.asY, op)
 			}
 		}
 	}
 	if e.k.Object == h.Exchanger && e.matchPossible(op, op) {
-		op.asX = e.push(op.asX, op)
-		op.asY = e.push(op.asY, op)
+		op.asX = e.tab.push(op.asX, op)
+		op.asY = e.tab.push(op.asY, op)
 	}
-	for _, o := range e.pend {
-		o.conc = e.push(o.conc, op)
-		op.conc = e.push(op.conc, o)
-	}
-	e.win = append(e.win, op)
-	e.pend = append(e.pend, op)
-	e.pendGen++
-	e.byArg[op.Label.Arg] = e.push(e.byArg[op.Label.Arg], op)
-	for int(op.Label.Method) >= len(e.byMeth) {
-		e.byMeth = append(e.byMeth, nil)
-	}
-	e.byMeth[op.Label.Method] = append(e.byMeth[op.Label.Method], op)
-	// With only one operation the used variable might otherwise never be
-	// created; create it so that callers can assume on it.
-	e.used(op)
-	for _, a := range e.ax {
-		switch {
-		case len(a.Exists) > 0, a.valid:
-		case a.shape == shapeTotal && e.k.Sequential:
-			// b(y,x) is ¬b(x,y): every instance is true.
-		case a.matchAtoms != nil:
-			// Emitted when their match variables exist (lazymatch.go).
-		case a.shape == shapeTransitive && e.lazy != nil:
-			// Generated on demand by Assigned.
-		case a.shape == shapeTransitive:
-			e.transitivity(a, op)
-		default:
-			e.instances(a, op, false, nil)
-		}
-	}
-	e.flushMatches()
-}
-
-// Return records that the operation serial returned ret at action seq and
-// emits the ∀∃ instances that became closed.
-func (e *Encoder) Return(serial int, ret h.Value, seq int) {
-	e.nodes.reset()
-	op := e.op(serial)
-	// Settle the pending-era variables first: used, and the return value.
-	e.emit1(e.used(op))
-	// In the order the variables were made, not the map's, so that the
-	// clauses of a run do not depend on Go's randomised map order.
-	units := e.retUnits[:0]
-	for v, l := range op.rets {
-		if v == ret {
-			units = append(units, l)
-		} else {
-			units = append(units, l.Not())
-		}
-	}
-	slices.SortFunc(units, func(a, b Lit) int { return cmp.Compare(a.Var(), b.Var()) })
-	for _, l := range units {
-		e.emit1(l)
-	}
-	e.retUnits = units
-	if i := slices.Index(e.pend, op); i >= 0 {
-		e.pend = slices.Delete(e.pend, i, i+1)
-		e.pendGen++
-	}
-	op.Return = seq
-	op.Label.Pending = false
-	op.Label.Ret = ret
-	if e.virt {
-		e.returnPartners(op)
-	} else {
-		e.prunePartners(op)
-	}
-	for _, a := range e.ax {
-		switch {
-		case a.shape == shapeLimit:
-			e.limitReturned(a, op)
-		case len(a.Exists) > 0 && a.closable:
-			e.instances(a, op, true, nil)
-		}
-	}
-	e.flushMatches()
 }
 
 // prunePartners drops the pairs that the value of op, just returned,
@@ -1032,10 +872,10 @@ func (e *Encoder) prunePartners(op *Op) {
 func (e *Encoder) matchPartners(op *Op, asX bool) uint32 {
 	e.stamp++
 	for _, ov := range op.owned {
-		if !ov.pair || ov.key>>62 != uint64(vMatch) || e.epoch[ov.v] != ov.epoch {
+		if !ov.pair || ov.key>>62 != uint64(vMatch) || e.reg.epoch[ov.v] != ov.epoch {
 			continue
 		}
-		x, y := e.varOps[ov.v][0], e.varOps[ov.v][1]
+		x, y := e.reg.varOps[ov.v][0], e.reg.varOps[ov.v][1]
 		switch {
 		case asX && x == op:
 			y.mark = e.stamp
@@ -1066,31 +906,11 @@ func removeOp(l []*Op, o *Op) []*Op {
 // of its operations is removed.
 func (e *Encoder) ruleOut(x, y *Op) {
 	key := varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()
-	if m, ok := e.vars.get(key); ok && e.lazyPair() && e.lazy.Value(m) != -1 {
+	if m, ok := e.reg.vars.get(key); ok && e.lazyPair() && e.lazy.Value(m) != -1 {
 		// MATCH's instance, now that the labels decide it (lazypair.go).
 		e.emit1(m.Not())
 	}
-	e.vars.del(key)
-}
-
-// EmitOpen emits every ∀∃ instance not yet emitted for good — those with a
-// pending universally bound operation, or of axioms that never close — each
-// clause extended with ¬act (act = z.LitNull: unconditionally).
-func (e *Encoder) EmitOpen(act Lit) {
-	e.nodes.reset()
-	var extra []Lit
-	if act != z.LitNull {
-		extra = []Lit{act.Not()}
-	}
-	for _, a := range e.ax {
-		switch {
-		case a.shape == shapeLimit:
-			e.limitOpen(a, extra)
-		case len(a.Exists) > 0:
-			e.instances(a, nil, false, extra)
-		}
-	}
-	e.flushMatches()
+	e.reg.vars.del(key)
 }
 
 func dropGone(ops []*Op, gone uint32) []*Op {
@@ -1106,142 +926,19 @@ func dropGone(ops []*Op, gone uint32) []*Op {
 	return out
 }
 
-// opsOf lists the live operations of method m, in call order.
-func (e *Encoder) opsOf(m h.Method) []*Op {
-	if int(m) < len(e.byMeth) {
-		return e.byMeth[m]
-	}
-	return nil
-}
-
 // Ops returns the live operations in call order; the slice is the
 // encoder's own and changes with the window.
-func (e *Encoder) Ops() []*Op { return e.win }
-
-// Remove forgets returned operations and returns the variables that only
-// made sense with them (in a slice that the next call reuses): their b,
-// used, match and ret variables and the helpers of the instances they
-// were universally bound in. The caller
-// forgets those variables in its solver, which drops every clause that
-// mentions them. What was derived about the remaining variables stays.
-func (e *Encoder) Remove(serials []int) []z.Var {
-	forget := e.forget[:0]
-	// The operations to forget are marked with a fresh stamp.
-	e.stamp++
-	gone := e.stamp
-	pendGone := false // callers forget returned operations only; kept exact
-	for _, s := range serials {
-		o := e.op(s)
-		if o == nil || o.mark == gone {
-			continue
-		}
-		o.mark = gone
-		if o.pending() {
-			pendGone = true
-		}
-		e.gone = append(e.gone, o)
-		for _, ov := range o.owned {
-			if e.epoch[ov.v] != ov.epoch {
-				continue // already forgotten, maybe recycled since
-			}
-			e.epoch[ov.v]++
-			e.meaning[ov.v] = varPair{kind: vNone}
-			e.varOps[ov.v] = [2]*Op{}
-			e.units[ov.v] = 0
-			forget = append(forget, ov.v)
-			e.watchForgotten(ov.v)
-			if ov.pair {
-				e.vars.del(ov.key)
-			}
-		}
-		e.putOwned(o.owned)
-		o.owned = nil
-	}
-	// Only the lists of the operations related to a forgotten one can name
-	// it, and every relation kept in lists is symmetric (x in y.asX iff y
-	// in x.asY, x in y.conc iff y in x.conc, x in y.succ iff y in
-	// x.pred; succ and pred lie within conc): those operations are marked
-	// dirty, and only their lists are filtered (CheckWindow checks it).
-	// Filtering every list of the window was an eighth of an MS-queue
-	// check, where a stalled operation keeps the window large.
-	// A match variable waiting for flushMatches names its operations by
-	// pointer, and the struct of a forgotten operation is recycled by the
-	// next Call: such entries go now (flushMatches would skip them, but
-	// could not tell a recycled struct from its new operation). The entry
-	// points flush before they return, so there are normally none.
-	if len(e.newMatches) > 0 {
-		keep := e.newMatches[:0]
-		for _, m := range e.newMatches {
-			if m.x.mark != gone && m.y.mark != gone {
-				keep = append(keep, m)
-			}
-		}
-		e.newMatches = keep
-	}
-	e.stamp++
-	dirty := e.stamp
-	for _, g := range e.gone {
-		for _, l := range [...][]*Op{g.asX, g.asY, g.conc} {
-			for _, o := range l {
-				if o.mark != gone {
-					o.mark = dirty
-				}
-			}
-		}
-	}
-	clear(e.gone)
-	e.gone = e.gone[:0]
-	live := e.win[:0]
-	var methGone [256]bool
-	for _, o := range e.win {
-		if o.mark == gone {
-			methGone[o.Label.Method] = true
-			if l := dropGone(e.byArg[o.Label.Arg], gone); len(l) > 0 {
-				e.byArg[o.Label.Arg] = l
-			} else {
-				delete(e.byArg, o.Label.Arg)
-				e.putList(l)
-			}
-			e.recycle(o)
-		}
-		if o.mark != gone {
-			live = append(live, o)
-		}
-		if o.mark == dirty {
-			o.asX = dropGone(o.asX, gone)
-			o.asY = dropGone(o.asY, gone)
-			o.conc = dropGone(o.conc, gone)
-			o.succ = dropGone(o.succ, gone)
-			o.pred = dropGone(o.pred, gone)
-		}
-	}
-	for i := len(live); i < len(e.win); i++ {
-		e.win[i] = nil
-	}
-	e.win = live
-	if pendGone {
-		e.pend = dropGone(e.pend, gone)
-		e.pendGen++
-	}
-	for m, l := range e.byMeth {
-		if methGone[m] {
-			e.byMeth[m] = dropGone(l, gone)
-		}
-	}
-	e.forget = forget
-	e.revisitForgotten()
-	return forget
-}
+func (e *Encoder) Ops() []*Op { return e.tab.win }
 
 // CheckWindow verifies what Remove's filtering relies on and keeps: every
 // list of a live operation names only live operations, and each relation
 // is symmetric. It is for tests; it costs O(window²).
 func (e *Encoder) CheckWindow() error {
 	live := map[*Op]bool{}
-	for _, o := range e.win {
+	for _, o := range e.tab.win {
 		live[o] = true
 	}
-	for _, o := range e.win {
+	for _, o := range e.tab.win {
 		if e.virt {
 			// Only pairs whose y has returned are stored (partners.go).
 			for _, p := range o.asX {
@@ -1276,71 +973,6 @@ func (e *Encoder) CheckWindow() error {
 	return nil
 }
 
-// recycle keeps the lists and return-value table of a forgotten
-// operation for the next ones. Nothing reads a forgotten operation's lists
-// (pending flushes are over when Remove runs).
-func (e *Encoder) recycle(o *Op) {
-	for _, l := range [...][]*Op{o.asX, o.asY, o.conc, o.succ, o.pred} {
-		e.putList(l)
-	}
-	o.asX, o.asY, o.conc, o.succ, o.pred = nil, nil, nil, nil, nil
-	if o.rets != nil && len(o.rets) <= maxKeptOwned && len(e.freeRets) < maxKeptLists {
-		clear(o.rets)
-		e.freeRets = append(e.freeRets, o.rets)
-	}
-	o.rets = nil
-	if len(e.freeOps) < maxKeptOps {
-		o.lim = nil
-		e.freeOps = append(e.freeOps, o)
-	}
-}
-
-// newOp returns a zeroed operation, recycled if one is free.
-func (e *Encoder) newOp() *Op {
-	if n := len(e.freeOps); n > 0 {
-		o := e.freeOps[n-1]
-		e.freeOps = e.freeOps[:n-1]
-		return o
-	}
-	return new(Op)
-}
-
-// push appends o to l. A full list moves to a list of twice its
-// capacity, recycled if one is free, and is kept for reuse (putList):
-// with the lists of forgotten operations recycled too, a window that
-// stays the same size allocates no list.
-func (e *Encoder) push(l []*Op, o *Op) []*Op {
-	if len(l) < cap(l) {
-		return append(l, o)
-	}
-	nl := e.takeList(max(2*cap(l), minListCap))
-	nl = append(nl, l...)
-	e.putList(l)
-	return append(nl, o)
-}
-
-// takeList returns an empty list of capacity c, a power of two.
-func (e *Encoder) takeList(c int) []*Op {
-	if k := listClass(c); k >= 0 {
-		if n := len(e.freeLists[k]); n > 0 {
-			l := e.freeLists[k][n-1]
-			e.freeLists[k] = e.freeLists[k][:n-1]
-			return l
-		}
-	}
-	return make([]*Op, 0, c)
-}
-
-// putList keeps l for reuse if its capacity is a class and the class is
-// not full. Entries past len(l) are already nil (every list drops its
-// entries by clearing them).
-func (e *Encoder) putList(l []*Op) {
-	if k := listClass(cap(l)); k >= 0 && len(e.freeLists[k]) < maxKeptListWords/cap(l) {
-		clear(l)
-		e.freeLists[k] = append(e.freeLists[k], l[:0])
-	}
-}
-
 // The capacities of recycled lists: powers of two from minListCap to
 // maxKeptOwned.
 const (
@@ -1367,7 +999,7 @@ func listClass(c int) int {
 func (e *Encoder) partnerCands(m h.Method, asX bool) []*Op {
 	var one []*Op
 	found := 0
-	for mo, l := range e.byMeth {
+	for mo, l := range e.tab.byMeth {
 		if len(l) == 0 {
 			continue
 		}
@@ -1386,7 +1018,7 @@ func (e *Encoder) partnerCands(m h.Method, asX bool) []*Op {
 	case 1:
 		return one
 	}
-	return e.win
+	return e.tab.win
 }
 
 // maxKeptLists bounds the recycled return-value tables kept (each of at
@@ -1418,26 +1050,6 @@ const (
 	maxKeptOwnedVars = 1 << 14
 )
 
-// takeOwned returns an empty owner list of capacity c, a power of two.
-func (e *Encoder) takeOwned(c int) ownedList {
-	if k := ownedClass(c); k >= 0 {
-		if n := len(e.freeOwned[k]); n > 0 {
-			l := e.freeOwned[k][n-1]
-			e.freeOwned[k] = e.freeOwned[k][:n-1]
-			return l
-		}
-	}
-	return make(ownedList, 0, c)
-}
-
-// putOwned keeps l for reuse if its capacity is a class and the class is
-// not full. Its entries hold no pointers, so they are not cleared.
-func (e *Encoder) putOwned(l ownedList) {
-	if k := ownedClass(cap(l)); k >= 0 && len(e.freeOwned[k]) < maxKeptOwnedVars/cap(l) {
-		e.freeOwned[k] = append(e.freeOwned[k], l[:0])
-	}
-}
-
 // ownedClass is the class of capacity c, or -1 if c is none.
 func ownedClass(c int) int {
 	for k, cc := 0, minOwnedCap; k < ownedClasses; k, cc = k+1, 2*cc {
@@ -1454,40 +1066,19 @@ func ownedClass(c int) int {
 // them makes v meaningless. Valid with TrackOwners, for variables that
 // are never recycled (SYMBOLIC's solvers never recycle).
 func (e *Encoder) VarOwners(v z.Var) []int32 {
-	if int(v) < len(e.owners) {
-		return e.owners[v]
+	if int(v) < len(e.reg.owners) {
+		return e.reg.owners[v]
 	}
 	return nil
 }
 
 // Op returns the live operation with the given serial.
-func (e *Encoder) Op(serial int) *Op { return e.op(serial) }
-
-// op returns the live operation with the given serial, or nil. The window
-// is in serial order (Call requires serials to increase), so it is found
-// by bisection: a table by serial cost a map insert at every call and a
-// delete at every removal.
-func (e *Encoder) op(serial int) *Op {
-	w := e.win
-	lo, hi := 0, len(w)
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if w[mid].Serial < serial {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	if lo < len(w) && w[lo].Serial == serial {
-		return w[lo]
-	}
-	return nil
-}
+func (e *Encoder) Op(serial int) *Op { return e.tab.op(serial) }
 
 // UsedLit, BLit, RetLit and MatchLit expose variables for assumptions;
 // they return z.LitNull when the atom is a constant.
 func (e *Encoder) UsedLit(serial int) Lit {
-	op := e.op(serial)
+	op := e.tab.op(serial)
 	if !op.pending() {
 		return z.LitNull
 	}
@@ -1496,8 +1087,8 @@ func (e *Encoder) UsedLit(serial int) Lit {
 
 // BLit is b(x,y) as a literal, or z.LitNull with the constant in val.
 func (e *Encoder) BLit(x, y int) (lit Lit, val bool) {
-	e.nodes.reset()
-	n := e.bNode(e.op(x), e.op(y))
+	e.scr.nodes.reset()
+	n := e.bNode(e.tab.op(x), e.tab.op(y))
 	if n.kind == nLit {
 		return n.lit, false
 	}
@@ -1507,7 +1098,7 @@ func (e *Encoder) BLit(x, y int) (lit Lit, val bool) {
 // RetVars lists the return-value variables of a pending operation.
 func (e *Encoder) RetVars(serial int) map[h.Value]Lit {
 	out := map[h.Value]Lit{}
-	if o := e.op(serial); o != nil {
+	if o := e.tab.op(serial); o != nil {
 		for v, l := range o.rets {
 			out[v] = l
 		}

@@ -193,7 +193,7 @@ func (e *Encoder) transitivity(a *axiom, s *Op) {
 		if l13 == z.LitNull && c13 {
 			return
 		}
-		cl := e.clauseBuf[:0]
+		cl := e.scr.clauseBuf[:0]
 		for i, o := range [3]*Op{x1, x2, x3} {
 			if o.pending() && (i == 0 || o != x1) && (i < 2 || o != x2) {
 				cl = append(cl, e.used(o).Not())
@@ -207,10 +207,10 @@ func (e *Encoder) transitivity(a *axiom, s *Op) {
 		if l13 != z.LitNull {
 			cl = append(cl, l13)
 		}
-		e.cur, e.curAxiom = append(e.cur[:0], x1, x2, x3), a.Axiom
+		e.scr.cur, e.curAxiom = append(e.scr.cur[:0], x1, x2, x3), a.Axiom
 		e.emit(cl)
 		e.curAxiom = nil // origin.go
-		e.clauseBuf = cl[:0]
+		e.scr.clauseBuf = cl[:0]
 	}
 	seq := e.k.Sequential
 	perms := func(x, y, z *Op) {
@@ -641,16 +641,16 @@ func futureValue(f *theory.Formula, nf, fut int) tri {
 func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 	win := e.Ops()
 	nf := len(a.Forall)
-	if cap(e.env) < a.Vars() {
-		e.env = make([]*Op, a.Vars())
+	if cap(e.scr.env) < a.Vars() {
+		e.scr.env = make([]*Op, a.Vars())
 	}
-	e.env = e.env[:a.Vars()]
+	e.scr.env = e.scr.env[:a.Vars()]
 	// With must, each tuple containing it is visited once: must is put at
 	// variable fixed, and kept out of the variables before fixed (those
 	// tuples are visited with must at an earlier variable). Enumerating
 	// the rest of the window for every variable and filtering at the end
 	// would cost a factor of the window's size.
-	st := &e.inst
+	st := &e.scr.inst
 	*st = instState{a: a, must: must, closed: closed, extra: extra, win: win, nf: nf, fixed: -1,
 		one: st.one, pl: &a.plan, ante: st.ante[:0], rest: st.rest[:0], lante: st.lante, lrest: st.lrest}
 	st.one[0] = must
@@ -705,7 +705,7 @@ func (e *Encoder) rec(st *instState, level int) {
 	if level == nf {
 		if st.must == nil && a.closable {
 			allDone := true
-			for _, o := range e.env[:nf] {
+			for _, o := range e.scr.env[:nf] {
 				if o.pending() {
 					allDone = false
 				}
@@ -720,14 +720,14 @@ func (e *Encoder) rec(st *instState, level int) {
 	v := pl.order[level]
 	cands, full := st.win, true
 	m := pl.meth[level]
-	mark := len(e.pbuf)
+	mark := len(e.scr.pbuf)
 	if g := pl.gen[level]; g != nil {
-		cands, full, m = e.partners(g, e.env), false, h.NoMethod
+		cands, full, m = e.partners(g, e.scr.env), false, h.NoMethod
 	} else if m != h.NoMethod {
-		cands = e.opsOf(m)
+		cands = e.tab.opsOf(m)
 	}
 	if a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) && slices.Contains(pl.order[:level], 1-v) {
-		cands, full = e.byArg[e.env[1-v].Label.Arg], false // see the skip in bind
+		cands, full = e.tab.byArg[e.scr.env[1-v].Label.Arg], false // see the skip in bind
 	}
 	if v == st.fixed {
 		cands, full = st.one[:], false
@@ -744,7 +744,7 @@ func (e *Encoder) rec(st *instState, level int) {
 		}
 		e.bind(st, level, v, o)
 	}
-	e.pbuf = e.pbuf[:mark]
+	e.scr.pbuf = e.scr.pbuf[:mark]
 }
 
 // bind binds variable v of the given level to candidate o, folds the
@@ -764,7 +764,7 @@ func (e *Encoder) bind(st *instState, level, v int, o *Op) {
 	// by unit propagation, by the MATCH axiom (match(x,y) ⇒
 	// ret(y) = arg(x)) and the at-most-one on ret(y): skip it.
 	if a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) {
-		if other := 1 - v; slices.Contains(pl.order[:level], other) && e.env[other].Label.Arg != o.Label.Arg {
+		if other := 1 - v; slices.Contains(pl.order[:level], other) && e.scr.env[other].Label.Arg != o.Label.Arg {
 			return
 		}
 	}
@@ -772,7 +772,7 @@ func (e *Encoder) bind(st *instState, level, v int, o *Op) {
 		return
 	}
 	e.bindings++
-	e.env[v] = o
+	e.scr.env[v] = o
 	na, nr := len(st.ante), len(st.rest)
 	ok := true
 	for _, c := range pl.checks[level] {
@@ -808,12 +808,12 @@ func (e *Encoder) bind(st *instState, level, v int, o *Op) {
 // narrowing (and exact when calls are not in order: see unordered).
 func (e *Encoder) levelRun(pl *plan, level int, cands []*Op, full bool) (head, tail []*Op, limit int) {
 	limit = math.MaxInt
-	if e.unordered {
+	if e.tab.unordered {
 		return nil, cands, limit
 	}
 	var from *Op // of the !after cuts, the operation called last
 	for _, c := range pl.cuts[level] {
-		u := e.env[c.u]
+		u := e.scr.env[c.u]
 		switch {
 		case c.after:
 			if !u.pending() && u.Return < limit {
@@ -848,7 +848,7 @@ func (e *Encoder) levelRun(pl *plan, level int, cands []*Op, full bool) (head, t
 // cutsAdmit reports whether no real-time cut of the level prunes o.
 func (e *Encoder) cutsAdmit(pl *plan, level int, o *Op) bool {
 	for _, c := range pl.cuts[level] {
-		u := e.env[c.u]
+		u := e.scr.env[c.u]
 		if c.after && before(u, o) || !c.after && before(o, u) {
 			return false
 		}
@@ -863,18 +863,18 @@ func (e *Encoder) leaf(a *axiom, win []*Op, ante, rest []*node, extra []Lit) {
 	if a.wit != nil && e.witnessHolds(a, win, nf) {
 		return
 	}
-	e.cur = append(e.cur[:0], e.env[:nf]...)
+	e.scr.cur = append(e.scr.cur[:0], e.scr.env[:nf]...)
 	e.curAxiom = a.Axiom // origin.go
-	defer func() { e.cur, e.curAxiom = e.cur[:0], nil }()
+	defer func() { e.scr.cur, e.curAxiom = e.scr.cur[:0], nil }()
 	// The disjuncts are gathered in a buffer kept across calls: or copies
 	// them into the arena, and leaf is not reentered before that.
-	parts := e.parts[:0]
-	defer func() { e.parts = parts[:0] }()
+	parts := e.scr.parts[:0]
+	defer func() { e.scr.parts = parts[:0] }()
 	// ¬(used(x̄) ∧ ante); the guard of a variable bound in a match atom
 	// of the antecedent is implied by that atom (match ⇒ used).
-	for j, o := range e.env[:nf] {
+	for j, o := range e.scr.env[:nf] {
 		dup := a.guarded[j]
-		for _, p := range e.env[:j] {
+		for _, p := range e.scr.env[:j] {
 			if p == o {
 				dup = true
 			}
@@ -909,23 +909,23 @@ func (e *Encoder) witnessHolds(a *axiom, win []*Op, nf int) bool {
 	if e.lazy == nil || len(a.Exists) != 1 {
 		return false
 	}
-	mark := len(e.pbuf)
+	mark := len(e.scr.pbuf)
 	cands := win
 	if g := a.witGen; g != nil {
-		cands = e.partners(g, e.env)
+		cands = e.partners(g, e.scr.env)
 	}
 	holds := false
 	for _, o := range cands {
 		if o.pending() && (o.usedVar == z.LitNull || e.lazy.Value(o.usedVar) != 1) {
 			continue
 		}
-		e.env[nf] = o
+		e.scr.env[nf] = o
 		if eval3(a.wit, e.known) == vTrue {
 			holds = true
 			break
 		}
 	}
-	e.pbuf = e.pbuf[:mark]
+	e.scr.pbuf = e.scr.pbuf[:mark]
 	return holds
 }
 
@@ -933,7 +933,7 @@ func (e *Encoder) witnessHolds(a *axiom, win []*Op, nf int) bool {
 // SATURATE, the values of existing variables decide it; it creates no
 // variable.
 func (e *Encoder) known(f *theory.Formula) tri {
-	env := e.env
+	env := e.scr.env
 	val := func(l Lit, ok bool) tri {
 		if !ok || e.lazy == nil {
 			return vUnknown
@@ -969,13 +969,13 @@ func (e *Encoder) known(f *theory.Formula) tri {
 			return t
 		}
 		if !e.k.Sequential {
-			l, ok := e.vars.get(varPair{vB, int32(x.Serial), int32(y.Serial)}.key())
+			l, ok := e.reg.vars.get(varPair{vB, int32(x.Serial), int32(y.Serial)}.key())
 			return val(l, ok)
 		}
 		return val(e.bExisting(x, y))
 	case theory.KMatch:
 		x, y := env[f.X], env[f.Y]
-		l, ok := e.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
+		l, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
 		if !ok && e.excluded(x, y) {
 			return vFalse
 		}
@@ -1010,7 +1010,7 @@ func (e *Encoder) witnesses(a *axiom, win []*Op, j int, parts *[]*node) {
 		// variable), so the guard adds nothing unit propagation does
 		// not already derive, and cost a clause per pending candidate.
 		if a.witGen == nil {
-			for _, o := range e.env[len(a.Forall):] {
+			for _, o := range e.scr.env[len(a.Forall):] {
 				conj = append(conj, e.usedNode(o))
 			}
 		}
@@ -1018,14 +1018,14 @@ func (e *Encoder) witnesses(a *axiom, win []*Op, j int, parts *[]*node) {
 		*parts = append(*parts, e.and(conj...))
 		return
 	}
-	mark := len(e.pbuf)
+	mark := len(e.scr.pbuf)
 	cands := win
 	if g := a.witGen; g != nil && j == len(a.Forall) && len(a.Exists) == 1 {
-		cands = e.partners(g, e.env)
+		cands = e.partners(g, e.scr.env)
 	}
 	for _, o := range cands {
-		e.env[j] = o
+		e.scr.env[j] = o
 		e.witnesses(a, win, j+1, parts)
 	}
-	e.pbuf = e.pbuf[:mark]
+	e.scr.pbuf = e.scr.pbuf[:mark]
 }

@@ -30,7 +30,7 @@ func relValue(f *theory.Formula, op func(int) *Op) tri {
 // (dropped), so the value is known here; should it not be, the atom
 // becomes a fresh unconstrained variable, which can only admit more.
 func (e *Encoder) relNode(f *theory.Formula) *node {
-	switch relValue(f, func(i int) *Op { return e.env[i] }) {
+	switch relValue(f, func(i int) *Op { return e.scr.env[i] }) {
 	case vTrue:
 		return trueNode
 	case vFalse:

@@ -89,13 +89,13 @@ func (e *Encoder) flushMatches() {
 			case a.shape == shapeFunction && e.lazy != nil:
 				e.exclusionMade(m, m.y.trueAsY, false)
 			case a.shape == shapeInjective:
-				mark := len(e.pbuf)
+				mark := len(e.scr.pbuf)
 				e.atMostOne(m, e.partnersX(m.x), true)
-				e.pbuf = e.pbuf[:mark]
+				e.scr.pbuf = e.scr.pbuf[:mark]
 			case a.shape == shapeFunction:
-				mark := len(e.pbuf)
+				mark := len(e.scr.pbuf)
 				e.atMostOne(m, e.functionCands(m.x, m.y), false)
-				e.pbuf = e.pbuf[:mark]
+				e.scr.pbuf = e.scr.pbuf[:mark]
 			case a.Axiom == e.k.Pair && e.lazyPair():
 				e.pairMade(m)
 			default:
@@ -122,7 +122,7 @@ type newMatch struct {
 // from whichever of the two is flushed last, and not when one of them is
 // already false (see isTrue).
 func (e *Encoder) atMostOne(m newMatch, cands []*Op, injective bool) {
-	if v, ok := e.vars.get(varPair{vMatch, int32(m.x.Serial), int32(m.y.Serial)}.key()); !ok || v != m.v {
+	if v, ok := e.reg.vars.get(varPair{vMatch, int32(m.x.Serial), int32(m.y.Serial)}.key()); !ok || v != m.v {
 		return // ruled out since (see ruleOut)
 	}
 	if e.lazy != nil && e.lazy.Value(m.v) == -1 {
@@ -136,12 +136,12 @@ func (e *Encoder) atMostOne(m newMatch, cands []*Op, injective bool) {
 		if x == m.x && y == m.y {
 			continue
 		}
-		n, ok := e.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
+		n, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
 		if !ok || e.waiting(n) || e.lazy != nil && e.lazy.Value(n) == -1 {
 			continue
 		}
-		e.clauseBuf = append(e.clauseBuf[:0], m.v.Not(), n.Not())
-		e.emit(e.clauseBuf)
+		e.scr.clauseBuf = append(e.scr.clauseBuf[:0], m.v.Not(), n.Not())
+		e.emit(e.scr.clauseBuf)
 	}
 }
 
@@ -151,7 +151,7 @@ func (e *Encoder) atMostOne(m newMatch, cands []*Op, injective bool) {
 // partnersX).
 func (e *Encoder) functionCands(x, y *Op) []*Op {
 	if e.valueTied {
-		return e.byArg[x.Label.Arg]
+		return e.tab.byArg[x.Label.Arg]
 	}
 	return e.partnersY(y)
 }
@@ -170,7 +170,7 @@ func (e *Encoder) exclusionMade(m newMatch, t Lit, row bool) {
 	if !e.excludes(t, m.x, m.y, row) {
 		return
 	}
-	if v, ok := e.vars.get(varPair{vMatch, int32(m.x.Serial), int32(m.y.Serial)}.key()); !ok || v != m.v {
+	if v, ok := e.reg.vars.get(varPair{vMatch, int32(m.x.Serial), int32(m.y.Serial)}.key()); !ok || v != m.v {
 		return // ruled out since (see ruleOut)
 	}
 	e.emit2(m.v.Not(), t.Not())
@@ -186,7 +186,7 @@ func (e *Encoder) excludes(t Lit, x, y *Op, row bool) bool {
 	if t == z.LitNull || e.lazy.Value(t) != 1 {
 		return false
 	}
-	tm := e.meaning[t.Var()]
+	tm := e.reg.meaning[t.Var()]
 	if tm.kind != vMatch {
 		return false
 	}
@@ -194,7 +194,7 @@ func (e *Encoder) excludes(t Lit, x, y *Op, row bool) bool {
 		return int(tm.x) == x.Serial && int(tm.y) != y.Serial
 	}
 	return int(tm.y) == y.Serial && int(tm.x) != x.Serial &&
-		(!e.valueTied || e.varOps[t.Var()][0].Label.Arg == x.Label.Arg)
+		(!e.valueTied || e.reg.varOps[t.Var()][0].Label.Arg == x.Label.Arg)
 }
 
 // excluded reports, in SATURATE, whether match(x,y), which has no
@@ -211,7 +211,7 @@ func (e *Encoder) excluded(x, y *Op) bool {
 // matchTrue emits the exclusions made unit by match(x,y) = m becoming
 // true.
 func (e *Encoder) matchTrue(x, y *Op, m Lit) {
-	mark := len(e.pbuf)
+	mark := len(e.scr.pbuf)
 	if e.injective {
 		x.trueAsX = m
 		e.exclude(m, x, y, e.partnersX(x), true)
@@ -220,7 +220,7 @@ func (e *Encoder) matchTrue(x, y *Op, m Lit) {
 		y.trueAsY = m
 		e.exclude(m, x, y, e.functionCands(x, y), false)
 	}
-	e.pbuf = e.pbuf[:mark]
+	e.scr.pbuf = e.scr.pbuf[:mark]
 }
 
 // exclude emits ¬m ∨ ¬n for the other variables n of m's row (injective)
@@ -234,7 +234,7 @@ func (e *Encoder) exclude(m Lit, x, y *Op, cands []*Op, injective bool) {
 		if a == x && b == y {
 			continue
 		}
-		n, ok := e.vars.get(varPair{vMatch, int32(a.Serial), int32(b.Serial)}.key())
+		n, ok := e.reg.vars.get(varPair{vMatch, int32(a.Serial), int32(b.Serial)}.key())
 		if !ok || e.waiting(n) || e.lazy.Value(n) == -1 {
 			continue
 		}
@@ -259,12 +259,12 @@ func (e *Encoder) groundFromMatch(a *axiom, at *theory.Formula, x, y *Op) {
 		return
 	}
 	nf := len(a.Forall)
-	if cap(e.env) < a.Vars() {
-		e.env = make([]*Op, a.Vars())
+	if cap(e.scr.env) < a.Vars() {
+		e.scr.env = make([]*Op, a.Vars())
 	}
-	e.env = e.env[:a.Vars()]
-	clear(e.env)
-	e.env[at.X], e.env[at.Y] = x, y
+	e.scr.env = e.scr.env[:a.Vars()]
+	clear(e.scr.env)
+	e.scr.env[at.X], e.scr.env[at.Y] = x, y
 	if nf == 2 && at.X != at.Y && len(a.matchAtoms) == 1 {
 		// MATCH: the atom binds every variable. Most flushes are this;
 		// the closure below would be allocated for each.
@@ -278,28 +278,28 @@ func (e *Encoder) groundFromMatch(a *axiom, at *theory.Formula, x, y *Op) {
 		for _, c := range a.matchAtoms {
 			var cands []*Op
 			var v int
-			mark := len(e.pbuf)
+			mark := len(e.scr.pbuf)
 			switch {
-			case e.env[c.X] != nil && e.env[c.Y] == nil:
-				v, cands = c.Y, e.partnersX(e.env[c.X])
-			case e.env[c.Y] != nil && e.env[c.X] == nil:
-				v, cands = c.X, e.partnersY(e.env[c.Y])
+			case e.scr.env[c.X] != nil && e.scr.env[c.Y] == nil:
+				v, cands = c.Y, e.partnersX(e.scr.env[c.X])
+			case e.scr.env[c.Y] != nil && e.scr.env[c.X] == nil:
+				v, cands = c.X, e.partnersY(e.scr.env[c.Y])
 			default:
 				continue
 			}
 			if a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) {
 				// Only partners of the same value: see groundMatched.
-				cands = e.byArg[e.env[1-v].Label.Arg]
+				cands = e.tab.byArg[e.scr.env[1-v].Label.Arg]
 			}
 			for _, o := range cands {
-				e.env[v] = o
+				e.scr.env[v] = o
 				bind()
 			}
-			e.env[v] = nil
-			e.pbuf = e.pbuf[:mark]
+			e.scr.env[v] = nil
+			e.scr.pbuf = e.scr.pbuf[:mark]
 			return
 		}
-		for _, o := range e.env[:nf] {
+		for _, o := range e.scr.env[:nf] {
 			if o == nil {
 				return // not connected through match atoms: cannot happen for our kernels
 			}
@@ -313,14 +313,14 @@ func (e *Encoder) groundFromMatch(a *axiom, at *theory.Formula, x, y *Op) {
 // atoms has a variable.
 func (e *Encoder) groundMatched(a *axiom) {
 	for _, c := range a.matchAtoms {
-		x, y := e.env[c.X], e.env[c.Y]
-		if _, ok := e.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); !ok {
+		x, y := e.scr.env[c.X], e.scr.env[c.Y]
+		if _, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); !ok {
 			return
 		}
 	}
 	// As in instances: FUNCTION for partners of different values follows
 	// from MATCH and the at-most-one on return values.
-	if a.shape == shapeFunction && e.valueTied && e.env[0].Label.Arg != e.env[1].Label.Arg {
+	if a.shape == shapeFunction && e.valueTied && e.scr.env[0].Label.Arg != e.scr.env[1].Label.Arg {
 		return
 	}
 	var ante, rest []*node
@@ -338,5 +338,5 @@ func (e *Encoder) groundMatched(a *axiom) {
 		}
 		rest = append(rest, n)
 	}
-	e.leaf(a, e.win, ante, rest, nil)
+	e.leaf(a, e.tab.win, ante, rest, nil)
 }

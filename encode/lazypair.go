@@ -31,7 +31,7 @@ func (e *Encoder) pairMade(m newMatch) {
 	if !m.y.pending() {
 		return // the labels allow the pair: the instance is true
 	}
-	if v, ok := e.vars.get(varPair{vMatch, int32(m.x.Serial), int32(m.y.Serial)}.key()); !ok || v != m.v {
+	if v, ok := e.reg.vars.get(varPair{vMatch, int32(m.x.Serial), int32(m.y.Serial)}.key()); !ok || v != m.v {
 		return // ruled out since (see ruleOut)
 	}
 	// r is false if it exists and is, or if y's value is known to be
@@ -66,19 +66,19 @@ func (e *Encoder) otherValue(y *Op, r Lit) { e.pairClauses(y, r, false) }
 // for a few of them. They are visited in window order, as the partner
 // list would give them.
 func (e *Encoder) pairClauses(y *Op, r Lit, same bool) {
-	xs := e.opScratch[:0]
+	xs := e.scr.opScratch[:0]
 	for _, ov := range y.owned {
-		if ov.pair && ov.key>>62 == uint64(vMatch) && e.epoch[ov.v] == ov.epoch && e.varOps[ov.v][1] == y {
-			xs = append(xs, e.varOps[ov.v][0])
+		if ov.pair && ov.key>>62 == uint64(vMatch) && e.reg.epoch[ov.v] == ov.epoch && e.reg.varOps[ov.v][1] == y {
+			xs = append(xs, e.reg.varOps[ov.v][0])
 		}
 	}
 	slices.SortFunc(xs, func(a, b *Op) int { return a.Serial - b.Serial })
-	defer func() { clear(xs); e.opScratch = xs[:0] }()
+	defer func() { clear(xs); e.scr.opScratch = xs[:0] }()
 	for _, x := range xs {
 		if (y.rets[x.Label.Arg] == r) != same {
 			continue
 		}
-		m, ok := e.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
+		m, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
 		if ok && !e.waiting(m) && e.lazy.Value(m) != -1 {
 			e.pairClause(x, y, m)
 		}

@@ -68,23 +68,23 @@ func (e *Encoder) usedBy(o *Op, v Lit) {
 func (e *Encoder) usedFalse(o *Op) {
 	u := e.used(o)
 	for _, ov := range o.owned {
-		if e.epoch[ov.v] != ov.epoch {
+		if e.reg.epoch[ov.v] != ov.epoch {
 			continue
 		}
 		x := ov.v
-		if k := e.meaning[x].kind; (k == vRet || k == vMatch) && e.lazy.Value(x.Pos()) != -1 {
+		if k := e.reg.meaning[x].kind; (k == vRet || k == vMatch) && e.lazy.Value(x.Pos()) != -1 {
 			e.emit2(x.Neg(), u)
 		}
 	}
 }
 
 func (e *Encoder) emit1(a Lit) {
-	e.pair[0] = a
-	e.emit(e.pair[:1])
+	e.scr.pair[0] = a
+	e.emit(e.scr.pair[:1])
 }
 
 func (e *Encoder) emit2(a, b Lit) {
 	// Its own buffer: callers may be building a clause in clauseBuf.
-	e.pair = [2]Lit{a, b}
-	e.emit(e.pair[:])
+	e.scr.pair = [2]Lit{a, b}
+	e.emit(e.scr.pair[:])
 }

@@ -80,7 +80,7 @@ func TestLazySideConditions(t *testing.T) {
 	for _, c := range cases {
 		for _, lazy := range []bool{true, false} {
 			e, k := pendingRemove(t, lazy)
-			v := vars{used: e.used(e.op(4))}
+			v := vars{used: e.used(e.tab.op(4))}
 			v.m = e.variable(varKey{kind: vMatch, x: 1, y: 4})
 			v.r1 = e.variable(varKey{kind: vRet, x: 4, v: "1"})
 			v.r2 = e.variable(varKey{kind: vRet, x: 4, v: "2"})
@@ -212,10 +212,10 @@ func TestExcludedWitness(t *testing.T) {
 	k.saturate(t, e)
 	e.Return(5, "2", 8)
 	k.saturate(t, e)
-	if m, ok := e.vars.get(varPair{vMatch, 1, 4}.key()); !ok || k.Value(m) != 1 {
+	if m, ok := e.reg.vars.get(varPair{vMatch, 1, 4}.key()); !ok || k.Value(m) != 1 {
 		t.Fatal("match(x1,r1) should be a true variable")
 	}
-	if _, ok := e.vars.get(varPair{vMatch, 1, 3}.key()); ok {
+	if _, ok := e.reg.vars.get(varPair{vMatch, 1, 3}.key()); ok {
 		t.Error("match(x1,rp) was made, though x1 is matched to r1")
 	}
 	if l, _ := e.BLit(4, 5); l == z.LitNull || k.Value(l) != 1 {

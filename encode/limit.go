@@ -93,10 +93,10 @@ func (e *Encoder) limitWitness(f *theory.Formula, a, r, x *Op) *node {
 	if r == x || r == a {
 		return nil
 	}
-	if cap(e.env) < 3 {
-		e.env = make([]*Op, 3)
+	if cap(e.scr.env) < 3 {
+		e.scr.env = make([]*Op, 3)
 	}
-	e.env = append(e.env[:0], r, x, a)
+	e.scr.env = append(e.scr.env[:0], r, x, a)
 	if eval3(f, e.limitKnown) == vFalse {
 		return nil
 	}
@@ -113,8 +113,8 @@ func (e *Encoder) unit(l Lit) {
 	if l.IsNeg() {
 		s = -1
 	}
-	if int(v) < len(e.units) {
-		e.units[v] = s
+	if int(v) < len(e.reg.units) {
+		e.reg.units[v] = s
 	}
 }
 
@@ -133,13 +133,13 @@ func (e *Encoder) limitKnown(f *theory.Formula) tri {
 	var ok bool
 	switch f.Kind {
 	case theory.KB:
-		x, y := e.env[f.X], e.env[f.Y]
+		x, y := e.scr.env[f.X], e.scr.env[f.Y]
 		if realTime(x, y) != vUnknown || !e.k.Sequential {
 			return t
 		}
 		l, ok = e.bExisting(x, y)
 	case theory.KMatch:
-		l, ok = e.vars.get(varPair{vMatch, int32(e.env[f.X].Serial), int32(e.env[f.Y].Serial)}.key())
+		l, ok = e.reg.vars.get(varPair{vMatch, int32(e.scr.env[f.X].Serial), int32(e.scr.env[f.Y].Serial)}.key())
 	}
 	if !ok {
 		return t
@@ -148,7 +148,7 @@ func (e *Encoder) limitKnown(f *theory.Formula) tri {
 	if l.IsNeg() {
 		sign = -1
 	}
-	switch e.units[v] * sign {
+	switch e.reg.units[v] * sign {
 	case 1:
 		return vTrue
 	case -1:
@@ -160,8 +160,8 @@ func (e *Encoder) limitKnown(f *theory.Formula) tri {
 // limitStart begins x's counter and its guard.
 func (e *Encoder) limitStart(n int, x *Op, extra []Lit) *limitState {
 	st := &limitState{n: n, k: n - 1, extra: extra}
-	e.cur = append(e.cur[:0], x)
-	parts := e.nodes.list(len(x.asX) + 1)
+	e.scr.cur = append(e.scr.cur[:0], x)
+	parts := e.scr.nodes.list(len(x.asX) + 1)
 	if x.pending() {
 		parts = append(parts, e.litNode(e.used(x).Not()))
 	}
@@ -192,8 +192,8 @@ func (e *Encoder) limitInput(st *limitState, a, x *Op) {
 	if st.dead || a == x || st.k < 0 || e.poll() {
 		return
 	}
-	e.cur = append(e.cur[:0], a, x)
-	parts := e.nodes.list(len(a.asX) + 2)
+	e.scr.cur = append(e.scr.cur[:0], a, x)
+	parts := e.scr.nodes.list(len(a.asX) + 2)
 	parts = append(parts, e.not(e.usedNode(a)), e.not(e.bNode(a, x)))
 	wit := limitWitFor(st.n)
 	if e.limitReleased(wit, a, x) {
@@ -222,7 +222,7 @@ func (e *Encoder) limitInput(st *limitState, a, x *Op) {
 	}
 	hv := e.aux()
 	e.assert(e.or(e.litNode(hv), body), st.extra)
-	e.cur = append(e.cur[:0], x)
+	e.scr.cur = append(e.scr.cur[:0], x)
 	e.limitCount(st, hv)
 }
 
@@ -244,7 +244,7 @@ func limitWitFor(n int) *theory.Formula {
 func (e *Encoder) limitCanOverflow(n int, x *Op, all bool) bool {
 	wit := limitWitFor(n)
 	cands := 0
-	for _, y := range e.opsOf(h.Acquire) {
+	for _, y := range e.tab.opsOf(h.Acquire) {
 		if y == x || realTime(y, x) == vFalse {
 			continue
 		}
@@ -265,15 +265,15 @@ func (e *Encoder) limitCanOverflow(n int, x *Op, all bool) bool {
 // limitReleased reports whether a witness that a is released before x
 // is known true; it creates no variable.
 func (e *Encoder) limitReleased(wit *theory.Formula, a, x *Op) bool {
-	if cap(e.env) < 3 {
-		e.env = make([]*Op, 3)
+	if cap(e.scr.env) < 3 {
+		e.scr.env = make([]*Op, 3)
 	}
 	for _, rs := range [2][]*Op{a.asX, x.asX} {
 		for _, r := range rs {
 			if r == x || r == a {
 				continue
 			}
-			e.env = append(e.env[:0], r, x, a)
+			e.scr.env = append(e.scr.env[:0], r, x, a)
 			if eval3(wit, e.limitKnown) == vTrue {
 				return true
 			}
@@ -287,16 +287,16 @@ func (e *Encoder) limitReleased(wit *theory.Formula, a, x *Op) bool {
 
 // limitClause emits extra ∨ guard ∨ lits.
 func (e *Encoder) limitClause(st *limitState, lits ...Lit) {
-	cl := append(append(append(e.clauseBuf[:0], st.extra...), st.guard...), lits...)
+	cl := append(append(append(e.scr.clauseBuf[:0], st.extra...), st.guard...), lits...)
 	e.emit(cl)
-	e.clauseBuf = cl[:0]
+	e.scr.clauseBuf = cl[:0]
 }
 
 // limitDef emits extra ∨ lits: a register's definition, not guarded.
 func (e *Encoder) limitDef(st *limitState, lits ...Lit) {
-	cl := append(append(e.clauseBuf[:0], st.extra...), lits...)
+	cl := append(append(e.scr.clauseBuf[:0], st.extra...), lits...)
 	e.emit(cl)
-	e.clauseBuf = cl[:0]
+	e.scr.clauseBuf = cl[:0]
 }
 
 // limitCount appends input in to the sequential counter (Sinz 2005):
@@ -359,7 +359,7 @@ func (e *Encoder) limitReturned(a *axiom, op *Op) {
 		op.lim = e.limitStart(a.Capacity, op, nil)
 	}
 	var in []*Op
-	for _, y := range e.opsOf(h.Acquire) {
+	for _, y := range e.tab.opsOf(h.Acquire) {
 		if y != op && !y.pending() && realTime(y, op) != vFalse {
 			in = append(in, y)
 		}
@@ -370,13 +370,13 @@ func (e *Encoder) limitReturned(a *axiom, op *Op) {
 			e.limitInput(x.lim, op, x)
 		}
 	}
-	e.cur = e.cur[:0]
+	e.scr.cur = e.scr.cur[:0]
 }
 
 // limitOpen emits, under extra, LIMIT for every acquire that is pending
 // or overlaps a pending acquire, over all the acquires that may precede it.
 func (e *Encoder) limitOpen(a *axiom, extra []Lit) {
-	acq := e.opsOf(h.Acquire)
+	acq := e.tab.opsOf(h.Acquire)
 	for _, x := range acq {
 		open := x.pending()
 		for _, y := range x.conc {
@@ -397,7 +397,7 @@ func (e *Encoder) limitOpen(a *axiom, extra []Lit) {
 		}
 		e.limitInputs(st, x, in)
 	}
-	e.cur = e.cur[:0]
+	e.scr.cur = e.scr.cur[:0]
 }
 
 // limitInputs counts the acquires as possibly held at x, grouping first
@@ -437,7 +437,7 @@ func (e *Encoder) limitGroup(st *limitState, x *Op, as []*Op) []*Op {
 			rest = append(rest, a)
 			continue
 		}
-		e.cur = append(e.cur[:0], a, x)
+		e.scr.cur = append(e.scr.cur[:0], a, x)
 		ok, any := true, false
 		var ws []*node
 		var rs []*Op
@@ -475,10 +475,10 @@ func (e *Encoder) limitGroup(st *limitState, x *Op, as []*Op) []*Op {
 		return nil
 	}
 	for _, r := range rels {
-		e.cur = append(e.cur[:0], x, r)
+		e.scr.cur = append(e.scr.cur[:0], x, r)
 		u := e.aux()
 		e.assert(e.or(append([]*node{e.litNode(u)}, wits[r]...)...), st.extra)
-		e.cur = append(e.cur[:0], x)
+		e.scr.cur = append(e.scr.cur[:0], x)
 		e.limitCount(st, u)
 	}
 	return rest

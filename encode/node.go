@@ -70,7 +70,7 @@ func (a *nodes) list(n int) []*node {
 	}
 }
 
-func (e *Encoder) litNode(l Lit) *node { return e.nodes.new(nLit, l, nil) }
+func (e *Encoder) litNode(l Lit) *node { return e.scr.nodes.new(nLit, l, nil) }
 
 func constNode(b bool) *node {
 	if b {
@@ -85,7 +85,7 @@ func (e *Encoder) and(args ...*node) *node {
 	for _, a := range args {
 		n += len(a.args) + 1
 	}
-	out := e.nodes.list(n)
+	out := e.scr.nodes.list(n)
 	for _, a := range args {
 		switch e.settled(a) {
 		case nFalse:
@@ -104,7 +104,7 @@ func (e *Encoder) and(args ...*node) *node {
 	case 1:
 		return out[0]
 	}
-	return e.nodes.new(nAnd, z.LitNull, out)
+	return e.scr.nodes.new(nAnd, z.LitNull, out)
 }
 
 // or folds constants and flattens nested disjunctions.
@@ -113,7 +113,7 @@ func (e *Encoder) or(args ...*node) *node {
 	for _, a := range args {
 		n += len(a.args) + 1
 	}
-	out := e.nodes.list(n)
+	out := e.scr.nodes.list(n)
 	for _, a := range args {
 		switch e.settled(a) {
 		case nTrue:
@@ -132,7 +132,7 @@ func (e *Encoder) or(args ...*node) *node {
 	case 1:
 		return out[0]
 	}
-	return e.nodes.new(nOr, z.LitNull, out)
+	return e.scr.nodes.new(nOr, z.LitNull, out)
 }
 
 // settled is n's kind, except that a literal the saturator has already
@@ -160,13 +160,13 @@ func (e *Encoder) not(n *node) *node {
 	case nLit:
 		return e.litNode(n.lit.Not())
 	case nAnd:
-		out := e.nodes.list(len(n.args))
+		out := e.scr.nodes.list(len(n.args))
 		for _, a := range n.args {
 			out = append(out, e.not(a))
 		}
 		return e.or(out...)
 	default:
-		out := e.nodes.list(len(n.args))
+		out := e.scr.nodes.list(len(n.args))
 		for _, a := range n.args {
 			out = append(out, e.not(a))
 		}
@@ -188,10 +188,10 @@ func (e *Encoder) assert(n *node, extra []Lit) {
 		if e.isTrue(n) {
 			return
 		}
-		start := len(e.stack)
-		e.stack = append(append(e.stack, extra...), n.lit)
-		e.emit(e.stack[start:])
-		e.stack = e.stack[:start]
+		start := len(e.scr.stack)
+		e.scr.stack = append(append(e.scr.stack, extra...), n.lit)
+		e.emit(e.scr.stack[start:])
+		e.scr.stack = e.scr.stack[:start]
 	case nAnd:
 		for _, a := range n.args {
 			e.assert(a, extra)
@@ -204,14 +204,14 @@ func (e *Encoder) assert(n *node, extra []Lit) {
 		}
 		// The clause grows on the stack; litFor builds the helpers'
 		// clauses above it and leaves the stack as it found it.
-		start := len(e.stack)
-		e.stack = append(e.stack, extra...)
+		start := len(e.scr.stack)
+		e.scr.stack = append(e.scr.stack, extra...)
 		for _, a := range n.args {
 			l := e.litFor(a)
-			e.stack = append(e.stack, l)
+			e.scr.stack = append(e.scr.stack, l)
 		}
-		e.emit(e.stack[start:])
-		e.stack = e.stack[:start]
+		e.emit(e.scr.stack[start:])
+		e.scr.stack = e.scr.stack[:start]
 	}
 }
 
@@ -221,10 +221,10 @@ func (e *Encoder) litFor(n *node) Lit {
 		return n.lit
 	}
 	t := e.aux()
-	start := len(e.stack)
-	e.stack = append(e.stack, t.Not())
-	e.assert(n, e.stack[start:start+1:start+1])
-	e.stack = e.stack[:start]
+	start := len(e.scr.stack)
+	e.scr.stack = append(e.scr.stack, t.Not())
+	e.assert(n, e.scr.stack[start:start+1:start+1])
+	e.scr.stack = e.scr.stack[:start]
 	return t
 }
 

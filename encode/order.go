@@ -28,70 +28,14 @@ import "github.com/satmon/satmon/internal/z"
 // have their third operation among p.conc and q.conc, and those through
 // an operation p are p, x ∈ p.conc, and y ∈ p.conc ∪ x.conc.
 
-// Assigned is told of literals that became true in the solver since the
-// last call. With Config.Lazy set, it emits the transitivity and side
-// clauses that they made unit or false; the caller propagates again and
-// repeats until no literal is new. Otherwise it does nothing.
-func (e *Encoder) Assigned(lits []Lit) {
-	if e.lazy == nil {
-		return
-	}
-	e.nodes.reset()
-	for _, l := range lits {
-		if e.poll() {
-			return
-		}
-		v := l.Var()
-		if e.w.on {
-			e.watchAssigned(v)
-		}
-		if int(v) >= len(e.meaning) {
-			continue
-		}
-		m := e.meaning[v]
-		switch m.kind {
-		case vB:
-			x, y := e.varOps[v][0], e.varOps[v][1]
-			if l.IsNeg() {
-				x, y = y, x
-			}
-			e.edgeAssigned(x, y, l)
-		case vUsed:
-			if o := e.varOps[v][0]; l.IsPos() {
-				e.usedAssigned(o)
-			} else if o.pending() {
-				e.usedFalse(o)
-			}
-		case vRet:
-			switch o := e.varOps[v][0]; {
-			case !o.pending():
-			case l.IsPos():
-				e.retTrue(o, l)
-			case e.lazyPair():
-				e.retFalse(o, l.Not())
-			}
-		case vMatch:
-			if l.IsPos() {
-				x, y := e.varOps[v][0], e.varOps[v][1]
-				e.usedBy(x, l)
-				e.usedBy(y, l)
-				if e.lazyPair() {
-					e.pairTrue(x, y, l)
-				}
-				e.matchTrue(x, y, l)
-			}
-		}
-	}
-}
-
 // edgeAssigned visits the clauses in which the new fact p→q (literal l)
 // is false: the cycles p→q→z→p. Such a clause can only be unit if q→z or
 // z→p is true too (else two of its literals are not false), so only
 // those z are visited: q's and p's known neighbours, and the operations
 // that real time orders after q or before p.
 func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
-	p.succ = e.push(p.succ, q)
-	q.pred = e.push(q.pred, p)
+	p.succ = e.tab.push(p.succ, q)
+	q.pred = e.tab.push(q.pred, p)
 	e.stamp++
 	seen := e.stamp
 	p.mark, q.mark = seen, seen
@@ -162,7 +106,7 @@ func (e *Encoder) usedAssigned(p *Op) {
 	}
 	// p→x→y→p with x, y in p.conc: p→x must not be false, y→p (that is,
 	// p→y) not true, and one of them true.
-	ts, us, fs := e.byTri[0][:0], e.byTri[1][:0], e.byTri[2][:0]
+	ts, us, fs := e.scr.byTri[0][:0], e.scr.byTri[1][:0], e.scr.byTri[2][:0]
 	for _, x := range p.conc {
 		switch tri(x.mark - base - 1) {
 		case vTrue:
@@ -173,7 +117,7 @@ func (e *Encoder) usedAssigned(p *Op) {
 			fs = append(fs, x)
 		}
 	}
-	e.byTri = [3][]*Op{ts, us, fs}
+	e.scr.byTri = [3][]*Op{ts, us, fs}
 	tv, uv := edgeVal{t: vTrue, known: true}, edgeVal{known: true}
 	for _, x := range ts {
 		for _, y := range us {
@@ -218,7 +162,7 @@ func (e *Encoder) usedAssigned(p *Op) {
 	}
 	// Not expected (see above), and impossible unless p returned before
 	// the last call; kept exact.
-	if n := len(e.win); !p.pending() && n > 0 && e.win[n-1].Call > p.Return {
+	if n := len(e.tab.win); !p.pending() && n > 0 && e.tab.win[n-1].Call > p.Return {
 		for _, x := range p.conc {
 			px := edgeVal{t: tri(x.mark - base - 1), known: true}
 			for _, y := range x.conc {
@@ -302,7 +246,7 @@ func (e *Encoder) checkCycle(a, b, c *Op, ab, bc, ca edgeVal) {
 	}
 	// Not a local array: passed to the sink it would escape, and be
 	// allocated on every call, emitted or not.
-	lits := e.cycle[:]
+	lits := e.scr.cycle[:]
 	n := 0
 	var openEdge [2]*Op // an edge that still needs its variable
 	for i, v := range ev {
@@ -354,10 +298,10 @@ func (e *Encoder) checkCycle(a, b, c *Op, ab, bc, ca edgeVal) {
 // bExisting is b(x,y) for an overlapping pair, if its variable exists.
 func (e *Encoder) bExisting(x, y *Op) (Lit, bool) {
 	if x.Serial < y.Serial {
-		v, ok := e.vars.get(varPair{vB, int32(x.Serial), int32(y.Serial)}.key())
+		v, ok := e.reg.vars.get(varPair{vB, int32(x.Serial), int32(y.Serial)}.key())
 		return v, ok
 	}
-	v, ok := e.vars.get(varPair{vB, int32(y.Serial), int32(x.Serial)}.key())
+	v, ok := e.reg.vars.get(varPair{vB, int32(y.Serial), int32(x.Serial)}.key())
 	if !ok {
 		return z.LitNull, false
 	}

@@ -14,7 +14,7 @@ func (e *Encoder) Origin() (axiom *theory.Axiom, serials []int) {
 	if e.curAxiom == nil {
 		return nil, nil
 	}
-	for _, o := range e.cur {
+	for _, o := range e.scr.cur {
 		serials = append(serials, o.Serial)
 	}
 	return e.curAxiom, serials

@@ -49,8 +49,8 @@ func (e *Encoder) partnersX(x *Op) []*Op {
 	}
 	// Merge the stored partners (returned) with the pending ones, both
 	// in window order (serials increase along the window).
-	start := len(e.pbuf)
-	buf := e.pbuf
+	start := len(e.scr.pbuf)
+	buf := e.scr.pbuf
 	st, pd := x.asX, pend[first:]
 	for len(pd) > 0 {
 		p := pd[0]
@@ -67,7 +67,7 @@ func (e *Encoder) partnersX(x *Op) []*Op {
 		pd = pd[1:]
 	}
 	buf = append(buf, st...)
-	e.pbuf = buf
+	e.scr.pbuf = buf
 	return buf[start:len(buf):len(buf)]
 }
 
@@ -77,17 +77,17 @@ func (e *Encoder) partnersX(x *Op) []*Op {
 // an add's partners at every instance.
 func (e *Encoder) pendingFor(m h.Method) []*Op {
 	if m >= memoMethods {
-		return e.pend
+		return e.tab.pend
 	}
 	c := &e.pendFor[m]
-	if c.gen != e.pendGen || !c.ok {
+	if c.gen != e.tab.pendGen || !c.ok {
 		c.l = c.l[:0]
-		for _, p := range e.pend {
+		for _, p := range e.tab.pend {
 			if e.methodsMayMatch(m, p.Label.Method) {
 				c.l = append(c.l, p)
 			}
 		}
-		c.gen, c.ok = e.pendGen, true
+		c.gen, c.ok = e.tab.pendGen, true
 	}
 	return c.l
 }
@@ -117,14 +117,14 @@ func (e *Encoder) partnersY(y *Op) []*Op {
 	if i == len(cands) {
 		return cands // all of them, as a queue's pending dequeue has
 	}
-	start := len(e.pbuf)
-	buf := append(e.pbuf, cands[:i]...)
+	start := len(e.scr.pbuf)
+	buf := append(e.scr.pbuf, cands[:i]...)
 	for _, x := range cands[i+1:] {
 		if e.matchPossible(x, y) {
 			buf = append(buf, x)
 		}
 	}
-	e.pbuf = buf
+	e.scr.pbuf = buf
 	return buf[start:len(buf):len(buf)]
 }
 
@@ -143,8 +143,8 @@ func (e *Encoder) partners(g *source, env []*Op) []*Op {
 func (e *Encoder) callPartners(op *Op) {
 	for _, o := range e.partnerCands(op.Label.Method, true) {
 		if !o.pending() && e.matchPossible(op, o) {
-			op.asX = e.push(op.asX, o)
-			o.asY = e.push(o.asY, op)
+			op.asX = e.tab.push(op.asX, o)
+			o.asY = e.tab.push(o.asY, op)
 		}
 	}
 }
@@ -155,12 +155,12 @@ func (e *Encoder) callPartners(op *Op) {
 // window order as the stored lists would give them. Its pairs as x do not
 // change: MATCH does not read x's value.
 func (e *Encoder) returnPartners(op *Op) {
-	out := e.opScratch[:0]
+	out := e.scr.opScratch[:0]
 	for _, ov := range op.owned {
-		if !ov.pair || ov.key>>62 != uint64(vMatch) || e.epoch[ov.v] != ov.epoch {
+		if !ov.pair || ov.key>>62 != uint64(vMatch) || e.reg.epoch[ov.v] != ov.epoch {
 			continue
 		}
-		if x := e.varOps[ov.v][0]; e.varOps[ov.v][1] == op && !e.matchPossible(x, op) {
+		if x := e.reg.varOps[ov.v][0]; e.reg.varOps[ov.v][1] == op && !e.matchPossible(x, op) {
 			out = append(out, x)
 		}
 	}
@@ -169,10 +169,10 @@ func (e *Encoder) returnPartners(op *Op) {
 		e.ruleOut(x, op)
 	}
 	clear(out)
-	e.opScratch = out[:0]
-	for _, x := range e.byArg[op.Label.Ret] {
+	e.scr.opScratch = out[:0]
+	for _, x := range e.tab.byArg[op.Label.Ret] {
 		if e.matchPossible(x, op) {
-			op.asY = e.push(op.asY, x)
+			op.asY = e.tab.push(op.asY, x)
 			x.asX = e.insertBySerial(x.asX, op)
 		}
 	}
@@ -181,7 +181,7 @@ func (e *Encoder) returnPartners(op *Op) {
 // insertBySerial inserts o into l, which is in window order, at its
 // place.
 func (e *Encoder) insertBySerial(l []*Op, o *Op) []*Op {
-	l = e.push(l, o)
+	l = e.tab.push(l, o)
 	i := len(l) - 1
 	for i > 0 && l[i-1].Serial > o.Serial {
 		l[i] = l[i-1]

@@ -122,20 +122,20 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 	for _, p := range parts {
 		if p.n == 0 {
 			w.items = append(w.items, witem{at: int32(len(w.lits)), n: 1})
-			w.lits = append(w.lits, wlit{p.lit, e.epoch[p.lit.Var()]})
+			w.lits = append(w.lits, wlit{p.lit, e.reg.epoch[p.lit.Var()]})
 			continue
 		}
 		hasConj = true
 		w.items = append(w.items, witem{at: int32(len(w.lits)), n: p.n, conj: true})
-		for _, l := range e.conj[p.at : p.at+p.n] {
-			w.lits = append(w.lits, wlit{l, e.epoch[l.Var()]})
+		for _, l := range e.scr.conj[p.at : p.at+p.n] {
+			w.lits = append(w.lits, wlit{l, e.reg.epoch[l.Var()]})
 		}
 	}
 	in.nitems = int32(len(w.items)) - in.items
 	if hasConj || w.closed {
 		in.owners = int32(len(w.owners))
-		for _, o := range e.env[:nf] {
-			w.owners = append(w.owners, wlit{o.usedVar, e.epoch[o.usedVar.Var()]})
+		for _, o := range e.scr.env[:nf] {
+			w.owners = append(w.owners, wlit{o.usedVar, e.reg.epoch[o.usedVar.Var()]})
 		}
 		in.nowners = int32(len(w.owners)) - in.owners
 	}
@@ -205,7 +205,7 @@ func (e *Encoder) visit(id int32) bool {
 		}
 		it := w.items[i]
 		for _, wl := range w.lits[it.at : it.at+it.n] {
-			if e.lazy.Value(wl.l) == -1 && e.epoch[wl.l.Var()] == wl.epoch {
+			if e.lazy.Value(wl.l) == -1 && e.reg.epoch[wl.l.Var()] == wl.epoch {
 				reason = append(reason, wl.l)
 				break
 			}
@@ -218,7 +218,7 @@ func (e *Encoder) visit(id int32) bool {
 	} else {
 		it := w.items[last]
 		for _, wl := range w.lits[it.at : it.at+it.n] {
-			if e.lazy.Value(wl.l) == 1 || e.epoch[wl.l.Var()] != wl.epoch {
+			if e.lazy.Value(wl.l) == 1 || e.reg.epoch[wl.l.Var()] != wl.epoch {
 				continue
 			}
 			cl := append(append(w.cl[:0], reason...), wl.l)
@@ -249,7 +249,7 @@ func (e *Encoder) itemValue(it *witem) tri {
 	}
 	t := vTrue
 	for _, wl := range e.w.lits[it.at : it.at+it.n] {
-		if e.epoch[wl.l.Var()] != wl.epoch {
+		if e.reg.epoch[wl.l.Var()] != wl.epoch {
 			if e.w.closed {
 				it.false_ = true
 				return vFalse
@@ -280,7 +280,7 @@ func (e *Encoder) itemValue(it *witem) tri {
 func (e *Encoder) watchAlive(in *winst) bool {
 	w := &e.w
 	for _, o := range w.owners[in.owners : in.owners+in.nowners] {
-		if e.epoch[o.l.Var()] != o.epoch {
+		if e.reg.epoch[o.l.Var()] != o.epoch {
 			return false
 		}
 	}
@@ -288,7 +288,7 @@ func (e *Encoder) watchAlive(in *winst) bool {
 		return true
 	}
 	for _, it := range w.items[in.items : in.items+in.nitems] {
-		if wl := w.lits[it.at]; !it.conj && e.epoch[wl.l.Var()] != wl.epoch {
+		if wl := w.lits[it.at]; !it.conj && e.reg.epoch[wl.l.Var()] != wl.epoch {
 			return false
 		}
 	}
@@ -416,7 +416,7 @@ func (e *Encoder) compactWatched() {
 		for _, it := range w.items[in.items : in.items+in.nitems] {
 			at := int32(len(lits))
 			for _, wl := range w.lits[it.at : it.at+it.n] {
-				if e.epoch[wl.l.Var()] != wl.epoch {
+				if e.reg.epoch[wl.l.Var()] != wl.epoch {
 					continue // a conjunction's forgotten literal
 				}
 				lits = append(lits, wl)

@@ -1,0 +1,35 @@
+package encode
+
+import "github.com/satmon/satmon/internal/z"
+
+// scratch holds the buffers the encoder's entry points reuse from call to
+// call so that a steady window allocates nothing. No state outlives the
+// entry point that fills them, except Remove's result, which is valid
+// until the next Remove.
+type scratch struct {
+	env []*Op // the assignment of the instance being enumerated
+	cur []*Op // the operations of the instance being emitted
+	// stack holds the clauses being built by assert (nested: a Tseitin
+	// helper's clauses are built above its parent's); emitted clauses
+	// are copied by the sink.
+	stack     []Lit
+	clauseBuf []Lit
+	parts     []*node // leaf's disjuncts
+	inst      instState
+	nodes     nodes // arena for the formulas being grounded
+	// The template's buffers (compiled.go): the parts of an instance's
+	// disjunction, the literals of its witnesses, the parts left after
+	// folding, the clause, and a copy of one witness's literals.
+	cparts     []cpart
+	conj       []Lit
+	cout       []cpart
+	cclause    []Lit
+	witScratch []Lit
+	retUnits   []Lit    // Return's unit clauses
+	cycle      [6]Lit   // checkCycle's clause
+	pair       [2]Lit   // emit2's clause
+	byTri      [3][]*Op // usedAssigned's scratch
+	pbuf       []*Op    // the lists partnersX and partnersY build
+	opScratch  []*Op    // returnPartners' and pairClauses' scratch
+	forget     []z.Var  // Remove's result, reused from call to call
+}

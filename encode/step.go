@@ -1,0 +1,222 @@
+package encode
+
+import (
+	"cmp"
+	"slices"
+
+	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/z"
+)
+
+// The encoder's entry points, each a sequence of phases, so that what
+// happens to one call, one return, one new fact and one forgetting can be
+// read here in order; the phases themselves live with the part that owns
+// their state: the operation table (table.go), the variables (vars.go),
+// partner lists (partners.go), grounding (instances.go, compiled.go), the
+// watched instances (watched.go), the lazy side clauses (order.go,
+// lazymatch.go, lazypair.go, lazyret.go) and LIMIT (limit.go).
+
+// Call adds a new operation to the window and emits the universal
+// instances it completes.
+func (e *Encoder) Call(o Op) {
+	e.scr.nodes.reset()
+	op := e.tab.enter(o)
+	// Its partners are found before it joins the window, where it would
+	// be a candidate of its own.
+	e.linkPartners(op)
+	e.tab.add(op)
+	// With only one operation the used variable might otherwise never be
+	// created; create it so that callers can assume on it.
+	e.used(op)
+	for _, a := range e.ax {
+		switch {
+		case len(a.Exists) > 0, a.valid:
+		case a.shape == shapeTotal && e.k.Sequential:
+			// b(y,x) is ¬b(x,y): every instance is true.
+		case a.matchAtoms != nil:
+			// Emitted when their match variables exist (lazymatch.go).
+		case a.shape == shapeTransitive && e.lazy != nil:
+			// Generated on demand by Assigned.
+		case a.shape == shapeTransitive:
+			e.transitivity(a, op)
+		default:
+			e.instances(a, op, false, nil)
+		}
+	}
+	e.flushMatches()
+}
+
+// Return records that the operation serial returned ret at action seq and
+// emits the ∀∃ instances that became closed.
+func (e *Encoder) Return(serial int, ret h.Value, seq int) {
+	e.scr.nodes.reset()
+	op := e.tab.op(serial)
+	// Settle the pending-era variables first: used, and the return value.
+	e.emit1(e.used(op))
+	// In the order the variables were made, not the map's, so that the
+	// clauses of a run do not depend on Go's randomised map order.
+	units := e.scr.retUnits[:0]
+	for v, l := range op.rets {
+		if v == ret {
+			units = append(units, l)
+		} else {
+			units = append(units, l.Not())
+		}
+	}
+	slices.SortFunc(units, func(a, b Lit) int { return cmp.Compare(a.Var(), b.Var()) })
+	for _, l := range units {
+		e.emit1(l)
+	}
+	e.scr.retUnits = units
+	e.tab.returned(op, ret, seq)
+	if e.virt {
+		e.returnPartners(op)
+	} else {
+		e.prunePartners(op)
+	}
+	for _, a := range e.ax {
+		switch {
+		case a.shape == shapeLimit:
+			e.limitReturned(a, op)
+		case len(a.Exists) > 0 && a.closable:
+			e.instances(a, op, true, nil)
+		}
+	}
+	e.flushMatches()
+}
+
+// Assigned is told of literals that became true in the solver since the
+// last call. With Config.Lazy set, it emits the transitivity and side
+// clauses that they made unit or false; the caller propagates again and
+// repeats until no literal is new. Otherwise it does nothing.
+func (e *Encoder) Assigned(lits []Lit) {
+	if e.lazy == nil {
+		return
+	}
+	e.scr.nodes.reset()
+	for _, l := range lits {
+		if e.poll() {
+			return
+		}
+		v := l.Var()
+		if e.w.on {
+			e.watchAssigned(v)
+		}
+		if int(v) >= len(e.reg.meaning) {
+			continue
+		}
+		m := e.reg.meaning[v]
+		switch m.kind {
+		case vB:
+			x, y := e.reg.varOps[v][0], e.reg.varOps[v][1]
+			if l.IsNeg() {
+				x, y = y, x
+			}
+			e.edgeAssigned(x, y, l)
+		case vUsed:
+			if o := e.reg.varOps[v][0]; l.IsPos() {
+				e.usedAssigned(o)
+			} else if o.pending() {
+				e.usedFalse(o)
+			}
+		case vRet:
+			switch o := e.reg.varOps[v][0]; {
+			case !o.pending():
+			case l.IsPos():
+				e.retTrue(o, l)
+			case e.lazyPair():
+				e.retFalse(o, l.Not())
+			}
+		case vMatch:
+			if l.IsPos() {
+				x, y := e.reg.varOps[v][0], e.reg.varOps[v][1]
+				e.usedBy(x, l)
+				e.usedBy(y, l)
+				if e.lazyPair() {
+					e.pairTrue(x, y, l)
+				}
+				e.matchTrue(x, y, l)
+			}
+		}
+	}
+}
+
+// Remove forgets returned operations and returns the variables that only
+// made sense with them (in a slice that the next call reuses): their b,
+// used, match and ret variables and the helpers of the instances they
+// were universally bound in. The caller
+// forgets those variables in its solver, which drops every clause that
+// mentions them. What was derived about the remaining variables stays.
+func (e *Encoder) Remove(serials []int) []z.Var {
+	forget := e.scr.forget[:0]
+	// The operations to forget are marked with a fresh stamp.
+	e.stamp++
+	gone := e.stamp
+	pendGone := false // callers forget returned operations only; kept exact
+	for _, s := range serials {
+		o := e.tab.op(s)
+		if o == nil || o.mark == gone {
+			continue
+		}
+		o.mark = gone
+		if o.pending() {
+			pendGone = true
+		}
+		e.tab.gone = append(e.tab.gone, o)
+		for _, ov := range o.owned {
+			if e.reg.epoch[ov.v] != ov.epoch {
+				continue // already forgotten, maybe recycled since
+			}
+			e.reg.epoch[ov.v]++
+			e.reg.meaning[ov.v] = varPair{kind: vNone}
+			e.reg.varOps[ov.v] = [2]*Op{}
+			e.reg.units[ov.v] = 0
+			forget = append(forget, ov.v)
+			e.watchForgotten(ov.v)
+			if ov.pair {
+				e.reg.vars.del(ov.key)
+			}
+		}
+		e.tab.putOwned(o.owned)
+		o.owned = nil
+	}
+	// A match variable waiting for flushMatches names its operations by
+	// pointer, and the struct of a forgotten operation is recycled by the
+	// next Call: such entries go now (flushMatches would skip them, but
+	// could not tell a recycled struct from its new operation). The entry
+	// points flush before they return, so there are normally none.
+	if len(e.newMatches) > 0 {
+		keep := e.newMatches[:0]
+		for _, m := range e.newMatches {
+			if m.x.mark != gone && m.y.mark != gone {
+				keep = append(keep, m)
+			}
+		}
+		e.newMatches = keep
+	}
+	e.stamp++
+	e.tab.drop(gone, e.stamp, pendGone)
+	e.scr.forget = forget
+	e.revisitForgotten()
+	return forget
+}
+
+// EmitOpen emits every ∀∃ instance not yet emitted for good — those with a
+// pending universally bound operation, or of axioms that never close — each
+// clause extended with ¬act (act = z.LitNull: unconditionally).
+func (e *Encoder) EmitOpen(act Lit) {
+	e.scr.nodes.reset()
+	var extra []Lit
+	if act != z.LitNull {
+		extra = []Lit{act.Not()}
+	}
+	for _, a := range e.ax {
+		switch {
+		case a.shape == shapeLimit:
+			e.limitOpen(a, extra)
+		case len(a.Exists) > 0:
+			e.instances(a, nil, false, extra)
+		}
+	}
+	e.flushMatches()
+}

@@ -1,0 +1,264 @@
+package encode
+
+import (
+	"slices"
+
+	h "github.com/satmon/satmon/internal/history"
+)
+
+// opTable owns the window's operations: the live ones in call order, the
+// pending ones, their indexes by argument and by method, and the storage
+// recycled from forgotten operations. The encoder's phases (step.go) add,
+// return and drop operations only through it.
+type opTable struct {
+	win  []*Op // live operations in call and serial order (op)
+	pend []*Op // pending operations in call order
+	// pendGen counts the changes of pend, so that lists derived from it
+	// (pendingFor) know when they are stale.
+	pendGen uint64
+	byArg   map[h.Value][]*Op // live operations by argument
+	byMeth  [][]*Op           // live operations by method, in call order
+	// unordered: some operation was called (Op.Call) no later than one
+	// before it in the window. Candidate lists are in call order only
+	// while calls increase with serials, as the monitor's do; otherwise
+	// levelRun does not narrow by real time (cutsAdmit still rejects).
+	unordered bool
+
+	// freeOwned holds emptied lists of forgotten operations for reuse:
+	// growing a fresh list for every operation was a third of the bytes
+	// SATURATE allocated.
+	freeOwned [ownedClasses][]ownedList // by capacity class (putOwned)
+	// freeLists and freeRets likewise hold the partner and overlap lists
+	// and return-value tables of forgotten operations: a new operation's
+	// lists were half of the bytes SATURATE -r allocated.
+	freeLists [listClasses][][]*Op // by capacity class (putList)
+	freeRets  []map[h.Value]Lit
+	// freeOps holds the structs of forgotten operations, for Call. No
+	// pointer to a forgotten operation survives Remove: every list of a
+	// live operation is filtered, and the lazy machinery names operations
+	// by serial.
+	freeOps []*Op
+	gone    []*Op // Remove's scratch
+}
+
+// op returns the live operation with the given serial, or nil. The window
+// is in serial order (Call requires serials to increase), so it is found
+// by bisection: a table by serial cost a map insert at every call and a
+// delete at every removal.
+func (t *opTable) op(serial int) *Op {
+	w := t.win
+	lo, hi := 0, len(w)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if w[mid].Serial < serial {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(w) && w[lo].Serial == serial {
+		return w[lo]
+	}
+	return nil
+}
+
+// opsOf lists the live operations of method m, in call order.
+func (t *opTable) opsOf(m h.Method) []*Op {
+	if int(m) < len(t.byMeth) {
+		return t.byMeth[m]
+	}
+	return nil
+}
+
+// newOp returns a zeroed operation, recycled if one is free.
+func (t *opTable) newOp() *Op {
+	if n := len(t.freeOps); n > 0 {
+		o := t.freeOps[n-1]
+		t.freeOps = t.freeOps[:n-1]
+		return o
+	}
+	return new(Op)
+}
+
+// recycle keeps the lists and return-value table of a forgotten
+// operation for the next ones. Nothing reads a forgotten operation's lists
+// (pending flushes are over when Remove runs).
+func (t *opTable) recycle(o *Op) {
+	for _, l := range [...][]*Op{o.asX, o.asY, o.conc, o.succ, o.pred} {
+		t.putList(l)
+	}
+	o.asX, o.asY, o.conc, o.succ, o.pred = nil, nil, nil, nil, nil
+	if o.rets != nil && len(o.rets) <= maxKeptOwned && len(t.freeRets) < maxKeptLists {
+		clear(o.rets)
+		t.freeRets = append(t.freeRets, o.rets)
+	}
+	o.rets = nil
+	if len(t.freeOps) < maxKeptOps {
+		o.lim = nil
+		t.freeOps = append(t.freeOps, o)
+	}
+}
+
+// push appends o to l. A full list moves to a list of twice its
+// capacity, recycled if one is free, and is kept for reuse (putList):
+// with the lists of forgotten operations recycled too, a window that
+// stays the same size allocates no list.
+func (t *opTable) push(l []*Op, o *Op) []*Op {
+	if len(l) < cap(l) {
+		return append(l, o)
+	}
+	nl := t.takeList(max(2*cap(l), minListCap))
+	nl = append(nl, l...)
+	t.putList(l)
+	return append(nl, o)
+}
+
+// takeList returns an empty list of capacity c, a power of two.
+func (t *opTable) takeList(c int) []*Op {
+	if k := listClass(c); k >= 0 {
+		if n := len(t.freeLists[k]); n > 0 {
+			l := t.freeLists[k][n-1]
+			t.freeLists[k] = t.freeLists[k][:n-1]
+			return l
+		}
+	}
+	return make([]*Op, 0, c)
+}
+
+// putList keeps l for reuse if its capacity is a class and the class is
+// not full. Entries past len(l) are already nil (every list drops its
+// entries by clearing them).
+func (t *opTable) putList(l []*Op) {
+	if k := listClass(cap(l)); k >= 0 && len(t.freeLists[k]) < maxKeptListWords/cap(l) {
+		clear(l)
+		t.freeLists[k] = append(t.freeLists[k], l[:0])
+	}
+}
+
+// takeOwned returns an empty owner list of capacity c, a power of two.
+func (t *opTable) takeOwned(c int) ownedList {
+	if k := ownedClass(c); k >= 0 {
+		if n := len(t.freeOwned[k]); n > 0 {
+			l := t.freeOwned[k][n-1]
+			t.freeOwned[k] = t.freeOwned[k][:n-1]
+			return l
+		}
+	}
+	return make(ownedList, 0, c)
+}
+
+// putOwned keeps l for reuse if its capacity is a class and the class is
+// not full. Its entries hold no pointers, so they are not cleared.
+func (t *opTable) putOwned(l ownedList) {
+	if k := ownedClass(cap(l)); k >= 0 && len(t.freeOwned[k]) < maxKeptOwnedVars/cap(l) {
+		t.freeOwned[k] = append(t.freeOwned[k], l[:0])
+	}
+}
+
+// enter makes the struct of a new operation from o, recycled from a
+// forgotten one when there is one (drop), so that a steady window
+// allocates none; it is not in the window until add.
+func (t *opTable) enter(o Op) *Op {
+	op := t.newOp()
+	*op = o
+	op.asX, op.asY, op.conc = nil, nil, nil
+	op.Return = -1
+	op.Label.Pending = true
+	op.Label.Ret = h.Void
+	if n := len(t.win); n > 0 && t.win[n-1].Serial >= op.Serial {
+		panic("encode: serials must increase")
+	}
+	if n := len(t.win); n > 0 && t.win[n-1].Call >= op.Call {
+		t.unordered = true
+	}
+	return op
+}
+
+// add puts op, just called, in the window: it overlaps every pending
+// operation.
+func (t *opTable) add(op *Op) {
+	for _, o := range t.pend {
+		o.conc = t.push(o.conc, op)
+		op.conc = t.push(op.conc, o)
+	}
+	t.win = append(t.win, op)
+	t.pend = append(t.pend, op)
+	t.pendGen++
+	t.byArg[op.Label.Arg] = t.push(t.byArg[op.Label.Arg], op)
+	for int(op.Label.Method) >= len(t.byMeth) {
+		t.byMeth = append(t.byMeth, nil)
+	}
+	t.byMeth[op.Label.Method] = append(t.byMeth[op.Label.Method], op)
+}
+
+// returned records that op returned ret at action seq.
+func (t *opTable) returned(op *Op, ret h.Value, seq int) {
+	if i := slices.Index(t.pend, op); i >= 0 {
+		t.pend = slices.Delete(t.pend, i, i+1)
+		t.pendGen++
+	}
+	op.Return = seq
+	op.Label.Pending = false
+	op.Label.Ret = ret
+}
+
+// drop takes the operations marked gone (listed in t.gone) out of the
+// window and of every list, and recycles their storage; dirty is a fresh
+// mark. pendGone says that some of them were pending.
+func (t *opTable) drop(gone, dirty uint32, pendGone bool) {
+	// Only the lists of the operations related to a forgotten one can name
+	// it, and every relation kept in lists is symmetric (x in y.asX iff y
+	// in x.asY, x in y.conc iff y in x.conc, x in y.succ iff y in
+	// x.pred; succ and pred lie within conc): those operations are marked
+	// dirty, and only their lists are filtered (CheckWindow checks it).
+	// Filtering every list of the window was an eighth of an MS-queue
+	// check, where a stalled operation keeps the window large.
+	for _, g := range t.gone {
+		for _, l := range [...][]*Op{g.asX, g.asY, g.conc} {
+			for _, o := range l {
+				if o.mark != gone {
+					o.mark = dirty
+				}
+			}
+		}
+	}
+	clear(t.gone)
+	t.gone = t.gone[:0]
+	live := t.win[:0]
+	var methGone [256]bool
+	for _, o := range t.win {
+		if o.mark == gone {
+			methGone[o.Label.Method] = true
+			if l := dropGone(t.byArg[o.Label.Arg], gone); len(l) > 0 {
+				t.byArg[o.Label.Arg] = l
+			} else {
+				delete(t.byArg, o.Label.Arg)
+				t.putList(l)
+			}
+			t.recycle(o)
+		}
+		if o.mark != gone {
+			live = append(live, o)
+		}
+		if o.mark == dirty {
+			o.asX = dropGone(o.asX, gone)
+			o.asY = dropGone(o.asY, gone)
+			o.conc = dropGone(o.conc, gone)
+			o.succ = dropGone(o.succ, gone)
+			o.pred = dropGone(o.pred, gone)
+		}
+	}
+	for i := len(live); i < len(t.win); i++ {
+		t.win[i] = nil
+	}
+	t.win = live
+	if pendGone {
+		t.pend = dropGone(t.pend, gone)
+		t.pendGen++
+	}
+	for m, l := range t.byMeth {
+		if methGone[m] {
+			t.byMeth[m] = dropGone(l, gone)
+		}
+	}
+}
