@@ -339,20 +339,9 @@ func (e *Encoder) emit(cl []Lit) {
 
 func (e *Encoder) newVar(name func() string) z.Var {
 	v := e.sink.NewVar()
-	for int(v) >= len(e.reg.epoch) {
-		e.reg.epoch = append(e.reg.epoch, 0)
-		e.reg.meaning = append(e.reg.meaning, varPair{kind: vNone})
-		e.reg.varOps = append(e.reg.varOps, [2]*Op{})
-		e.reg.units = append(e.reg.units, 0)
-	}
-	e.reg.meaning[v] = varPair{kind: vAux}
-	e.reg.varOps[v] = [2]*Op{}
-	e.reg.nvars++
+	e.reg.made(v)
 	if e.Names {
-		if e.reg.names == nil {
-			e.reg.names = map[z.Var]string{}
-		}
-		e.reg.names[v] = name()
+		e.reg.name(v, name())
 	}
 	return v
 }
@@ -375,10 +364,7 @@ func (e *Encoder) own(o *Op, v z.Var, k varKey) {
 		o.owned = nl
 	}
 	if e.reg.trackOwners {
-		for int(v) >= len(e.reg.owners) {
-			e.reg.owners = append(e.reg.owners, nil)
-		}
-		e.reg.owners[v] = append(e.reg.owners[v], int32(o.Serial))
+		e.reg.addOwner(v, o.Serial)
 	}
 	ov := ownedVar{v: v, epoch: e.reg.epoch[v]}
 	if k.kind != vAux && k.kind != vRet {
@@ -401,10 +387,7 @@ func (e *Encoder) variable(k varKey) Lit {
 	}
 	v := e.newVar(func() string { return e.keyName(k) })
 	l := v.Pos()
-	e.reg.meaning[v] = k.pair()
-	if k.kind != vRet {
-		e.reg.vars.put(k.pair().key(), l)
-	}
+	e.reg.define(v, k)
 	e.own(x, v, k)
 	if k.kind == vB || k.kind == vMatch {
 		if y = k.yo; y == nil {
@@ -414,7 +397,7 @@ func (e *Encoder) variable(k varKey) Lit {
 			e.own(y, v, k)
 		}
 	}
-	e.reg.varOps[v] = [2]*Op{x, y}
+	e.reg.setOps(v, x, y)
 	if k.kind == vRet {
 		// A pending operation returns at most one value, and returning one
 		// puts it in the stronger history (USED). At most one is a ladder
@@ -425,12 +408,7 @@ func (e *Encoder) variable(k varKey) Lit {
 		// the pairwise clauses.
 		o := x
 		if o.rets == nil {
-			if n := len(e.tab.freeRets); n > 0 {
-				o.rets = e.tab.freeRets[n-1]
-				e.tab.freeRets = e.tab.freeRets[:n-1]
-			} else {
-				o.rets = map[h.Value]Lit{}
-			}
+			o.rets = e.tab.takeRets()
 		}
 		o.rets[k.v] = l
 		if e.lazySide() {

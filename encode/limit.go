@@ -113,9 +113,7 @@ func (e *Encoder) unit(l Lit) {
 	if l.IsNeg() {
 		s = -1
 	}
-	if int(v) < len(e.reg.units) {
-		e.reg.units[v] = s
-	}
+	e.reg.fix(v, s)
 }
 
 // limitKnown is known, and in SYMBOLIC also the value of a b or match

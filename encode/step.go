@@ -162,20 +162,13 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 		if o.pending() {
 			pendGone = true
 		}
-		e.tab.gone = append(e.tab.gone, o)
+		e.tab.doom(o)
 		for _, ov := range o.owned {
-			if e.reg.epoch[ov.v] != ov.epoch {
+			if !e.reg.forget(ov) {
 				continue // already forgotten, maybe recycled since
 			}
-			e.reg.epoch[ov.v]++
-			e.reg.meaning[ov.v] = varPair{kind: vNone}
-			e.reg.varOps[ov.v] = [2]*Op{}
-			e.reg.units[ov.v] = 0
 			forget = append(forget, ov.v)
 			e.watchForgotten(ov.v)
-			if ov.pair {
-				e.reg.vars.del(ov.key)
-			}
 		}
 		e.tab.putOwned(o.owned)
 		o.owned = nil

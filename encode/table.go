@@ -262,3 +262,16 @@ func (t *opTable) drop(gone, dirty uint32, pendGone bool) {
 		}
 	}
 }
+
+// takeRets returns an empty return-value table, recycled when it can be.
+func (t *opTable) takeRets() map[h.Value]Lit {
+	if n := len(t.freeRets); n > 0 {
+		m := t.freeRets[n-1]
+		t.freeRets = t.freeRets[:n-1]
+		return m
+	}
+	return map[h.Value]Lit{}
+}
+
+// doom lists o among the operations the next drop takes out.
+func (t *opTable) doom(o *Op) { t.gone = append(t.gone, o) }

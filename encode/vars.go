@@ -25,3 +25,68 @@ type varReg struct {
 	owners      [][]int32
 	trackOwners bool
 }
+
+// made records the new variable v, an auxiliary until define says more.
+func (r *varReg) made(v z.Var) {
+	for int(v) >= len(r.epoch) {
+		r.epoch = append(r.epoch, 0)
+		r.meaning = append(r.meaning, varPair{kind: vNone})
+		r.varOps = append(r.varOps, [2]*Op{})
+		r.units = append(r.units, 0)
+	}
+	r.meaning[v] = varPair{kind: vAux}
+	r.varOps[v] = [2]*Op{}
+	r.nvars++
+}
+
+// name records v's name.
+func (r *varReg) name(v z.Var, name string) {
+	if r.names == nil {
+		r.names = map[z.Var]string{}
+	}
+	r.names[v] = name
+}
+
+// define records that v, just made, is the variable of k; the b, used
+// and match variables are then found by their pair.
+func (r *varReg) define(v z.Var, k varKey) {
+	r.meaning[v] = k.pair()
+	if k.kind != vRet {
+		r.vars.put(k.pair().key(), v.Pos())
+	}
+}
+
+// setOps records the operations of v (x, and y for b and match).
+func (r *varReg) setOps(v z.Var, x, y *Op) { r.varOps[v] = [2]*Op{x, y} }
+
+// addOwner records that the operation serial owns v (TrackOwners).
+func (r *varReg) addOwner(v z.Var, serial int) {
+	for int(v) >= len(r.owners) {
+		r.owners = append(r.owners, nil)
+	}
+	r.owners[v] = append(r.owners[v], int32(serial))
+}
+
+// fix records that a unit clause fixed v, to true when s is +1.
+func (r *varReg) fix(v z.Var, s int8) {
+	if int(v) < len(r.units) {
+		r.units[v] = s
+	}
+}
+
+// forget forgets the variable of ov, if it is still the one ov owned,
+// and says whether it was: a variable forgotten once may since have been
+// recycled for another owner.
+func (r *varReg) forget(ov ownedVar) bool {
+	if r.epoch[ov.v] != ov.epoch {
+		return false
+	}
+	r.epoch[ov.v]++
+	r.meaning[ov.v] = varPair{kind: vNone}
+	r.varOps[ov.v] = [2]*Op{}
+	r.units[ov.v] = 0
+	if ov.pair {
+		r.vars.del(ov.key)
+	}
+	return true
+}
