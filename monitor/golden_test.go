@@ -30,7 +30,7 @@ import (
 //	SATMON_GOLDEN_WRITE=/tmp/golden.jsonl go test ./monitor -run TestGolden   # before
 //	SATMON_GOLDEN=/tmp/golden.jsonl go test ./monitor -run TestGolden         # after
 //
-// SATMON_GOLDEN_N sets the histories per object (default 2,500: 20,000 in
+// SATMON_GOLDEN_N sets the histories per object (default 2,500: 25,000 in
 // all). The recording also holds every log of testdata/ and, when
 // ../shared is beside the repository, of its paper histories (keyed
 // "file:" and the path): all four variants on logs of at most
