@@ -928,6 +928,12 @@ func (e *Encoder) CheckWindow() error {
 				return fmt.Errorf("encode: %d.asY is stored while it is pending", o.Serial)
 			}
 		}
+		// conc is in window order (edgeAssigned bisects it).
+		for i := 1; i < len(o.conc); i++ {
+			if o.conc[i-1].Serial >= o.conc[i].Serial {
+				return fmt.Errorf("encode: %d.conc is not in window order", o.Serial)
+			}
+		}
 		for _, r := range [...]struct {
 			name       string
 			list, back func(*Op) []*Op

@@ -1,6 +1,10 @@
 package encode
 
-import "github.com/satmon/satmon/internal/z"
+import (
+	"sort"
+
+	"github.com/satmon/satmon/internal/z"
+)
 
 // Lazy transitivity, for SATURATE.
 //
@@ -59,7 +63,7 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 	// (checkCycle asks the solver). Asking first spares the list scans of
 	// the many z for which it is: p→z is mostly known or derived in the
 	// same batch as p→q.
-	for _, z := range p.conc {
+	for _, z := range e.calledAfter(p.conc, q) {
 		if before(q, z) && z.mark != seen {
 			if zp, ok := e.bExisting(z, p); ok && e.lazy.Value(zp) == -1 {
 				z.mark = seen
@@ -220,6 +224,22 @@ func (e *Encoder) edgeKnown(x, y *Op) edgeVal {
 		}
 	}
 	return edgeVal{known: true}
+}
+
+// calledAfter narrows l, a list in window order, to a part that holds
+// every operation called after q returned: none while q is pending, and
+// while calls are in window order (opTable.unordered) the suffix past
+// q's return, found by bisection. A stalled operation's conc holds most of
+// the window, of which edgeAssigned wants only the few called after q.
+func (e *Encoder) calledAfter(l []*Op, q *Op) []*Op {
+	if q.pending() {
+		return nil
+	}
+	if e.tab.unordered {
+		return l
+	}
+	i := sort.Search(len(l), func(i int) bool { return l[i].Call > q.Return })
+	return l[i:]
 }
 
 // checkCycle emits "no cycle a→b→c→a" if it is now unit or false. ab,
