@@ -86,9 +86,11 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 }
 
 // Assigned is told of literals that became true in the solver since the
-// last call. With Config.Lazy set, it emits the transitivity and side
-// clauses that they made unit or false; the caller propagates again and
-// repeats until no literal is new. Otherwise it does nothing.
+// last call. With Config.Lazy set, it visits the watched ∀∃ instances
+// that watch them (with Config.Watch) and emits the instances,
+// transitivity and side clauses that they made unit or false; the caller
+// propagates again and repeats until no literal is new. Otherwise it does
+// nothing.
 func (e *Encoder) Assigned(lits []Lit) {
 	if e.lazy == nil {
 		return
@@ -144,9 +146,9 @@ func (e *Encoder) Assigned(lits []Lit) {
 // Remove forgets returned operations and returns the variables that only
 // made sense with them (in a slice that the next call reuses): their b,
 // used, match and ret variables and the helpers of the instances they
-// were universally bound in. The caller
-// forgets those variables in its solver, which drops every clause that
-// mentions them. What was derived about the remaining variables stays.
+// were universally bound in. The caller forgets those variables in its
+// solver, which drops every clause that mentions them. What was derived
+// about the remaining variables stays.
 func (e *Encoder) Remove(serials []int) []z.Var {
 	forget := e.scr.forget[:0]
 	// The operations to forget are marked with a fresh stamp.
