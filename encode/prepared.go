@@ -9,8 +9,8 @@ import (
 // Prepared axioms are shared between the encoders of one kernel. Preparing
 // a kernel (splitting its axioms, choosing the binding plans, compiling the
 // templates) makes a few hundred small objects, and SATURATE's summaries
-// replay a fresh encoder every few steps (encode.Replay): on a generated
-// queue log at concurrency 2 that was most of the allocations per step.
+// replay a fresh encoder every few steps (encode.Replay), so at low
+// concurrency preparing would dominate the allocations per step.
 // An axiom is read-only once prepared (New copies what EagerMatching
 // changes), so encoders on any goroutine may share it.
 //

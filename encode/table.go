@@ -24,13 +24,12 @@ type opTable struct {
 	// levelRun does not narrow by real time (cutsAdmit still rejects).
 	unordered bool
 
-	// freeOwned holds emptied lists of forgotten operations for reuse:
-	// growing a fresh list for every operation was a third of the bytes
-	// SATURATE allocated.
+	// freeOwned holds emptied lists of forgotten operations for reuse,
+	// so that a window that keeps its size grows no new list.
 	freeOwned [ownedClasses][]ownedList // by capacity class (putOwned)
 	// freeLists and freeRets likewise hold the partner and overlap lists
-	// and return-value tables of forgotten operations: a new operation's
-	// lists were half of the bytes SATURATE -r allocated.
+	// and return-value tables of forgotten operations: every operation
+	// needs them, so they would otherwise be allocated at every call.
 	freeLists [listClasses][][]*Op // by capacity class (putList)
 	freeRets  []map[h.Value]Lit
 	// freeOps holds the structs of forgotten operations, for Call. No
@@ -210,9 +209,9 @@ func (t *opTable) drop(gone, dirty uint32, pendGone bool) {
 	// it, and every relation kept in lists is symmetric (x in y.asX iff y
 	// in x.asY, x in y.conc iff y in x.conc, x in y.succ iff y in
 	// x.pred; succ and pred lie within conc): those operations are marked
-	// dirty, and only their lists are filtered (CheckWindow checks it).
-	// Filtering every list of the window was an eighth of an MS-queue
-	// check, where a stalled operation keeps the window large.
+	// dirty, and only their lists are filtered (CheckWindow checks it):
+	// filtering every list would cost the window's size at each
+	// forgetting, and a stalled operation keeps the window large.
 	for _, g := range t.gone {
 		for _, l := range [...][]*Op{g.asX, g.asY, g.conc} {
 			for _, o := range l {

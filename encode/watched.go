@@ -331,9 +331,8 @@ func (e *Encoder) watchForgotten(v z.Var) {
 }
 
 // addWatch adds instance id to v's watch list. A full list moves to a
-// recycled list of twice the capacity, and is kept for reuse: growing
-// watch lists by append was most of what a steady MS-queue window
-// still allocated.
+// recycled list of twice the capacity, and is kept for reuse, so that a
+// steady window allocates no watch list.
 func (w *watchState) addWatch(v z.Var, id int32) {
 	l := w.watch[v]
 	if len(l) == cap(l) {

@@ -127,9 +127,9 @@ func TestCASWindowBounded(t *testing.T) {
 }
 
 // The string register is not summarized (summary.go): on this log, from
-// the golden recording, a summary folded append(x1y) into put(x1y), and
-// SATURATE -r no longer found the violation (a get of x2y while the
-// append of x2y is pending) that it finds with the append kept.
+// the golden recording, a summary would fold append(x1y) into put(x1y),
+// and SATURATE -r would miss the violation (a get of x2y while the append
+// of x2y is pending) that it finds with the append kept.
 func TestStringRegisterNotSummarized(t *testing.T) {
 	hist := &h.History{Object: h.StringRegister, Ops: []h.Op{
 		{ID: "1", Label: h.Label{Method: h.Append, Arg: "x1y"}, Call: 0, Return: 1},

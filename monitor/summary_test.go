@@ -284,9 +284,10 @@ func TestSummaryKeepsViolation(t *testing.T) {
 }
 
 // A failed cas tells that a concurrent cas took effect before it
-// returned; -r forgot it once quiet, with nothing checking that real time
-// implies what it saw, and lost the violation of the read ⇒ nil called
-// after it (TestCASSummariesSound found it). remover.implied now keeps it.
+// returned. Forgotten once quiet, with nothing checking that real time
+// implies what it saw, it would take with it the violation of the read ⇒
+// nil called after it (TestCASSummariesSound found such a loss), so
+// remover.implied keeps it.
 func TestCASObserverKeepsViolation(t *testing.T) {
 	cas := func(id string, old, new, ret h.Value, call, ret2 int) h.Op {
 		l := h.CASLabel(old, new)
