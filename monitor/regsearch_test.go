@@ -1,7 +1,6 @@
 package monitor
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -101,19 +100,7 @@ func TestCASWindowBounded(t *testing.T) {
 		var windows []int
 		for _, ops := range []int{500, 4000} {
 			cfg := gen.Config{Object: obj, Ops: ops, Concurrency: 4, Values: 4, Seed: 7}
-			m, err := New(obj, cfg.Param(), Options{Algorithm: Saturate, RemoveObsolete: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := gen.Generate(cfg, func(a h.Action) error {
-				if v, err := m.Step(a); v || err != nil {
-					return fmt.Errorf("violation %v or error %v on a linearizable log", v, err)
-				}
-				return nil
-			}); err != nil {
-				t.Fatal(err)
-			}
-			r := m.Result()
+			r := streamLinearizable(t, cfg, Options{Algorithm: Saturate, RemoveObsolete: true})
 			if r.Stats.Summaries == 0 {
 				t.Fatalf("%v: no summary", obj)
 			}

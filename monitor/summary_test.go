@@ -177,19 +177,7 @@ func TestRepeatedValuesWindowBounded(t *testing.T) {
 			var windows []int
 			for _, ops := range []int{300, 2400} {
 				cfg := gen.Config{Object: obj, Ops: ops, Concurrency: 4, Values: 4, Seed: 7}
-				m, err := New(obj, cfg.Param(), opt)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := gen.Generate(cfg, func(a h.Action) error {
-					if v, err := m.Step(a); v || err != nil {
-						return fmt.Errorf("violation %v or error %v on a linearizable log", v, err)
-					}
-					return nil
-				}); err != nil {
-					t.Fatal(err)
-				}
-				r := m.Result()
+				r := streamLinearizable(t, cfg, opt)
 				if r.Stats.Summaries == 0 {
 					t.Fatalf("%v %s: no summary", obj, opt.Name())
 				}
@@ -306,4 +294,24 @@ func TestCASObserverKeepsViolation(t *testing.T) {
 			t.Errorf("%s: %v at %v, want a violation at step 14", opt.Name(), r.Verdict, deref(r.ViolationStep))
 		}
 	}
+}
+
+// streamLinearizable streams the generated (linearizable) log cfg through
+// a monitor with opt, fails on any violation or error, and returns the
+// result.
+func streamLinearizable(t *testing.T, cfg gen.Config, opt Options) Result {
+	t.Helper()
+	m, err := New(cfg.Object, cfg.Param(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gen.Generate(cfg, func(a h.Action) error {
+		if v, err := m.Step(a); v || err != nil {
+			return fmt.Errorf("violation %v or error %v on a linearizable log", v, err)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return m.Result()
 }
