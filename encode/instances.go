@@ -650,30 +650,42 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 	// tuples are visited with must at an earlier variable). Enumerating
 	// the rest of the window for every variable and filtering at the end
 	// would cost a factor of the window's size.
+	//
+	// The state is reset field by field: it lives in the encoder, and
+	// assigning it whole costs a write barrier check per pointer field at
+	// every call (a return grounds several axioms).
 	st := &e.scr.inst
-	*st = instState{a: a, must: must, closed: closed, extra: extra, win: win, nf: nf, fixed: -1,
-		one: st.one, pl: &a.plan, ante: st.ante[:0], rest: st.rest[:0], lante: st.lante, lrest: st.lrest}
+	st.a, st.must, st.closed, st.extra, st.win, st.nf, st.fixed = a, must, closed, extra, win, nf, -1
+	st.pl, st.cchecks = &a.plan, nil
+	st.ante, st.rest, st.lante, st.lrest = st.ante[:0], st.rest[:0], st.lante[:0], st.lrest[:0]
 	st.one[0] = must
-	if t := a.tmpl; t != nil && !e.interpret {
-		st.lante, st.lrest = st.lante[:0], st.lrest[:0]
-		if must == nil {
-			st.cchecks = t.checks
-			e.crec(st, 0)
-			return
-		}
-		for st.fixed = 0; st.fixed < nf; st.fixed++ {
-			st.pl, st.cchecks = &a.fixedPlans[st.fixed], t.fixedChecks[st.fixed]
-			e.crec(st, 0)
-		}
-		return
-	}
+	compiled := a.tmpl != nil && !e.interpret
 	if must == nil {
-		e.rec(st, 0)
+		if compiled {
+			st.cchecks = a.tmpl.checks
+			e.crec(st, 0)
+		} else {
+			e.rec(st, 0)
+		}
 		return
 	}
 	for st.fixed = 0; st.fixed < nf; st.fixed++ {
 		st.pl = &a.fixedPlans[st.fixed]
-		e.rec(st, 0)
+		// A returned must whose method the antecedent rules out at this
+		// variable binds nothing here: every atom of the first level is
+		// about must alone, hence a constant once it has returned, so the
+		// tuple would be pruned there without making a variable. A return
+		// grounds each ∀∃ axiom at every variable, and most of them
+		// require another method (FIFO's two adds, at a dequeue's return).
+		if closed && !must.pending() && st.pl.meth[0] != h.NoMethod && st.pl.meth[0] != must.Label.Method {
+			continue
+		}
+		if compiled {
+			st.cchecks = a.tmpl.fixedChecks[st.fixed]
+			e.crec(st, 0)
+		} else {
+			e.rec(st, 0)
+		}
 	}
 }
 
