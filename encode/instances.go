@@ -34,9 +34,8 @@ type axiom struct {
 	// tmpl is the compiled grounding (compiled.go), nil when the
 	// interpreter grounds the axiom.
 	tmpl *template
-	// valid: every ground instance is a tautology, so none is emitted.
-	// ATOMIC's ∀x. ret(x) ≠ ⊥ is one: a pending operation's ret = ⊥ is
-	// ¬used, so its instance is used(x) ⇒ used(x).
+	// valid: every ground instance is a tautology, so none is emitted
+	// (see prepare).
 	valid bool
 }
 
@@ -63,7 +62,13 @@ func prepare(a *theory.Axiom) *axiom {
 			p.rest = append(p.rest, d)
 		}
 	}
-	p.valid = nf == 1 && body.Kind == theory.KNot && body.Args[0].Kind == theory.KRet && body.Args[0].V == theory.Bottom
+	// Two shapes fold to true on every operation: ATOMIC's ∀x. ret(x) ≠ ⊥
+	// (a pending operation's ret = ⊥ is ¬used, so its instance is
+	// used(x) ⇒ used(x)) and irreflexivity, ∀x. ¬b(x,x) (b(x,x) is false
+	// by real time).
+	p.valid = nf == 1 && body.Kind == theory.KNot &&
+		(body.Args[0].Kind == theory.KRet && body.Args[0].V == theory.Bottom ||
+			body.Args[0].Kind == theory.KB && body.Args[0].X == body.Args[0].Y)
 	p.shape = shapeOf(a)
 	if p.shape == shapeLimit {
 		// Grounded by counting (limit.go): no tuples, no plans.
@@ -680,6 +685,12 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 		if closed && !must.pending() && st.pl.meth[0] != h.NoMethod && st.pl.meth[0] != must.Label.Method {
 			continue
 		}
+		// Likewise when the next level's candidates are must's partners
+		// and it has none that returned (the pending ones are not bound
+		// in a closed instance): FIFO's a2 and r2 at an add's return.
+		if closed && !must.pending() && nf > 1 && e.noReturnedPartners(st.pl.gen[1], st.fixed, must) {
+			continue
+		}
 		if compiled {
 			st.cchecks = a.tmpl.fixedChecks[st.fixed]
 			e.crec(st, 0)
@@ -687,6 +698,20 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 			e.rec(st, 0)
 		}
 	}
+}
+
+// noReturnedPartners reports whether g, a level's candidate source, reads
+// the partners of the variable from, bound to o, and o has no stored
+// partner on that side. Stored partners include every returned one
+// (partners.go), so the level would bind nothing in a closed instance.
+func (e *Encoder) noReturnedPartners(g *source, from int, o *Op) bool {
+	if g == nil || g.from != from {
+		return false
+	}
+	if g.asX {
+		return len(o.asX) == 0
+	}
+	return len(o.asY) == 0
 }
 
 // instState is one run of instances: a struct kept in the encoder rather
