@@ -1,6 +1,8 @@
 package encode
 
 import (
+	"slices"
+
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/z"
 	"github.com/satmon/satmon/theory"
@@ -451,20 +453,14 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit) {
 	if t.hasWit && e.cwitnessHolds(a, win, nf) {
 		return
 	}
-	defer func(mark int) { e.scr.pbuf = e.scr.pbuf[:mark] }(len(e.scr.pbuf))
 	e.scr.cur = append(e.scr.cur[:0], e.scr.env[:nf]...)
 	e.curAxiom = a.Axiom // origin.go
 	parts, conj := e.scr.cparts[:0], e.scr.conj[:0]
 	for j, o := range e.scr.env[:nf] {
-		dup := a.guarded[j]
-		for _, p := range e.scr.env[:j] {
-			if p == o {
-				dup = true
-			}
+		if !o.pending() || a.guarded[j] || slices.Contains(e.scr.env[:j], o) {
+			continue
 		}
-		if !dup && o.pending() {
-			parts = append(parts, cpart{lit: e.used(o).Not()})
-		}
+		parts = append(parts, cpart{lit: e.used(o).Not()})
 	}
 	for _, l := range ante {
 		parts = append(parts, cpart{lit: l.Not()})
@@ -473,6 +469,7 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit) {
 		parts = append(parts, cpart{lit: l})
 	}
 	if t.hasWit {
+		mark := len(e.scr.pbuf)
 		cands := win
 		if g := a.witGen; g != nil {
 			cands = e.partners(g, e.scr.env)
@@ -484,6 +481,7 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit) {
 			}
 			parts, conj = e.cwitness(a, o, parts, conj)
 		}
+		e.scr.pbuf = e.scr.pbuf[:mark]
 	}
 	e.scr.cparts, e.scr.conj = parts, conj
 	// The disjunction, folded as or folds it: a true part makes the
