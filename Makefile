@@ -2,7 +2,7 @@
 GO ?= go
 STATICCHECK ?= $(shell $(GO) env GOPATH)/bin/staticcheck
 
-.PHONY: build test lint fuzz bench demo tools
+.PHONY: build test lint fuzz bench bench-ir demo tools
 
 build:
 	$(GO) build -o bin/satmon ./cmd/satmon
@@ -26,6 +26,29 @@ fuzz:
 
 bench:
 	$(GO) test -run XXX -bench . -benchtime 1x ./...
+
+# Instructions per step of `satmon check` (SATURATE -r) under valgrind's
+# cachegrind without cache simulation: a deterministic cost, which the
+# load of a shared machine does not disturb, to set beside the CPU times
+# of `make bench`. On generated queue and stack logs (10,000 operations,
+# capacity 16, concurrency 2 and 8) and, when ../shared is beside the
+# repository, the paper's five big-msq logs. Parsing the log counts too.
+# SATMON=path/to/another/satmon measures another build on the same logs.
+SATMON ?= bin/satmon
+IRDIR ?= $(or $(TMPDIR),/tmp)/satmon-bench-ir
+bench-ir: build
+	@command -v valgrind >/dev/null || { echo "bench-ir needs valgrind (Debian: apt-get install valgrind)"; exit 2; }
+	@mkdir -p $(IRDIR); \
+	for o in queue stack; do for c in 2 8; do \
+	  bin/satmon gen --object $$o --ops 10000 --concurrency $$c --capacity 16 --seed 1 > $(IRDIR)/$$o-c$$c.log; done; done; \
+	logs="$(IRDIR)/queue-c2.log $(IRDIR)/queue-c8.log $(IRDIR)/stack-c2.log $(IRDIR)/stack-c8.log"; \
+	if [ -d ../shared/data/paper-histories/big-msq ]; then logs="$$logs $$(ls ../shared/data/paper-histories/big-msq/*.log)"; fi; \
+	printf '%-28s %8s %14s %10s\n' log steps instructions Ir/step; \
+	for f in $$logs; do \
+	  steps=$$($(SATMON) check --format json $$f | sed -n 's/.*"steps":\([0-9]*\).*/\1/p'); \
+	  ir=$$(valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null $(SATMON) check $$f 2>&1 >/dev/null | sed -n 's/.*I *refs: *//p' | tr -d ,); \
+	  printf '%-28s %8s %14s %10s\n' $$(basename $$f) $$steps $$ir $$((ir / steps)); \
+	done
 
 # The main job on bundled data.
 demo: build
