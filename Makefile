@@ -2,7 +2,7 @@
 GO ?= go
 STATICCHECK ?= $(shell $(GO) env GOPATH)/bin/staticcheck
 
-.PHONY: build test lint fuzz bench bench-ir demo tools
+.PHONY: build test lint fuzz bench bench-ir pgo demo tools
 
 build:
 	$(GO) build -o bin/satmon ./cmd/satmon
@@ -32,7 +32,10 @@ bench:
 # load of a shared machine does not disturb, to set beside the CPU times
 # of `make bench`. On generated queue and stack logs (10,000 operations,
 # capacity 16, concurrency 2 and 8) and, when ../shared is beside the
-# repository, the paper's five big-msq logs. Parsing the log counts too.
+# repository, the paper's five big-msq logs. Parsing the log counts too;
+# the garbage collector does not (GOGC=off): its pacing follows the clock,
+# and with it the count moved by tens of percent from run to run, as did
+# the scheduler's spinning with more than one P (GOMAXPROCS=1).
 # SATMON=path/to/another/satmon measures another build on the same logs.
 SATMON ?= bin/satmon
 IRDIR ?= $(or $(TMPDIR),/tmp)/satmon-bench-ir
@@ -46,9 +49,20 @@ bench-ir: build
 	printf '%-28s %8s %14s %10s\n' log steps instructions Ir/step; \
 	for f in $$logs; do \
 	  steps=$$($(SATMON) check --format json $$f | sed -n 's/.*"steps":\([0-9]*\).*/\1/p'); \
-	  ir=$$(valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null $(SATMON) check $$f 2>&1 >/dev/null | sed -n 's/.*I *refs: *//p' | tr -d ,); \
+	  ir=$$(GOGC=off GOMAXPROCS=1 valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null $(SATMON) check $$f 2>&1 >/dev/null | sed -n 's/.*I *refs: *//p' | tr -d ,); \
 	  printf '%-28s %8s %14s %10s\n' $$(basename $$f) $$steps $$ir $$((ir / steps)); \
 	done
+
+# cmd/satmon/default.pgo is a CPU profile of SATURATE -r on the
+# benchmarks' logs, which `go build` and `go install` of cmd/satmon use
+# for profile-guided optimisation (inlining and devirtualising the calls
+# that are hot there). Regenerate it when the engine changes much; a
+# stale profile costs only some of the gain.
+pgo:
+	$(GO) test -c -o bin/monitor.test ./monitor
+	cd monitor && ../bin/monitor.test -test.run '^$$' -test.bench 'SaturateRStream|SemaphoreStream' -test.benchtime 10x -test.cpuprofile ../bin/pgo1.prof >/dev/null
+	cd monitor && ../bin/monitor.test -test.run '^$$' -test.bench 'PorcupineBigMSQ' -test.benchtime 10x -test.cpuprofile ../bin/pgo2.prof >/dev/null || true
+	$(GO) tool pprof -proto -focus 'Monitor..Step|satmon/encode|satmon/saturate' bin/monitor.test bin/pgo1.prof $$(test -s bin/pgo2.prof && echo bin/pgo2.prof) > cmd/satmon/default.pgo
 
 # The main job on bundled data.
 demo: build
