@@ -50,6 +50,7 @@ func (e *Error) Error() string {
 
 // openOp is an operation whose call was read and whose return was not.
 type openOp struct {
+	id    string // its id, cloned out of the line
 	name  string // the method as written, for messages
 	label history.Label
 	seq   int
@@ -80,6 +81,7 @@ type Reader struct {
 	last   *ObjectDecl // the object of the action Next returned last
 
 	open map[string]*openOp
+	free []*openOp // returned operations' structs, for the next calls
 	done doneRing
 
 	err error // sticky: once set, Next returns it forever
@@ -326,8 +328,9 @@ func (r *Reader) parseAction(s string, i int) (history.Action, error) {
 	id := s[p:q]
 	lx := lexer{s: s, pos: q + 1}
 	kw := lx.next()
-	isCall := kw.kind == tWord && strings.EqualFold(kw.text, "call")
-	isRet := kw.kind == tWord && strings.EqualFold(kw.text, "return")
+	// The keywords in any case; most logs write them in lower case.
+	isCall := kw.kind == tWord && (kw.text == "call" || strings.EqualFold(kw.text, "call"))
+	isRet := kw.kind == tWord && !isCall && (kw.text == "return" || strings.EqualFold(kw.text, "return"))
 	if !isCall && !isRet {
 		return a, r.errorf(kw.pos, "expected \"call\" or \"return\" after [%s], found %s", idText(id), kw.describe())
 	}
@@ -453,7 +456,9 @@ func (r *Reader) parseCall(lx *lexer, id string, idPos int) (history.Action, err
 	// a whole (possibly 1 MiB) line in memory.
 	id = strings.Clone(id)
 	l.Arg = history.Value(strings.Clone(string(l.Arg)))
-	r.open[id] = &openOp{name: strings.Clone(m.text), label: l, seq: r.seq, line: r.line, obj: decl}
+	o := r.newOpen()
+	*o = openOp{id: id, name: methodName(sig, m.text), label: l, seq: r.seq, line: r.line, obj: decl}
+	r.open[id] = o
 	r.last = decl
 	return history.Action{Kind: history.Call, ID: id, Label: l, Seq: r.seq, Line: r.line}, nil
 }
@@ -541,7 +546,8 @@ func (r *Reader) parseReturn(lx *lexer, id string, idPos int) (history.Action, e
 	}
 	delete(r.open, id)
 	r.last = o.obj
-	r.done.add(strings.Clone(id), r.line)
+	r.done.add(o.id, r.line)
+	r.free = append(r.free, o)
 	return history.Action{Kind: history.Return, ID: id, Label: l, Seq: r.seq, Line: r.line}, nil
 }
 
@@ -568,38 +574,57 @@ func arity(lo, hi int, noun string) string {
 }
 
 // doneRing remembers the ids of the last doneMemory returns and the line
-// of each return.
+// of each return. It is read only to word an error (a second return), so
+// it is searched rather than indexed: every return adds to it, and a map
+// from id to slot cost an insertion and a deletion at each.
 type doneRing struct {
 	ids   []string
 	lines []int
 	next  int
-	at    map[string]int // id → slot of its latest return
 }
 
 func (d *doneRing) add(id string, line int) {
-	if d.at == nil {
-		d.at = map[string]int{}
-	}
 	if len(d.ids) < doneMemory {
 		d.ids = append(d.ids, id)
 		d.lines = append(d.lines, line)
-		d.at[id] = len(d.ids) - 1
 		return
 	}
-	if old := d.ids[d.next]; d.at[old] == d.next {
-		delete(d.at, old)
-	}
 	d.ids[d.next], d.lines[d.next] = id, line
-	d.at[id] = d.next
 	d.next = (d.next + 1) % doneMemory
 }
 
+// lookup returns the line of id's latest remembered return.
 func (d *doneRing) lookup(id string) (int, bool) {
-	i, ok := d.at[id]
-	if !ok {
-		return 0, false
+	// Newest first: from next-1 back to 0, then from the end back to next.
+	for k := range d.ids {
+		i := (d.next - 1 - k + 2*len(d.ids)) % len(d.ids)
+		if d.ids[i] == id {
+			return d.lines[i], true
+		}
 	}
-	return d.lines[i], true
+	return 0, false
+}
+
+// newOpen returns a struct for a new open operation, reusing a returned
+// one's.
+func (r *Reader) newOpen() *openOp {
+	if n := len(r.free); n > 0 {
+		o := r.free[n-1]
+		r.free = r.free[:n-1]
+		return o
+	}
+	return new(openOp)
+}
+
+// methodName is the method as written, kept for messages: the
+// signature's own spelling when it is that, else a copy out of the line.
+func methodName(sig history.Signature, text string) string {
+	for _, n := range sig.Names {
+		if n == text {
+			return n
+		}
+	}
+	return strings.Clone(text)
 }
 
 // ReadHistory reads a whole log into a history.

@@ -482,8 +482,33 @@ func TestBoundedMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rd.open) != 1 || len(rd.done.ids) != doneMemory || len(rd.done.at) != doneMemory {
-		t.Errorf("open %d, ring %d, ring index %d; want 1, %d, %d", len(rd.open), len(rd.done.ids), len(rd.done.at), doneMemory, doneMemory)
+	if len(rd.open) != 1 || len(rd.done.ids) != doneMemory || len(rd.free) > 1 {
+		t.Errorf("open %d, ring %d, free structs %d; want 1, %d, at most 1", len(rd.open), len(rd.done.ids), len(rd.free), doneMemory)
+	}
+}
+
+// A second return names the line of the first while the ring remembers
+// it, the latest one when an id was reused, and is a plain "return without
+// call" once the ring has moved on.
+func TestSecondReturnLine(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# @object stack\n[a] call push(1)\n[a] return\n[a] call push(2)\n[a] return\n")
+	for i := range doneMemory - 1 {
+		fmt.Fprintf(&b, "[%d] call push(%d)\n[%d] return\n", i, i, i)
+	}
+	lines := 5 + 2*(doneMemory-1)
+	_, _, err := readAll(b.String()+"[a] return\n", Options{Name: "l"})
+	if want := fmt.Sprintf("l:%d:2: second return for [a] (returned at line 5)", lines+1); err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+	_, _, err = readAll(b.String()+"[0] return\n", Options{Name: "l"})
+	if want := fmt.Sprintf("l:%d:2: second return for [0] (returned at line 7)", lines+1); err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+	fmt.Fprintf(&b, "[z] call push(0)\n[z] return\n")
+	_, _, err = readAll(b.String()+"[a] return\n", Options{Name: "l"})
+	if err == nil || !strings.Contains(err.Error(), "return without call: no call [a] is open") {
+		t.Errorf("got %v, want a return without call", err)
 	}
 }
 
