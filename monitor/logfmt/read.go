@@ -176,7 +176,9 @@ func (r *Reader) errorf(pos int, format string, args ...any) *Error {
 
 // parseLine parses one line; ok reports whether it held an action.
 func (r *Reader) parseLine(s string) (a history.Action, ok bool, err error) {
-	s = strings.TrimRightFunc(s, unicode.IsSpace)
+	if n := len(s); n > 0 && (s[n-1] >= utf8.RuneSelf || asciiSpace(s[n-1])) {
+		s = strings.TrimRightFunc(s, unicode.IsSpace)
+	}
 	i := skipSpace(s, 0)
 	if i >= len(s) {
 		return a, false, nil
@@ -310,8 +312,15 @@ func (r *Reader) parseAction(s string, i int) (history.Action, error) {
 	p := i + 1
 	q := p
 	for q < len(s) {
+		if c := s[q]; c < utf8.RuneSelf {
+			if c == ']' || asciiSpace(c) {
+				break
+			}
+			q++
+			continue
+		}
 		c, w := utf8.DecodeRuneInString(s[q:])
-		if c == ']' || unicode.IsSpace(c) {
+		if unicode.IsSpace(c) {
 			break
 		}
 		q += w
