@@ -24,7 +24,9 @@ type Signature struct {
 var collectionAdd = []string{"add", "push", "put", "enqueue", "offer", "insert"}
 var collectionRem = []string{"rem", "remove", "pop", "get", "dequeue", "poll", "take"}
 
-var signatures = map[Object][]Signature{
+// signatures is indexed by object (sigsOf): the reader looks a method up
+// at every call of a log.
+var signatures = [...][]Signature{
 	Queue: {
 		{Add, collectionAdd, 1, 1, RetNone},
 		{Rem, collectionRem, 0, 0, RetValue},
@@ -75,15 +77,31 @@ var signatures = map[Object][]Signature{
 }
 
 // Signatures lists the methods of an object.
-func Signatures(o Object) []Signature { return signatures[o] }
+func Signatures(o Object) []Signature { return sigsOf(o) }
+
+func sigsOf(o Object) []Signature {
+	if int(o) >= len(signatures) {
+		return nil
+	}
+	return signatures[o]
+}
 
 // LookupMethod finds the signature of a method spelled name (any case)
 // for object o.
 func LookupMethod(o Object, name string) (Signature, bool) {
-	for _, s := range signatures[o] {
-		for _, n := range s.Names {
+	sigs := sigsOf(o)
+	// As written first: logs mostly spell methods as the names listed.
+	for i := range sigs {
+		for _, n := range sigs[i].Names {
+			if n == name {
+				return sigs[i], true
+			}
+		}
+	}
+	for i := range sigs {
+		for _, n := range sigs[i].Names {
 			if equalFold(n, name) {
-				return s, true
+				return sigs[i], true
 			}
 		}
 	}
@@ -92,9 +110,10 @@ func LookupMethod(o Object, name string) (Signature, bool) {
 
 // SignatureOf returns the signature of method m of object o.
 func SignatureOf(o Object, m Method) (Signature, bool) {
-	for _, s := range signatures[o] {
-		if s.Method == m {
-			return s, true
+	sigs := sigsOf(o)
+	for i := range sigs {
+		if sigs[i].Method == m {
+			return sigs[i], true
 		}
 	}
 	return Signature{}, false
