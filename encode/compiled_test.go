@@ -59,7 +59,7 @@ func (r *run) step() {
 			return
 		}
 		lits := r.sink.s.TakeAssigned()
-		if len(lits) == 0 {
+		if len(lits) == 0 && !r.e.Waiting() {
 			return
 		}
 		r.e.Assigned(lits)

@@ -56,6 +56,10 @@ type Op struct {
 	// last seen true (lazymatch.go).
 	trueAsX, trueAsY Lit
 	mark             uint32 // scratch for the lazy transitivity
+	// life is bumped when the operation is forgotten, so that what names
+	// it by pointer (a watched instance's owners) can tell it from the
+	// next operation to reuse the struct.
+	life uint32
 	// owned lists, for forgetting, the variables the operation owns (its
 	// b, used, match and ret variables, and the Tseitin helpers of the
 	// instances it is universally bound in), tagged with the variable's
@@ -140,6 +144,11 @@ type Encoder struct {
 	// newMatches are match variables created since the last
 	// flushMatches, whose sanity instances are still to be emitted.
 	newMatches []newMatch
+	// usedFacts are operations that returned without a used variable
+	// (SATURATE makes one only when a clause needs it while the operation
+	// is pending, see Call): the next Assigned acts on their used facts
+	// as on the unit used(o) that the return would have emitted.
+	usedFacts []*Op
 
 	stop    func() bool // polled during long groundings (Config.Stop)
 	stopped bool
@@ -472,6 +481,11 @@ func (e *Encoder) used(o *Op) Lit {
 	// Cached: the variable lives exactly as long as the operation.
 	if o.usedVar == z.LitNull {
 		o.usedVar = e.variable(varKey{kind: vUsed, x: o.Serial, xo: o})
+		if !o.pending() {
+			// SATURATE made none while o was pending (Call), and o's
+			// return was a fact without one: the new variable is true.
+			e.emit1(o.usedVar)
+		}
 	}
 	return o.usedVar
 }

@@ -26,8 +26,16 @@ func (e *Encoder) Call(o Op) {
 	e.linkPartners(op)
 	e.tab.add(op)
 	// With only one operation the used variable might otherwise never be
-	// created; create it so that callers can assume on it.
-	e.used(op)
+	// created; create it so that callers can assume on it. SATURATE
+	// assumes nothing: it makes used(op) only when a clause needs it while
+	// op is pending (a pending witness, a match's side clause, a cycle
+	// through op). Once op has returned, used(op) is true and every atom
+	// about it folds to a constant, so most operations never need one,
+	// nor the unit clause, the owner entry and the forgetting that come
+	// with a variable.
+	if e.lazy == nil {
+		e.used(op)
+	}
 	for _, a := range e.ax {
 		switch {
 		case len(a.Exists) > 0, a.valid:
@@ -52,7 +60,17 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 	e.scr.nodes.reset()
 	op := e.tab.op(serial)
 	// Settle the pending-era variables first: used, and the return value.
-	e.emit1(e.used(op))
+	// Without a used variable (SATURATE, see Call) nothing is settled, but
+	// the fact is still news to the lazy transitivity: a cycle through op
+	// whose clause waited for used(op) may now be unit. The next Assigned
+	// acts on it first, where the unit used(op) would have been, ahead of
+	// the other literals of this return (Waiting asks the caller for that
+	// call even if the solver assigns nothing new).
+	if e.lazy != nil && op.usedVar == z.LitNull {
+		e.usedFacts = append(e.usedFacts, op)
+	} else {
+		e.emit1(e.used(op))
+	}
 	// In the order the variables were made, not the map's, so that the
 	// clauses of a run do not depend on Go's randomised map order.
 	units := e.scr.retUnits[:0]
@@ -85,6 +103,11 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 	e.flushMatches()
 }
 
+// Waiting reports whether the encoder has facts of its own for the next
+// Assigned (returns without a used variable, see Return): the caller then
+// calls Assigned even if the solver assigned nothing new.
+func (e *Encoder) Waiting() bool { return len(e.usedFacts) > 0 }
+
 // Assigned is told of literals that became true in the solver since the
 // last call. With Config.Lazy set, it visits the watched ∀∃ instances
 // that watch them (with Config.Watch) and emits the instances,
@@ -96,6 +119,10 @@ func (e *Encoder) Assigned(lits []Lit) {
 		return
 	}
 	e.scr.nodes.reset()
+	for _, o := range e.usedFacts { // see Return
+		e.usedAssigned(o)
+	}
+	e.usedFacts = e.usedFacts[:0]
 	for _, l := range lits {
 		if e.poll() {
 			return
@@ -161,6 +188,7 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 			continue
 		}
 		o.mark = gone
+		o.life++
 		if o.pending() {
 			pendGone = true
 		}
@@ -188,6 +216,17 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 			}
 		}
 		e.newMatches = keep
+	}
+	// Likewise used facts not acted on yet (callers propagate before they
+	// forget, so there are normally none).
+	if len(e.usedFacts) > 0 {
+		keep := e.usedFacts[:0]
+		for _, o := range e.usedFacts {
+			if o.mark != gone {
+				keep = append(keep, o)
+			}
+		}
+		e.usedFacts = keep
 	}
 	e.stamp++
 	e.tab.drop(gone, e.stamp, pendGone)

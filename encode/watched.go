@@ -36,9 +36,9 @@ import "github.com/satmon/satmon/internal/z"
 // left is free, which makes the clause useless for good. So a watched
 // instance dies when the variable of one of its literal items is
 // forgotten, or, if it has a conjunction, when one of its universal
-// operations is removed (their used variables are forgotten with them);
-// a conjunction's forgotten literals are left out of it. All of this is
-// read from the variables' epochs.
+// operations is removed; a conjunction's forgotten literals are left out
+// of it. All of this is read from the variables' epochs and the
+// operations' lives (Op.life).
 //
 // With ClosedRemoval the caller promises more: what it forgets leaves a
 // history that is linearizable whenever the whole one is (a match, §5
@@ -54,8 +54,8 @@ import "github.com/satmon/satmon/internal/z"
 // and not by SATURATE -r (TestClosedRemovalKeepsDetection).
 
 // winst is a watched instance: its items are wItems[items:items+nitems],
-// and the epochs of its universal operations' used variables, when it
-// has a conjunction, are wOwners[owners:owners+nowners].
+// and its universal operations, when it has a conjunction or forgetting
+// is closed, are wOwners[owners:owners+nowners].
 type winst struct {
 	items, nitems   int32
 	owners, nowners int32
@@ -74,6 +74,15 @@ type witem struct {
 	false_ bool
 }
 
+// wown is a universal operation of a watched instance, with its life
+// (Op.life) when the instance was made: it is still in the window while
+// they are equal. (The operation's used variable, which SATURATE may not
+// have, used to stand for it.)
+type wown struct {
+	o    *Op
+	life uint32
+}
+
 // wlit is a literal with the epoch of its variable when it was stored.
 type wlit struct {
 	l     Lit
@@ -86,7 +95,7 @@ type watchState struct {
 	insts  []winst
 	items  []witem
 	lits   []wlit
-	owners []wlit
+	owners []wown
 	// watch[v] lists the instances to visit when variable v is assigned.
 	watch [][]int32
 	free  [watchClasses][][]int32 // recycled watch lists, by capacity class
@@ -135,7 +144,7 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 	if hasConj || w.closed {
 		in.owners = int32(len(w.owners))
 		for _, o := range e.scr.env[:nf] {
-			w.owners = append(w.owners, wlit{o.usedVar, e.reg.epoch[o.usedVar.Var()]})
+			w.owners = append(w.owners, wown{o, o.life})
 		}
 		in.nowners = int32(len(w.owners)) - in.owners
 	}
@@ -280,7 +289,7 @@ func (e *Encoder) itemValue(it *witem) tri {
 func (e *Encoder) watchAlive(in *winst) bool {
 	w := &e.w
 	for _, o := range w.owners[in.owners : in.owners+in.nowners] {
-		if e.reg.epoch[o.l.Var()] != o.epoch {
+		if o.o.life != o.life {
 			return false
 		}
 	}

@@ -91,7 +91,7 @@ func (c *satChecker) saturate() (bool, error) {
 			return false, err
 		}
 		lits := c.sink.s.TakeAssigned()
-		if len(lits) == 0 {
+		if len(lits) == 0 && !c.enc.Waiting() {
 			return true, nil
 		}
 		c.enc.Assigned(lits)
