@@ -63,7 +63,17 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 	// (checkCycle asks the solver). Asking first spares the list scans of
 	// the many z for which it is: p→z is mostly known or derived in the
 	// same batch as p→q.
-	for _, z := range e.calledAfter(p.conc, q) {
+	// The z in p.succ have z→p false, told: they are marked first, so
+	// that only the others are looked up, when the part of p.conc called
+	// after q is longer than p.succ (a stalled p has most of the window
+	// in its conc, and p→z is known for most of it).
+	after := e.calledAfter(p.conc, q)
+	if len(after) > len(p.succ) {
+		for _, z := range p.succ {
+			z.mark = seen
+		}
+	}
+	for _, z := range after {
 		if before(q, z) && z.mark != seen {
 			if zp, ok := e.bExisting(z, p); ok && e.lazy.Value(zp) == -1 {
 				z.mark = seen
