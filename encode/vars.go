@@ -1,6 +1,9 @@
 package encode
 
-import "github.com/satmon/satmon/internal/z"
+import (
+	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/z"
+)
 
 // varReg owns what the encoder knows of its variables: the b, used and
 // match variables by pair, what each variable stands for and which
@@ -17,6 +20,10 @@ type varReg struct {
 	meaning []varPair
 	varOps  [][2]*Op
 	epoch   []uint32 // indexed by variable
+	// retVal[v] is the value of a return variable v, ret(o) = retVal[v]
+	// (meaningful while meaning[v] says vRet), so that its value is
+	// compared with an argument instead of looked up in o.rets.
+	retVal []h.Value
 	// units[v] is +1 or -1 once a unit clause fixing variable v was
 	// emitted (limit.go reads it), else 0.
 	units []int8
@@ -33,6 +40,7 @@ func (r *varReg) made(v z.Var) {
 		r.meaning = append(r.meaning, varPair{kind: vNone})
 		r.varOps = append(r.varOps, [2]*Op{})
 		r.units = append(r.units, 0)
+		r.retVal = append(r.retVal, "")
 	}
 	r.meaning[v] = varPair{kind: vAux}
 	r.varOps[v] = [2]*Op{}
@@ -53,6 +61,8 @@ func (r *varReg) define(v z.Var, k varKey) {
 	r.meaning[v] = k.pair()
 	if k.kind != vRet {
 		r.vars.put(k.pair().key(), v.Pos())
+	} else {
+		r.retVal[v] = k.v
 	}
 }
 
