@@ -235,14 +235,13 @@ func (t *opTable) drop(gone uint32, pendGone bool) {
 				o.succ = cutPtr(o.succ, g)
 			}
 		}
-		// The overlap lists, the window and the lists by method and by
-		// argument are in serial order: g is found by bisection there.
+		// The overlap lists and the lists by method and by argument are
+		// in serial order: g is found by bisection there.
 		for _, o := range g.conc {
 			if o.mark != gone {
 				o.conc = cutOp(o.conc, g)
 			}
 		}
-		t.win = cutOp(t.win, g)
 		if m := g.Label.Method; int(m) < len(t.byMeth) {
 			t.byMeth[m] = cutOp(t.byMeth[m], g)
 		}
@@ -252,11 +251,12 @@ func (t *opTable) drop(gone uint32, pendGone bool) {
 			delete(t.byArg, g.Label.Arg)
 			t.putList(l)
 		}
-		if pendGone {
-			t.pend = cutOp(t.pend, g)
-		}
 	}
+	// The window, the longest list, is cut once for them all.
+	slices.SortFunc(t.gone, func(a, b *Op) int { return a.Serial - b.Serial })
+	t.win = cutSorted(t.win, t.gone)
 	if pendGone {
+		t.pend = cutSorted(t.pend, t.gone)
 		t.pendGen++
 	}
 	for _, g := range t.gone {
@@ -280,18 +280,50 @@ func cutPtr(l []*Op, g *Op) []*Op {
 	return l
 }
 
-// cutOp removes g from l, a list in serial order, if it is there, keeping
-// the order, and clears the entry freed at the end.
-func cutOp(l []*Op, g *Op) []*Op {
+// cutSorted removes the operations gs, in serial order, from l, a list
+// in serial order, keeping the order: each is found by bisection in the
+// part not yet moved, and the runs between them move once.
+func cutSorted(l, gs []*Op) []*Op {
+	w, r := -1, 0 // l[:w] is kept and final, l[r:] untouched
+	for _, g := range gs {
+		i := r + bisectSerial(l[r:], g.Serial)
+		if i == len(l) || l[i] != g {
+			continue
+		}
+		if w < 0 {
+			w = i
+		} else {
+			w += copy(l[w:], l[r:i])
+		}
+		r = i + 1
+	}
+	if w < 0 {
+		return l
+	}
+	w += copy(l[w:], l[r:])
+	clear(l[w:])
+	return l[:w]
+}
+
+// bisectSerial is the index of the first operation of l, a list in serial
+// order, whose serial is at least s.
+func bisectSerial(l []*Op, s int) int {
 	lo, hi := 0, len(l)
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		if l[mid].Serial < g.Serial {
+		if l[mid].Serial < s {
 			lo = mid + 1
 		} else {
 			hi = mid
 		}
 	}
+	return lo
+}
+
+// cutOp removes g from l, a list in serial order, if it is there, keeping
+// the order, and clears the entry freed at the end.
+func cutOp(l []*Op, g *Op) []*Op {
+	lo := bisectSerial(l, g.Serial)
 	if lo == len(l) || l[lo] != g {
 		return l
 	}

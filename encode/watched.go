@@ -1,6 +1,10 @@
 package encode
 
-import "github.com/satmon/satmon/internal/z"
+import (
+	"math/bits"
+
+	"github.com/satmon/satmon/internal/z"
+)
 
 // Watched ∀∃ instances (SATURATE). An instance of a ∀∃ axiom is the
 // disjunction
@@ -318,7 +322,9 @@ func (e *Encoder) watchAssigned(v z.Var) {
 // revisitForgotten.
 func (e *Encoder) watchForgotten(v z.Var) {
 	w := &e.w
-	if int(v) < len(w.watch) {
+	// Most forgotten variables were never watched, or their lists were
+	// never given storage: nothing to keep or recycle.
+	if int(v) < len(w.watch) && cap(w.watch[v]) > 0 {
 		if w.closed {
 			w.revisit = append(w.revisit, w.watch[v]...)
 		}
@@ -374,10 +380,11 @@ func (w *watchState) putIDs(l []int32) {
 
 // watchClass is the class of capacity c, or -1 if c is none.
 func watchClass(c int) int {
-	for k, cc := 0, minWatchCap; k < watchClasses; k, cc = k+1, 2*cc {
-		if c == cc {
-			return k
-		}
+	if c < minWatchCap || c&(c-1) != 0 {
+		return -1
+	}
+	if k := bits.TrailingZeros(uint(c)) - bits.TrailingZeros(minWatchCap); k < watchClasses {
+		return k
 	}
 	return -1
 }
