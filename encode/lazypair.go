@@ -66,9 +66,10 @@ func (e *Encoder) otherValue(y *Op, r Lit) { e.pairClauses(y, r, false) }
 // for a few of them. They are visited in window order, as the partner
 // list would give them.
 func (e *Encoder) pairClauses(y *Op, r Lit, same bool) {
-	// y.rets[arg(x)] is r exactly when arg(x) is r's value: the values are
-	// compared, and only the x kept are sorted.
-	val := e.reg.retVal[r.Var()]
+	// y.rets[arg(x)] is r exactly when arg(x) is r's value: the value is
+	// compared with each x's argument instead of looking the argument up
+	// in y.rets, and only the x kept are sorted.
+	val := e.reg.meaning[r.Var()].ret
 	xs := e.scr.opScratch[:0]
 	for _, ov := range y.owned {
 		if ov.pair && ov.key>>62 == uint64(vMatch) && e.reg.epoch[ov.v] == ov.epoch && e.reg.varOps[ov.v][1] == y {
