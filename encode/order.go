@@ -134,8 +134,14 @@ func (e *Encoder) usedAssigned(p *Op) {
 	e.scr.byTri = [3][]*Op{ts, us, fs}
 	tv, uv := edgeVal{t: vTrue, known: true}, edgeVal{known: true}
 	for _, x := range ts {
+		// p→x is true and y→p open: the clause is unit only if x→y is
+		// true as well, and checkCycle would return at once for the
+		// other y. They are skipped here, where whether x→y is true is
+		// read from real time and the shorter of x.succ and y.pred.
 		for _, y := range us {
-			e.checkCycle(p, x, y, tv, edgeVal{}, uv)
+			if before(x, y) || knownBefore(x, y) {
+				e.checkCycle(p, x, y, tv, edgeVal{}, uv)
+			}
 		}
 		for _, y := range fs {
 			e.checkCycle(p, x, y, tv, edgeVal{}, tv)
@@ -234,6 +240,25 @@ func (e *Encoder) edgeKnown(x, y *Op) edgeVal {
 		}
 	}
 	return edgeVal{known: true}
+}
+
+// knownBefore reports whether Assigned has been told that x→y: y is in
+// x.succ, and x in y.pred.
+func knownBefore(x, y *Op) bool {
+	if len(y.pred) < len(x.succ) {
+		for _, z := range y.pred {
+			if z == x {
+				return true
+			}
+		}
+		return false
+	}
+	for _, z := range x.succ {
+		if z == y {
+			return true
+		}
+	}
+	return false
 }
 
 // calledAfter narrows l, a list in window order, to a part that holds
