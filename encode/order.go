@@ -73,9 +73,19 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 			z.mark = seen
 		}
 	}
+	// z is called after p while serials follow calls (p→q is not false
+	// by real time, so p was called before q returned): b(p,z) is then
+	// the variable, and its key differs from p's prefix only in z's
+	// serial.
+	kp := varPair{vB, int32(p.Serial), 0}.key()
 	for _, z := range after {
 		if before(q, z) && z.mark != seen {
-			if zp, ok := e.bExisting(z, p); ok && e.lazy.Value(zp) == -1 {
+			if z.Serial > p.Serial {
+				if pz, ok := e.reg.vars.get(kp | uint64(uint32(z.Serial))); ok && e.lazy.Value(pz) == 1 {
+					z.mark = seen
+					continue
+				}
+			} else if zp, ok := e.bExisting(z, p); ok && e.lazy.Value(zp) == -1 {
 				z.mark = seen
 				continue
 			}
