@@ -395,6 +395,9 @@ func (e *Encoder) watchAssigned(v z.Var) {
 		return
 	}
 	l := w.watch[v]
+	if len(l) == 0 {
+		return
+	}
 	keep := l[:0]
 	for _, id := range l {
 		if !e.visit(id) {
