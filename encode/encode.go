@@ -905,19 +905,6 @@ func (e *Encoder) ruleOut(x, y *Op) {
 	e.reg.vars.del(key)
 }
 
-func dropGone(ops []*Op, gone uint32) []*Op {
-	out := ops[:0]
-	for _, o := range ops {
-		if o.mark != gone {
-			out = append(out, o)
-		}
-	}
-	for i := len(out); i < len(ops); i++ {
-		ops[i] = nil
-	}
-	return out
-}
-
 // Ops returns the live operations in call order; the slice is the
 // encoder's own and changes with the window.
 func (e *Encoder) Ops() []*Op { return e.tab.win }

@@ -66,18 +66,21 @@ func (e *Encoder) otherValue(y *Op, r Lit) { e.pairClauses(y, r, false) }
 // for a few of them. They are visited in window order, as the partner
 // list would give them.
 func (e *Encoder) pairClauses(y *Op, r Lit, same bool) {
+	// y.rets[arg(x)] is r exactly when arg(x) is r's value: the value is
+	// compared with each x's argument instead of looking the argument up
+	// in y.rets, and only the x kept are sorted.
+	val := e.reg.meaning[r.Var()].ret
 	xs := e.scr.opScratch[:0]
 	for _, ov := range y.owned {
 		if ov.pair && ov.key>>62 == uint64(vMatch) && e.reg.epoch[ov.v] == ov.epoch && e.reg.varOps[ov.v][1] == y {
-			xs = append(xs, e.reg.varOps[ov.v][0])
+			if x := e.reg.varOps[ov.v][0]; (x.Label.Arg == val) == same {
+				xs = append(xs, x)
+			}
 		}
 	}
 	slices.SortFunc(xs, func(a, b *Op) int { return a.Serial - b.Serial })
 	defer func() { clear(xs); e.scr.opScratch = xs[:0] }()
 	for _, x := range xs {
-		if (y.rets[x.Label.Arg] == r) != same {
-			continue
-		}
 		m, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
 		if ok && !e.waiting(m) && e.lazy.Value(m) != -1 {
 			e.pairClause(x, y, m)

@@ -63,9 +63,29 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 	// (checkCycle asks the solver). Asking first spares the list scans of
 	// the many z for which it is: p→z is mostly known or derived in the
 	// same batch as p→q.
-	for _, z := range e.calledAfter(p.conc, q) {
+	// The z in p.succ have z→p false, told: they are marked first, so
+	// that only the others are looked up, when the part of p.conc called
+	// after q is longer than p.succ (a stalled p has most of the window
+	// in its conc, and p→z is known for most of it).
+	after := e.calledAfter(p.conc, q)
+	if len(after) > len(p.succ) {
+		for _, z := range p.succ {
+			z.mark = seen
+		}
+	}
+	// z is called after p while serials follow calls (p→q is not false
+	// by real time, so p was called before q returned): b(p,z) is then
+	// the variable, and its key differs from p's prefix only in z's
+	// serial.
+	kp := varPair{vB, int32(p.Serial), 0}.key()
+	for _, z := range after {
 		if before(q, z) && z.mark != seen {
-			if zp, ok := e.bExisting(z, p); ok && e.lazy.Value(zp) == -1 {
+			if z.Serial > p.Serial {
+				if pz, ok := e.reg.vars.get(kp | uint64(uint32(z.Serial))); ok && e.lazy.Value(pz) == 1 {
+					z.mark = seen
+					continue
+				}
+			} else if zp, ok := e.bExisting(z, p); ok && e.lazy.Value(zp) == -1 {
 				z.mark = seen
 				continue
 			}
@@ -124,8 +144,14 @@ func (e *Encoder) usedAssigned(p *Op) {
 	e.scr.byTri = [3][]*Op{ts, us, fs}
 	tv, uv := edgeVal{t: vTrue, known: true}, edgeVal{known: true}
 	for _, x := range ts {
+		// p→x is true and y→p open: the clause is unit only if x→y is
+		// true as well, and checkCycle would return at once for the
+		// other y. They are skipped here, where whether x→y is true is
+		// read from real time and the shorter of x.succ and y.pred.
 		for _, y := range us {
-			e.checkCycle(p, x, y, tv, edgeVal{}, uv)
+			if before(x, y) || knownBefore(x, y) {
+				e.checkCycle(p, x, y, tv, edgeVal{}, uv)
+			}
 		}
 		for _, y := range fs {
 			e.checkCycle(p, x, y, tv, edgeVal{}, tv)
@@ -224,6 +250,25 @@ func (e *Encoder) edgeKnown(x, y *Op) edgeVal {
 		}
 	}
 	return edgeVal{known: true}
+}
+
+// knownBefore reports whether Assigned has been told that x→y: y is in
+// x.succ, and x in y.pred.
+func knownBefore(x, y *Op) bool {
+	if len(y.pred) < len(x.succ) {
+		for _, z := range y.pred {
+			if z == x {
+				return true
+			}
+		}
+		return false
+	}
+	for _, z := range x.succ {
+		if z == y {
+			return true
+		}
+	}
+	return false
 }
 
 // calledAfter narrows l, a list in window order, to a part that holds

@@ -228,8 +228,7 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 		}
 		e.usedFacts = keep
 	}
-	e.stamp++
-	e.tab.drop(gone, e.stamp, pendGone)
+	e.tab.drop(gone, pendGone)
 	e.scr.forget = forget
 	e.revisitForgotten()
 	return forget

@@ -202,64 +202,134 @@ func (t *opTable) returned(op *Op, ret h.Value, seq int) {
 }
 
 // drop takes the operations marked gone (listed in t.gone) out of the
-// window and of every list, and recycles their storage; dirty is a fresh
-// mark. pendGone says that some of them were pending.
-func (t *opTable) drop(gone, dirty uint32, pendGone bool) {
+// window and of every list, and recycles their storage. pendGone says
+// that some of them were pending.
+func (t *opTable) drop(gone uint32, pendGone bool) {
 	// Only the lists of the operations related to a forgotten one can name
 	// it, and every relation kept in lists is symmetric (x in y.asX iff y
 	// in x.asY, x in y.conc iff y in x.conc, x in y.succ iff y in
-	// x.pred; succ and pred lie within conc): those operations are marked
-	// dirty, and only their lists are filtered (CheckWindow checks it):
-	// filtering every list would cost the window's size at each
-	// forgetting, and a stalled operation keeps the window large.
+	// x.pred), each pair listed once (CheckWindow checks it): so g is cut
+	// from the lists of the operations its own lists name, and from no
+	// other. Filtering every list would cost the window's size at each
+	// forgetting (a stalled operation keeps the window large), and even
+	// filtering every list of the related operations costs the length of
+	// a stalled operation's lists at every forgetting.
 	for _, g := range t.gone {
-		for _, l := range [...][]*Op{g.asX, g.asY, g.conc} {
-			for _, o := range l {
-				if o.mark != gone {
-					o.mark = dirty
-				}
+		for _, o := range g.asX {
+			if o.mark != gone {
+				o.asY = cutPtr(o.asY, g)
 			}
 		}
+		for _, o := range g.asY {
+			if o.mark != gone {
+				o.asX = cutPtr(o.asX, g)
+			}
+		}
+		for _, o := range g.succ {
+			if o.mark != gone {
+				o.pred = cutPtr(o.pred, g)
+			}
+		}
+		for _, o := range g.pred {
+			if o.mark != gone {
+				o.succ = cutPtr(o.succ, g)
+			}
+		}
+		// The overlap lists and the lists by method and by argument are
+		// in serial order: g is found by bisection there.
+		for _, o := range g.conc {
+			if o.mark != gone {
+				o.conc = cutOp(o.conc, g)
+			}
+		}
+		if m := g.Label.Method; int(m) < len(t.byMeth) {
+			t.byMeth[m] = cutOp(t.byMeth[m], g)
+		}
+		if l := cutOp(t.byArg[g.Label.Arg], g); len(l) > 0 {
+			t.byArg[g.Label.Arg] = l
+		} else {
+			delete(t.byArg, g.Label.Arg)
+			t.putList(l)
+		}
+	}
+	// The window, the longest list, is cut once for them all.
+	slices.SortFunc(t.gone, func(a, b *Op) int { return a.Serial - b.Serial })
+	t.win = cutSorted(t.win, t.gone)
+	if pendGone {
+		t.pend = cutSorted(t.pend, t.gone)
+		t.pendGen++
+	}
+	for _, g := range t.gone {
+		t.recycle(g)
 	}
 	clear(t.gone)
 	t.gone = t.gone[:0]
-	live := t.win[:0]
-	var methGone [256]bool
-	for _, o := range t.win {
-		if o.mark == gone {
-			methGone[o.Label.Method] = true
-			if l := dropGone(t.byArg[o.Label.Arg], gone); len(l) > 0 {
-				t.byArg[o.Label.Arg] = l
-			} else {
-				delete(t.byArg, o.Label.Arg)
-				t.putList(l)
-			}
-			t.recycle(o)
-		}
-		if o.mark != gone {
-			live = append(live, o)
-		}
-		if o.mark == dirty {
-			o.asX = dropGone(o.asX, gone)
-			o.asY = dropGone(o.asY, gone)
-			o.conc = dropGone(o.conc, gone)
-			o.succ = dropGone(o.succ, gone)
-			o.pred = dropGone(o.pred, gone)
+}
+
+// cutPtr removes g, which is in l at most once, from l, keeping the
+// order, and clears the entry freed at the end. The list is only read
+// until g is found: the operations it names are not touched.
+func cutPtr(l []*Op, g *Op) []*Op {
+	for i, o := range l {
+		if o == g {
+			copy(l[i:], l[i+1:])
+			l[len(l)-1] = nil
+			return l[:len(l)-1]
 		}
 	}
-	for i := len(live); i < len(t.win); i++ {
-		t.win[i] = nil
+	return l
+}
+
+// cutSorted removes the operations gs, in serial order, from l, a list
+// in serial order, keeping the order: each is found by bisection in the
+// part not yet moved, and the runs between them move once.
+func cutSorted(l, gs []*Op) []*Op {
+	w, r := -1, 0 // l[:w] is kept and final, l[r:] untouched
+	for _, g := range gs {
+		i := r + bisectSerial(l[r:], g.Serial)
+		if i == len(l) || l[i] != g {
+			continue
+		}
+		if w < 0 {
+			w = i
+		} else {
+			w += copy(l[w:], l[r:i])
+		}
+		r = i + 1
 	}
-	t.win = live
-	if pendGone {
-		t.pend = dropGone(t.pend, gone)
-		t.pendGen++
+	if w < 0 {
+		return l
 	}
-	for m, l := range t.byMeth {
-		if methGone[m] {
-			t.byMeth[m] = dropGone(l, gone)
+	w += copy(l[w:], l[r:])
+	clear(l[w:])
+	return l[:w]
+}
+
+// bisectSerial is the index of the first operation of l, a list in serial
+// order, whose serial is at least s.
+func bisectSerial(l []*Op, s int) int {
+	lo, hi := 0, len(l)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if l[mid].Serial < s {
+			lo = mid + 1
+		} else {
+			hi = mid
 		}
 	}
+	return lo
+}
+
+// cutOp removes g from l, a list in serial order, if it is there, keeping
+// the order, and clears the entry freed at the end.
+func cutOp(l []*Op, g *Op) []*Op {
+	lo := bisectSerial(l, g.Serial)
+	if lo == len(l) || l[lo] != g {
+		return l
+	}
+	copy(l[lo:], l[lo+1:])
+	l[len(l)-1] = nil
+	return l[:len(l)-1]
 }
 
 // takeRets returns an empty return-value table, recycled when it can be.

@@ -1,6 +1,9 @@
 package encode
 
-import "github.com/satmon/satmon/internal/z"
+import (
+	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/z"
+)
 
 // varReg owns what the encoder knows of its variables: the b, used and
 // match variables by pair, what each variable stands for and which
@@ -14,7 +17,7 @@ type varReg struct {
 	// transitivity, which learns of assignments by variable; varOps[v]
 	// are its operations (x, and y for b and match), so that no table
 	// is looked up by serial.
-	meaning []varPair
+	meaning []varMeaning
 	varOps  [][2]*Op
 	epoch   []uint32 // indexed by variable
 	// units[v] is +1 or -1 once a unit clause fixing variable v was
@@ -26,15 +29,25 @@ type varReg struct {
 	trackOwners bool
 }
 
+// varMeaning is what a variable stands for: its pair, and for a return
+// variable ret(x) = ret its value, so that the value is compared with an
+// argument instead of looked up in x.rets (pairClauses). It shares the
+// slice of the pairs: a slice of its own would add allocations to every
+// fresh encoder.
+type varMeaning struct {
+	varPair
+	ret h.Value
+}
+
 // made records the new variable v, an auxiliary until define says more.
 func (r *varReg) made(v z.Var) {
 	for int(v) >= len(r.epoch) {
 		r.epoch = append(r.epoch, 0)
-		r.meaning = append(r.meaning, varPair{kind: vNone})
+		r.meaning = append(r.meaning, varMeaning{varPair: varPair{kind: vNone}})
 		r.varOps = append(r.varOps, [2]*Op{})
 		r.units = append(r.units, 0)
 	}
-	r.meaning[v] = varPair{kind: vAux}
+	r.meaning[v] = varMeaning{varPair: varPair{kind: vAux}}
 	r.varOps[v] = [2]*Op{}
 	r.nvars++
 }
@@ -50,9 +63,11 @@ func (r *varReg) name(v z.Var, name string) {
 // define records that v, just made, is the variable of k; the b, used
 // and match variables are then found by their pair.
 func (r *varReg) define(v z.Var, k varKey) {
-	r.meaning[v] = k.pair()
 	if k.kind != vRet {
+		r.meaning[v] = varMeaning{varPair: k.pair()}
 		r.vars.put(k.pair().key(), v.Pos())
+	} else {
+		r.meaning[v] = varMeaning{varPair: k.pair(), ret: k.v}
 	}
 }
 
@@ -82,7 +97,7 @@ func (r *varReg) forget(ov ownedVar) bool {
 		return false
 	}
 	r.epoch[ov.v]++
-	r.meaning[ov.v] = varPair{kind: vNone}
+	r.meaning[ov.v] = varMeaning{varPair: varPair{kind: vNone}}
 	r.varOps[ov.v] = [2]*Op{}
 	r.units[ov.v] = 0
 	if ov.pair {

@@ -1,6 +1,10 @@
 package encode
 
-import "github.com/satmon/satmon/internal/z"
+import (
+	"math/bits"
+
+	"github.com/satmon/satmon/internal/z"
+)
 
 // Watched ∀∃ instances (SATURATE). An instance of a ∀∃ axiom is the
 // disjunction
@@ -105,8 +109,9 @@ type watchState struct {
 	// watched counts the instances taken, materialised those that became
 	// unit or false (GroundingStats).
 	watched, materialised int
-	reason                []Lit // visit's false literals
-	cl                    []Lit // materialise's clause
+	reason                []Lit  // visit's false literals
+	cl                    []Lit  // materialise's clause
+	one                   [1]Lit // partLits' literal part
 	// closed: forgotten witnesses are false (ClosedRemoval); revisit
 	// collects, during Remove, the instances they were watched by.
 	closed  bool
@@ -124,6 +129,12 @@ func (e *Encoder) watching(extra []Lit) bool { return e.w.on && extra == nil }
 // watched.
 func (e *Encoder) watchInstance(parts []cpart, nf int) {
 	w := &e.w
+	if e.visitParts(parts) {
+		// Materialised or satisfied at once, as visit would have found it
+		// stored: most instances are, and are not stored at all.
+		w.watched++
+		return
+	}
 	id := int32(len(w.insts))
 	in := winst{items: int32(len(w.items))}
 	litStart := len(w.lits)
@@ -175,6 +186,87 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 	if len(w.insts) >= max(w.compactAt, minCompact) {
 		e.compactWatched()
 	}
+}
+
+// visitParts is visit for an instance not stored yet, read from its
+// parts: every variable's epoch is the current one, so only values
+// decide. It materialises the instance if it is unit or false and
+// reports whether it is done (materialised, or satisfied); if not, the
+// caller stores it and visit evaluates it again, setting what it keeps
+// (a conjunction seen false).
+func (e *Encoder) visitParts(parts []cpart) bool {
+	w := &e.w
+	open, last := 0, -1
+	for i, p := range parts {
+		switch e.partValue(p) {
+		case vTrue:
+			return true
+		case vUnknown:
+			if open++; open > 1 {
+				return false
+			}
+			last = i
+		}
+	}
+	reason := w.reason[:0]
+	for i, p := range parts {
+		if i == last {
+			continue
+		}
+		for _, l := range e.partLits(p) {
+			if e.lazy.Value(l) == -1 {
+				reason = append(reason, l)
+				break
+			}
+		}
+	}
+	w.reason = reason
+	w.materialised++
+	if last < 0 {
+		e.emit(reason)
+		return true
+	}
+	for _, l := range e.partLits(parts[last]) {
+		if e.lazy.Value(l) == 1 {
+			continue
+		}
+		cl := append(append(w.cl[:0], reason...), l)
+		w.cl = cl
+		e.emit(cl)
+	}
+	return true
+}
+
+// partLits are the literals of a part: its literal, or its conjunction.
+func (e *Encoder) partLits(p cpart) []Lit {
+	if p.n == 0 {
+		e.w.one[0] = p.lit
+		return e.w.one[:]
+	}
+	return e.scr.conj[p.at : p.at+p.n]
+}
+
+// partValue is itemValue for a part not stored yet.
+func (e *Encoder) partValue(p cpart) tri {
+	if p.n == 0 {
+		switch e.lazy.Value(p.lit) {
+		case 1:
+			return vTrue
+		case -1:
+			return vFalse
+		}
+		return vUnknown
+	}
+	t := vTrue
+	for _, l := range e.scr.conj[p.at : p.at+p.n] {
+		switch e.lazy.Value(l) {
+		case -1:
+			return vFalse
+		case 0:
+			t = vUnknown
+		}
+	}
+	return t
 }
 
 // visit re-evaluates instance id and materialises it if it is unit or
@@ -312,6 +404,9 @@ func (e *Encoder) watchAssigned(v z.Var) {
 		return
 	}
 	l := w.watch[v]
+	if len(l) == 0 {
+		return
+	}
 	keep := l[:0]
 	for _, id := range l {
 		if !e.visit(id) {
@@ -327,7 +422,9 @@ func (e *Encoder) watchAssigned(v z.Var) {
 // revisitForgotten.
 func (e *Encoder) watchForgotten(v z.Var) {
 	w := &e.w
-	if int(v) < len(w.watch) {
+	// Most forgotten variables were never watched, or their lists were
+	// never given storage: nothing to keep or recycle.
+	if int(v) < len(w.watch) && cap(w.watch[v]) > 0 {
 		if w.closed {
 			w.revisit = append(w.revisit, w.watch[v]...)
 		}
@@ -383,10 +480,11 @@ func (w *watchState) putIDs(l []int32) {
 
 // watchClass is the class of capacity c, or -1 if c is none.
 func watchClass(c int) int {
-	for k, cc := 0, minWatchCap; k < watchClasses; k, cc = k+1, 2*cc {
-		if c == cc {
-			return k
-		}
+	if c < minWatchCap || c&(c-1) != 0 {
+		return -1
+	}
+	if k := bits.TrailingZeros(uint(c)) - bits.TrailingZeros(minWatchCap); k < watchClasses {
+		return k
 	}
 	return -1
 }

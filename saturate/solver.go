@@ -276,13 +276,18 @@ func (s *Solver) addUnit(l z.Lit) ClauseID {
 // whether they contain a literal and its negation. Short clauses, the
 // usual case, keep the caller's order.
 func (s *Solver) normalize(lits []z.Lit) (out []z.Lit, tautology bool) {
-	buf := append(s.scratch[:0], lits...)
-	s.scratch = buf
-	for _, l := range buf {
+	for _, l := range lits {
 		if !s.IsLive(l.Var()) {
 			panic(fmt.Sprintf("saturate: AddClause: literal %v of a variable that is not live", l))
 		}
 	}
+	if len(lits) <= 16 && distinctVars(lits) {
+		// The usual case: nothing to drop, and the caller's slice serves
+		// as it is (store copies it into the arena).
+		return lits, false
+	}
+	buf := append(s.scratch[:0], lits...)
+	s.scratch = buf
 	if len(buf) > 16 {
 		// Sorting puts duplicates, and also v next to ¬v, side by side.
 		slices.Sort(buf)
@@ -310,6 +315,20 @@ next:
 		n++
 	}
 	return buf[:n], tautology
+}
+
+// distinctVars reports whether no two of lits share a variable: no
+// duplicate, no tautology.
+func distinctVars(lits []z.Lit) bool {
+	for i := 1; i < len(lits); i++ {
+		v := lits[i].Var()
+		for _, m := range lits[:i] {
+			if m.Var() == v {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (s *Solver) allocSlot() int32 {
