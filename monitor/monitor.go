@@ -115,6 +115,9 @@ type tuning struct {
 	maxWait int
 	// noSummary, for tests: -r without summaries (summary.go).
 	noSummary bool
+	// satOnly, for tests: summaries decide every queue or stack segment
+	// by SAT (collsearch.go).
+	satOnly bool
 }
 
 // Name is the variant's name in the paper's notation, e.g. "symbolic -c -i".
@@ -258,8 +261,16 @@ type Monitor struct {
 	// rmwRetry: the window size from which such a register is searched
 	// again after a search gave up.
 	rmwRetry  int
-	noSummary bool          // tests: -r without summaries (tuning.noSummary)
-	sigs      []h.Signature // the object's methods (validate)
+	noSummary bool // tests: -r without summaries (tuning.noSummary)
+	// satOnly, for tests: summaries decide every queue or stack segment
+	// by SAT (tuning.satOnly).
+	satOnly bool
+	coll    collSearch // a queue's or stack's summaries (collsearch.go)
+	// seg, segSerials and seqs are summarizeScope's buffers.
+	seg        h.History
+	segSerials []int
+	seqs       []int
+	sigs       []h.Signature // the object's methods (validate)
 }
 
 // New starts monitoring a history of object obj with parameter param (the
@@ -285,7 +296,7 @@ func newMonitor(ctx context.Context, obj h.Object, param string, opt Options, tu
 		return nil, err
 	}
 	opt = opt.withDefaults()
-	m := &Monitor{ctx: ctx, opt: opt, noSummary: tune.noSummary, start: time.Now(), sigs: h.Signatures(obj)}
+	m := &Monitor{ctx: ctx, opt: opt, noSummary: tune.noSummary, satOnly: tune.satOnly, start: time.Now(), sigs: h.Signatures(obj)}
 	m.beginWork()
 	defer m.endWork()
 	stop := m.stopper()

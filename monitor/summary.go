@@ -135,8 +135,11 @@ func (m *Monitor) summarizeScope(scope []h.Value) (bool, error) {
 	if scope != nil {
 		arg = scope[0]
 	}
-	seg := &h.History{Object: w.obj, Param: w.param}
-	var serials []int
+	// The segment and its serials are built in buffers kept from summary
+	// to summary: nothing holds them past replace.
+	seg := &m.seg
+	*seg = h.History{Object: w.obj, Param: w.param, Ops: seg.Ops[:0]}
+	serials := m.segSerials[:0]
 	for s, o := range w.all() {
 		if scope != nil && o.Label.Arg != arg {
 			continue
@@ -144,7 +147,8 @@ func (m *Monitor) summarizeScope(scope []h.Value) (bool, error) {
 		seg.Ops = append(seg.Ops, *o)
 		serials = append(serials, s)
 	}
-	compact(seg)
+	m.segSerials = serials
+	m.seqs = compactBuf(seg, m.seqs)
 	labels, member, err := m.states(seg)
 	if !member || err != nil || labels == nil {
 		return member, err
@@ -313,6 +317,11 @@ func (m *Monitor) states(seg *h.History) (labels []h.Label, member bool, err err
 			}
 			return labels, true, nil
 		}
+	}
+	if (seg.Object == h.Queue || seg.Object == h.Stack) && !m.satOnly && m.coll.linearizable(seg) {
+		// A linearization found (collsearch.go): the one state left is
+		// the empty collection, as below.
+		return []h.Label{}, true, nil
 	}
 	s, err := sat.New(m.opt.Solver)
 	if err != nil {

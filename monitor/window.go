@@ -315,8 +315,11 @@ func (w *window) history() (*h.History, []int) {
 
 // compact renumbers the action indices of hist's operations 0, 1, … in
 // their order.
-func compact(hist *h.History) {
-	seqs := make([]int, 0, 2*len(hist.Ops))
+func compact(hist *h.History) { compactBuf(hist, nil) }
+
+// compactBuf is compact using buf for its scratch, and returns it.
+func compactBuf(hist *h.History, buf []int) []int {
+	seqs := buf[:0]
 	for i := range hist.Ops {
 		seqs = append(seqs, hist.Ops[i].Call)
 		if hist.Ops[i].Return >= 0 {
@@ -332,6 +335,7 @@ func compact(hist *h.History) {
 			o.Return = rank(o.Return)
 		}
 	}
+	return seqs
 }
 
 // pendingMinCall is the earliest call among pending operations, or -1.
