@@ -33,10 +33,12 @@ import (
 //
 // Before the replacement the segment is checked exactly (for the
 // registers by a search of the sequential specification, regsearch.go,
-// elsewhere by SAT on its complete encoding): a segment that is not
-// linearizable is a violation, found here although SATURATE's unit
-// propagation may have missed it (and confirmed by SAT before it is
-// reported), and a linearizable one yields the exact set of states. For
+// elsewhere by SAT on its complete encoding, which a queue's or stack's
+// segment skips when a search finds a linearization, collsearch.go): a
+// segment that is not linearizable is a violation, found here although
+// SATURATE's unit propagation may have missed it (and confirmed by SAT
+// before it is reported), and a linearizable one yields the exact set of
+// states. For
 // the register, the set and the collections, only tags the remover saw
 // repeated trigger a summary, and operations it keeps because forgetting
 // them would drop the order they impose (remover.implied): elsewhere the
