@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"context"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -75,28 +76,71 @@ func TestParamValidation(t *testing.T) {
 }
 
 // Actions fed with Seq left at 0 keep their real-time order: the monitor
-// numbers them itself. enqueue(1) returns before enqueue(2) is called, so
-// a dequeue returning 2 first is a violation.
+// numbers them itself, under every variant. enqueue(1) returns before
+// enqueue(2) is called, so a dequeue returning 2 first is a violation.
 func TestStepNumbersActions(t *testing.T) {
-	m, err := New(Queue, "", Options{Algorithm: Symbolic})
-	if err != nil {
-		t.Fatal(err)
-	}
-	acts := []Action{
-		{Kind: CallAction, ID: "1", Label: Label{Method: Add, Arg: "1"}},
-		{Kind: ReturnAction, ID: "1"},
-		{Kind: CallAction, ID: "2", Label: Label{Method: Add, Arg: "2"}},
-		{Kind: ReturnAction, ID: "2"},
-		{Kind: CallAction, ID: "3", Label: Label{Method: Rem}},
-		{Kind: ReturnAction, ID: "3", Label: Label{Ret: "2"}},
-	}
-	for _, a := range acts {
-		if _, err := m.Step(a); err != nil {
+	for _, opt := range []Options{{}, {Algorithm: Saturate}, {Algorithm: Symbolic}, {Algorithm: Symbolic, RemoveObsolete: true},
+		{Algorithm: Symbolic, Incremental: true}, {Algorithm: Enumerate}, {Algorithm: Enumerate, Completion: true}} {
+		m, err := New(Queue, "", opt)
+		if err != nil {
 			t.Fatal(err)
 		}
+		acts := []Action{
+			{Kind: CallAction, ID: "1", Label: Label{Method: Add, Arg: "1"}},
+			{Kind: ReturnAction, ID: "1"},
+			{Kind: CallAction, ID: "2", Label: Label{Method: Add, Arg: "2"}},
+			{Kind: ReturnAction, ID: "2"},
+			{Kind: CallAction, ID: "3", Label: Label{Method: Rem}},
+			{Kind: ReturnAction, ID: "3", Label: Label{Ret: "2"}},
+		}
+		for _, a := range acts {
+			if _, err := m.Step(a); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if r := m.Result(); r.Verdict != Violation || *r.ViolationStep != 6 {
+			t.Errorf("%s: verdict %s at %v, want a violation at step 6", opt.Name(), r.Verdict, deref(r.ViolationStep))
+		}
 	}
-	if r := m.Result(); r.Verdict != Violation || *r.ViolationStep != 6 {
-		t.Errorf("verdict %s at %v, want a violation at step 6", r.Verdict, deref(r.ViolationStep))
+}
+
+// The Seq a caller puts in an action is ignored: random histories give
+// the same results fed with their log positions, with every Seq 0, and
+// with positions in reverse.
+func TestStepIgnoresSeq(t *testing.T) {
+	rng := rand.New(rand.NewPCG(44, 1))
+	n := scale(300)
+	for i := 0; i < n; i++ {
+		obj := h.Objects[i%len(h.Objects)]
+		hist := randomHistory(rng, obj, 8)
+		for _, opt := range []Options{{}, {Algorithm: Symbolic}} {
+			var res [3]Result
+			for k := range res {
+				m, err := New(hist.Object, hist.Param, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				acts := Actions(hist)
+				for j, a := range acts {
+					switch k {
+					case 1:
+						a.Seq = 0
+					case 2:
+						a.Seq = len(acts) - j
+					}
+					if _, err := m.Step(a); err != nil {
+						t.Fatal(err)
+					}
+				}
+				res[k] = m.Result()
+			}
+			for k := 1; k < len(res); k++ {
+				if res[k].Verdict != res[0].Verdict || !sameStep(res[k].ViolationStep, res[0].ViolationStep) {
+					t.Fatalf("history %d, %s: fed with Seq variant %d, %s at %v; with log positions %s at %v\n%v", i, opt.Name(),
+						k, res[k].Verdict, deref(res[k].ViolationStep), res[0].Verdict, deref(res[0].ViolationStep), hist)
+				}
+			}
+		}
 	}
 }
 

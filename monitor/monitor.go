@@ -7,6 +7,7 @@ import (
 	"io"
 	"iter"
 	"strings"
+	"sync"
 	"time"
 
 	h "github.com/satmon/satmon/internal/history"
@@ -115,6 +116,9 @@ type tuning struct {
 	maxWait int
 	// noSummary, for tests: -r without summaries (summary.go).
 	noSummary bool
+	// satOnly, for tests: summaries decide every queue or stack segment
+	// by SAT (collsearch.go).
+	satOnly bool
 }
 
 // Name is the variant's name in the paper's notation, e.g. "symbolic -c -i".
@@ -258,8 +262,16 @@ type Monitor struct {
 	// rmwRetry: the window size from which such a register is searched
 	// again after a search gave up.
 	rmwRetry  int
-	noSummary bool          // tests: -r without summaries (tuning.noSummary)
-	sigs      []h.Signature // the object's methods (validate)
+	noSummary bool // tests: -r without summaries (tuning.noSummary)
+	// satOnly, for tests: summaries decide every queue or stack segment
+	// by SAT (tuning.satOnly).
+	satOnly bool
+	coll    collSearch // a queue's or stack's summaries (collsearch.go)
+	// seg, segSerials and seqs are summarizeScope's buffers.
+	seg        h.History
+	segSerials []int
+	seqs       []int
+	sigs       []h.Signature // the object's methods (validate)
 }
 
 // New starts monitoring a history of object obj with parameter param (the
@@ -285,11 +297,11 @@ func newMonitor(ctx context.Context, obj h.Object, param string, opt Options, tu
 		return nil, err
 	}
 	opt = opt.withDefaults()
-	m := &Monitor{ctx: ctx, opt: opt, noSummary: tune.noSummary, start: time.Now(), sigs: h.Signatures(obj)}
+	m := &Monitor{ctx: ctx, opt: opt, noSummary: tune.noSummary, satOnly: tune.satOnly, start: time.Now(), sigs: h.Signatures(obj)}
 	m.beginWork()
 	defer m.endWork()
 	stop := m.stopper()
-	k, err := theory.KernelOfStop(obj, param, stop)
+	k, err := kernelOf(obj, param, stop)
 	if errors.Is(err, theory.ErrStopped) {
 		m.res = Result{Object: obj.String(), Algorithm: opt.Name(), Exact: opt.Exact()}
 		m.finish(Timeout)
@@ -324,6 +336,54 @@ func newMonitor(ctx context.Context, obj h.Object, param string, opt Options, tu
 	}
 	m.res = Result{Object: obj.String(), Algorithm: opt.Name(), Verdict: OK, Exact: opt.Exact()}
 	return m, nil
+}
+
+// kernels keeps the kernels New built last, by object and parameter. A
+// kernel is read-only once built, so monitors of one object share it, and
+// the encoder finds the axioms it prepared for it in its own cache
+// (encode.preparedAxioms, keyed by the kernel): building a kernel and
+// preparing its axioms is most of what making a monitor costs, and a
+// multi-object check makes one per object, again whenever an idle one was
+// dropped.
+var kernels struct {
+	sync.Mutex
+	entries [cachedKernels]kernelEntry
+	next    int
+}
+
+type kernelEntry struct {
+	obj   h.Object
+	param string
+	k     *theory.Kernel
+}
+
+// cachedKernels is how many kernels kernels keeps, as many as the
+// encoder's cache.
+const cachedKernels = 8
+
+// maxCachedCapacity bounds the semaphore capacities whose kernels are
+// kept: LIMIT(n) has n²/2 conjuncts, too large to hold on to.
+const maxCachedCapacity = 64
+
+// kernelOf is theory.KernelOfStop through kernels.
+func kernelOf(obj h.Object, param string, stop func() bool) (*theory.Kernel, error) {
+	kernels.Lock()
+	for _, e := range kernels.entries {
+		if e.k != nil && e.obj == obj && e.param == param {
+			kernels.Unlock()
+			return e.k, nil
+		}
+	}
+	kernels.Unlock()
+	k, err := theory.KernelOfStop(obj, param, stop)
+	if err != nil || obj == h.Semaphore && (&h.History{Param: param}).Capacity() > maxCachedCapacity {
+		return k, err
+	}
+	kernels.Lock()
+	kernels.entries[kernels.next] = kernelEntry{obj, param, k}
+	kernels.next = (kernels.next + 1) % cachedKernels
+	kernels.Unlock()
+	return k, nil
 }
 
 // beginWork starts timing a piece of work: the deadline is what is left

@@ -493,7 +493,8 @@ func readHistoryFile(t testing.TB, path string) *h.History {
 // time. Both must say "ok",
 // as verdicts.tsv does. Beside the times it reports satmon's
 // deterministic counters per step, from one untimed pass: candidates
-// bound while enumerating instances, and allocations.
+// bound while enumerating instances, and allocations (and, from another,
+// steady-allocs/step: those over the second half of each log).
 func BenchmarkPorcupineBigMSQ(b *testing.B) {
 	dir := testutil.PaperHistories(b)
 	files, _ := filepath.Glob(filepath.Join(dir, "big-msq", "*.log"))
@@ -522,6 +523,14 @@ func BenchmarkPorcupineBigMSQ(b *testing.B) {
 		countSteps += m.Result().Steps
 	}
 	runtime.ReadMemStats(&ms1)
+	steady := 0.0
+	for _, hist := range hists {
+		m, err := New(hist.Object, hist.Param, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		steady += steadyAllocs(b, m, Actions(hist)) / float64(len(hists))
+	}
 	var tSat, tPorc, cSat, cPorc time.Duration
 	steps := 0
 	b.ResetTimer()
@@ -555,6 +564,7 @@ func BenchmarkPorcupineBigMSQ(b *testing.B) {
 	}
 	b.ReportMetric(float64(bindings)/float64(countSteps), "bindings/step")
 	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(countSteps), "allocs/step")
+	b.ReportMetric(steady, "steady-allocs/step")
 }
 
 // The compare-and-set and string register models above agree with

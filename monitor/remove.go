@@ -73,6 +73,7 @@ type remover struct {
 	// settle copies into out at once.
 	out      []int
 	freeTags []*tagged
+	tagChunk []tagged // allocated for tag and not yet used
 	more     []int
 	taken    []int
 	keys     []h.Value
@@ -83,6 +84,9 @@ type remover struct {
 type tagged struct {
 	adds, rems []int // serials: the adding side and the matched side
 	repeated   bool
+	// add1 and rem1 hold adds and rems while a tag is unique, as most
+	// are, so that a new tag allocates no slices.
+	add1, rem1 [1]int
 }
 
 // defaultMaxWait is the cap on operations waiting for quiescence; each
@@ -102,7 +106,12 @@ func (r *remover) tag(v h.Value) *tagged {
 			t = r.freeTags[n-1]
 			r.freeTags = r.freeTags[:n-1]
 		} else {
-			t = &tagged{}
+			if len(r.tagChunk) == 0 {
+				r.tagChunk = make([]tagged, tagChunk)
+			}
+			t = &r.tagChunk[0]
+			r.tagChunk = r.tagChunk[1:]
+			t.adds, t.rems = t.add1[:0], t.rem1[:0]
 		}
 		r.byKey[v] = t
 	}
@@ -119,8 +128,12 @@ func (r *remover) release(key h.Value, t *tagged) {
 	}
 }
 
-// maxFreeTags bounds the released tags kept for reuse.
-const maxFreeTags = 256
+// maxFreeTags bounds the released tags kept for reuse; as with
+// maxFreeOps, they never number more than the tags once live at a time.
+const maxFreeTags = 1 << 12
+
+// tagChunk is how many tag structs tag allocates at once.
+const tagChunk = 32
 
 // sides says how an operation takes part in matching: its tag, and
 // whether it is on the adding side (add, write, lock, acquire) or the
@@ -457,7 +470,9 @@ func (r *remover) anyRepeated() bool { return r.repeatedLive > 0 }
 // gone.
 func (r *remover) forgetTags(keys []h.Value) {
 	if keys == nil {
-		clear(r.byKey)
+		for k, t := range r.byKey {
+			r.release(k, t)
+		}
 		clear(r.observers)
 		r.repeatedLive = 0
 		return

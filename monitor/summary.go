@@ -33,10 +33,12 @@ import (
 //
 // Before the replacement the segment is checked exactly (for the
 // registers by a search of the sequential specification, regsearch.go,
-// elsewhere by SAT on its complete encoding): a segment that is not
-// linearizable is a violation, found here although SATURATE's unit
-// propagation may have missed it (and confirmed by SAT before it is
-// reported), and a linearizable one yields the exact set of states. For
+// elsewhere by SAT on its complete encoding, which a queue's or stack's
+// segment skips when a search finds a linearization, collsearch.go): a
+// segment that is not linearizable is a violation, found here although
+// SATURATE's unit propagation may have missed it (and confirmed by SAT
+// before it is reported), and a linearizable one yields the exact set of
+// states. For
 // the register, the set and the collections, only tags the remover saw
 // repeated trigger a summary, and operations it keeps because forgetting
 // them would drop the order they impose (remover.implied): elsewhere the
@@ -135,8 +137,11 @@ func (m *Monitor) summarizeScope(scope []h.Value) (bool, error) {
 	if scope != nil {
 		arg = scope[0]
 	}
-	seg := &h.History{Object: w.obj, Param: w.param}
-	var serials []int
+	// The segment and its serials are built in buffers kept from summary
+	// to summary: nothing holds them past replace.
+	seg := &m.seg
+	*seg = h.History{Object: w.obj, Param: w.param, Ops: seg.Ops[:0]}
+	serials := m.segSerials[:0]
 	for s, o := range w.all() {
 		if scope != nil && o.Label.Arg != arg {
 			continue
@@ -144,7 +149,8 @@ func (m *Monitor) summarizeScope(scope []h.Value) (bool, error) {
 		seg.Ops = append(seg.Ops, *o)
 		serials = append(serials, s)
 	}
-	compact(seg)
+	m.segSerials = serials
+	m.seqs = compactBuf(seg, m.seqs)
 	labels, member, err := m.states(seg)
 	if !member || err != nil || labels == nil {
 		return member, err
@@ -313,6 +319,11 @@ func (m *Monitor) states(seg *h.History) (labels []h.Label, member bool, err err
 			}
 			return labels, true, nil
 		}
+	}
+	if (seg.Object == h.Queue || seg.Object == h.Stack) && !m.satOnly && m.coll.linearizable(seg) {
+		// A linearization found (collsearch.go): the one state left is
+		// the empty collection, as below.
+		return []h.Label{}, true, nil
 	}
 	s, err := sat.New(m.opt.Solver)
 	if err != nil {

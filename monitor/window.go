@@ -52,6 +52,8 @@ type window struct {
 	// a pointer to an operation past its removal (everything names
 	// operations by serial and looks them up here).
 	free []*h.Op
+	// chunk holds structs allocated for newOp and not yet used.
+	chunk []h.Op
 }
 
 // farOp is a live operation older than the span of slots.
@@ -73,12 +75,7 @@ func (w *window) add(a h.Action) (int, error) {
 		}
 		l := a.Label
 		l.Pending, l.Ret = true, h.Void
-		var o *h.Op
-		if n := len(w.free); n > 0 {
-			o, w.free = w.free[n-1], w.free[:n-1]
-		} else {
-			o = new(h.Op)
-		}
+		o := w.newOp()
 		*o = h.Op{ID: a.ID, Label: l, Call: w.seq(a.Seq), Return: -1, Line: a.Line}
 		s := w.push(o)
 		w.pending = append(w.pending, s)
@@ -180,7 +177,9 @@ func (w *window) addCompleted(labels []h.Label) []int {
 	var out []int
 	for i, l := range labels {
 		l.Pending = false
-		out = append(out, w.push(&h.Op{ID: "summary", Label: l, Call: base + i, Return: base + k + i, Line: summaryLine}))
+		o := w.newOp()
+		*o = h.Op{ID: "summary", Label: l, Call: base + i, Return: base + k + i, Line: summaryLine}
+		out = append(out, w.push(o))
 	}
 	w.shift += 2 * k
 	w.last += 2 * k
@@ -188,8 +187,31 @@ func (w *window) addCompleted(labels []h.Label) []int {
 	return out
 }
 
-// maxFreeOps bounds the removed operations kept for reuse.
-const maxFreeOps = 256
+// newOp returns a struct for an operation: a removed one's, or one of a
+// chunk allocated at once, so that a window growing to a new size
+// allocates once per opChunk operations.
+func (w *window) newOp() *h.Op {
+	if n := len(w.free); n > 0 {
+		o := w.free[n-1]
+		w.free = w.free[:n-1]
+		return o
+	}
+	if len(w.chunk) == 0 {
+		w.chunk = make([]h.Op, opChunk)
+	}
+	o := &w.chunk[0]
+	w.chunk = w.chunk[1:]
+	return o
+}
+
+// opChunk is how many operation structs newOp allocates at once.
+const opChunk = 32
+
+// maxFreeOps bounds the removed operations kept for reuse. The structs
+// kept never number more than the window held at its largest, so the
+// bound only matters after a window far larger than usual; below it, a
+// window that shrinks and grows again reuses what it had.
+const maxFreeOps = 1 << 12
 
 // summaryLine marks the operations addCompleted inserts: no log line.
 const summaryLine = -1
@@ -315,8 +337,11 @@ func (w *window) history() (*h.History, []int) {
 
 // compact renumbers the action indices of hist's operations 0, 1, … in
 // their order.
-func compact(hist *h.History) {
-	seqs := make([]int, 0, 2*len(hist.Ops))
+func compact(hist *h.History) { compactBuf(hist, nil) }
+
+// compactBuf is compact using buf for its scratch, and returns it.
+func compactBuf(hist *h.History, buf []int) []int {
+	seqs := buf[:0]
 	for i := range hist.Ops {
 		seqs = append(seqs, hist.Ops[i].Call)
 		if hist.Ops[i].Return >= 0 {
@@ -332,6 +357,7 @@ func compact(hist *h.History) {
 			o.Return = rank(o.Return)
 		}
 	}
+	return seqs
 }
 
 // pendingMinCall is the earliest call among pending operations, or -1.
