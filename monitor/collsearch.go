@@ -16,8 +16,10 @@ import (
 // proof that the segment is linearizable, which is what SAT would answer
 // (the kernel is exact on complete histories, docs/theories.md), so the
 // summary is the same. Where the search finds none, or gives up, SAT
-// decides as before, so a violation is still reported only on SAT's word
-// and a mistake in the search could only cost time, never a verdict.
+// decides as before, so a violation is still reported only on SAT's word.
+// The search's answer is trusted only when it finds a linearization, which
+// it checks against real time and the specification as it goes; one that
+// wrongly found one could hide a violation, never invent one.
 // TestCollSearchAgreesWithSAT compares the two on random segments.
 //
 // The memo is a set of 64-bit hashes of the search states: a collision
