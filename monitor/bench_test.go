@@ -169,6 +169,59 @@ func steadyAllocs(b *testing.B, m *Monitor, acts []h.Action) float64 {
 	return float64(ms1.Mallocs-ms0.Mallocs) / float64(len(acts)-half)
 }
 
+// BenchmarkSaturateRLongAllocs streams generated queue and stack logs of
+// 1,000,000 steps (capacity 16, concurrency 2 and 8) through SATURATE -r,
+// untimed, and reports the allocations of the monitor over the steps from
+// 500,000 to 900,000 and over the last 100,000: what steady state
+// allocates once the window has reached its size (a window that grows
+// past its largest size so far still allocates, for the lists it has
+// never held). The actions are made before the monitor steps, so that
+// the generator's allocations do not count.
+func BenchmarkSaturateRLongAllocs(b *testing.B) {
+	const steps = 1000000
+	for _, obj := range []h.Object{h.Queue, h.Stack} {
+		for _, conc := range []int{2, 8} {
+			b.Run(fmt.Sprintf("%v/c%d", obj, conc), func(b *testing.B) {
+				acts := make([]h.Action, 0, steps)
+				err := gen.Generate(gen.Config{Object: obj, Ops: steps / 2, Concurrency: conc, Capacity: 16, Seed: 1}, func(a h.Action) error {
+					acts = append(acts, a)
+					return nil
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				var mid, last float64
+				for range b.N {
+					m, err := New(obj, "", Options{Algorithm: Saturate, RemoveObsolete: true})
+					if err != nil {
+						b.Fatal(err)
+					}
+					var ms [3]runtime.MemStats
+					for i, a := range acts {
+						switch i {
+						case steps / 2:
+							runtime.ReadMemStats(&ms[0])
+						case 9 * steps / 10:
+							runtime.ReadMemStats(&ms[1])
+						}
+						if _, err := m.Step(a); err != nil {
+							b.Fatal(err)
+						}
+					}
+					runtime.ReadMemStats(&ms[2])
+					if r := m.Result(); r.Verdict != OK {
+						b.Fatalf("verdict %s on a linearizable log", r.Verdict)
+					}
+					mid = float64(ms[1].Mallocs-ms[0].Mallocs) / (4 * steps / 10)
+					last = float64(ms[2].Mallocs-ms[1].Mallocs) / (steps / 10)
+				}
+				b.ReportMetric(mid, "allocs/step-500k-900k")
+				b.ReportMetric(last, "allocs/step-last-100k")
+			})
+		}
+	}
+}
+
 // BenchmarkSaturateVsSymbolic runs, history by history, SATURATE to the
 // end of each sync-stack log and then SYMBOLIC (and SYMBOLIC -i) with that
 // same time as its limit, side by side in one run, and logs the steps each
