@@ -147,9 +147,9 @@ func (e *Encoder) usedAssigned(p *Op) {
 		// p→x is true and y→p open: the clause is unit only if x→y is
 		// true as well, and checkCycle would return at once for the
 		// other y. They are skipped here, where whether x→y is true is
-		// read from real time and the shorter of x.succ and y.pred.
+		// read from real time and the facts told (edgeKnown).
 		for _, y := range us {
-			if before(x, y) || knownBefore(x, y) {
+			if e.edgeKnown(x, y).t == vTrue {
 				e.checkCycle(p, x, y, tv, edgeVal{}, uv)
 			}
 		}
@@ -250,25 +250,6 @@ func (e *Encoder) edgeKnown(x, y *Op) edgeVal {
 		}
 	}
 	return edgeVal{known: true}
-}
-
-// knownBefore reports whether Assigned has been told that x→y: y is in
-// x.succ, and x in y.pred.
-func knownBefore(x, y *Op) bool {
-	if len(y.pred) < len(x.succ) {
-		for _, z := range y.pred {
-			if z == x {
-				return true
-			}
-		}
-		return false
-	}
-	for _, z := range x.succ {
-		if z == y {
-			return true
-		}
-	}
-	return false
 }
 
 // calledAfter narrows l, a list in window order, to a part that holds

@@ -46,17 +46,8 @@ type opTable struct {
 // delete at every removal.
 func (t *opTable) op(serial int) *Op {
 	w := t.win
-	lo, hi := 0, len(w)
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if w[mid].Serial < serial {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	if lo < len(w) && w[lo].Serial == serial {
-		return w[lo]
+	if i := bisectSerial(w, serial); i < len(w) && w[i].Serial == serial {
+		return w[i]
 	}
 	return nil
 }
@@ -272,12 +263,18 @@ func (t *opTable) drop(gone uint32, pendGone bool) {
 func cutPtr(l []*Op, g *Op) []*Op {
 	for i, o := range l {
 		if o == g {
-			copy(l[i:], l[i+1:])
-			l[len(l)-1] = nil
-			return l[:len(l)-1]
+			return removeAt(l, i)
 		}
 	}
 	return l
+}
+
+// removeAt removes l[i], keeping the order, and clears the entry freed at
+// the end, so that the list's storage does not keep the operation alive.
+func removeAt(l []*Op, i int) []*Op {
+	copy(l[i:], l[i+1:])
+	l[len(l)-1] = nil
+	return l[:len(l)-1]
 }
 
 // cutSorted removes the operations gs, in serial order, from l, a list
@@ -323,13 +320,10 @@ func bisectSerial(l []*Op, s int) int {
 // cutOp removes g from l, a list in serial order, if it is there, keeping
 // the order, and clears the entry freed at the end.
 func cutOp(l []*Op, g *Op) []*Op {
-	lo := bisectSerial(l, g.Serial)
-	if lo == len(l) || l[lo] != g {
-		return l
+	if i := bisectSerial(l, g.Serial); i < len(l) && l[i] == g {
+		return removeAt(l, i)
 	}
-	copy(l[lo:], l[lo+1:])
-	l[len(l)-1] = nil
-	return l[:len(l)-1]
+	return l
 }
 
 // takeRets returns an empty return-value table, recycled when it can be.

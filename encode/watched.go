@@ -80,8 +80,8 @@ type witem struct {
 
 // wown is a universal operation of a watched instance, with its life
 // (Op.life) when the instance was made: it is still in the window while
-// they are equal. (The operation's used variable, which SATURATE may not
-// have, used to stand for it.)
+// they are equal. (Not its used variable's epoch: SATURATE may never make
+// that variable.)
 type wown struct {
 	o    *Op
 	life uint32
@@ -111,6 +111,7 @@ type watchState struct {
 	watched, materialised int
 	reason                []Lit  // visit's false literals
 	cl                    []Lit  // materialise's clause
+	open                  []Lit  // visit's open item, for materialise
 	one                   [1]Lit // partLits' literal part
 	// closed: forgotten witnesses are false (ClosedRemoval); revisit
 	// collects, during Remove, the instances they were watched by.
@@ -137,7 +138,6 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 	}
 	id := int32(len(w.insts))
 	in := winst{items: int32(len(w.items))}
-	litStart := len(w.lits)
 	hasConj := false
 	for _, p := range parts {
 		if p.n == 0 {
@@ -162,14 +162,10 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 	w.insts = append(w.insts, in)
 	w.live++
 	w.watched++
+	// visitParts found two open items, so visit keeps it open; it is
+	// asked for what it records on the stored items (a conjunction seen
+	// false). Were it done after all, it would be marked so and swept.
 	if e.visit(id) {
-		// Materialised or satisfied at once: drop it, it is the last.
-		w.insts = w.insts[:id]
-		w.items = w.items[:in.items]
-		if hasConj || w.closed {
-			w.owners = w.owners[:in.owners]
-		}
-		w.lits = w.lits[:litStart]
 		return
 	}
 	for _, it := range w.items[in.items : in.items+in.nitems] {
@@ -221,12 +217,26 @@ func (e *Encoder) visitParts(parts []cpart) bool {
 		}
 	}
 	w.reason = reason
-	w.materialised++
 	if last < 0 {
-		e.emit(reason)
-		return true
+		e.materialise(reason, false, nil)
+	} else {
+		e.materialise(reason, true, e.partLits(parts[last]))
 	}
-	for _, l := range e.partLits(parts[last]) {
+	return true
+}
+
+// materialise emits what an instance that is unit or false implies, given
+// reason, a false literal of each false item: with no open item (unit
+// false) the clause of reason, a conflict; else reason ∨ c for each
+// literal c of the open item not already true.
+func (e *Encoder) materialise(reason []Lit, unit bool, open []Lit) {
+	w := &e.w
+	w.materialised++
+	if !unit {
+		e.emit(reason)
+		return
+	}
+	for _, l := range open {
 		if e.lazy.Value(l) == 1 {
 			continue
 		}
@@ -234,7 +244,6 @@ func (e *Encoder) visitParts(parts []cpart) bool {
 		w.cl = cl
 		e.emit(cl)
 	}
-	return true
 }
 
 // partLits are the literals of a part: its literal, or its conjunction.
@@ -313,19 +322,20 @@ func (e *Encoder) visit(id int32) bool {
 		}
 	}
 	w.reason = reason
-	w.materialised++
 	if last < 0 {
-		e.emit(reason)
+		e.materialise(reason, false, nil)
 	} else {
+		// The open item's literals whose variables live (a conjunction's
+		// forgotten literals are left out of it).
 		it := w.items[last]
+		open := w.open[:0]
 		for _, wl := range w.lits[it.at : it.at+it.n] {
-			if e.lazy.Value(wl.l) == 1 || e.reg.epoch[wl.l.Var()] != wl.epoch {
-				continue
+			if e.reg.epoch[wl.l.Var()] == wl.epoch {
+				open = append(open, wl.l)
 			}
-			cl := append(append(w.cl[:0], reason...), wl.l)
-			w.cl = cl
-			e.emit(cl)
 		}
+		w.open = open
+		e.materialise(reason, true, open)
 	}
 	in = &w.insts[id]
 	in.done = true
