@@ -163,11 +163,15 @@ type Values interface {
 
 type ownedList []ownedVar
 
+// ownedVar names a variable an operation owns, with the variable's epoch
+// when it was made, so that a variable forgotten since (and maybe
+// recycled) is told apart. What the variable stands for, and for a b,
+// used or match variable its key in vars, is read from the registry
+// (varReg.meaning) while the epoch matches: eight bytes an entry instead
+// of a copy of the key in every owner's list.
 type ownedVar struct {
 	v     z.Var
 	epoch uint32
-	key   uint64 // varPair.key of a b, used or match variable
-	pair  bool   // key is set: the variable is in vars
 }
 
 type varKind uint8
@@ -346,6 +350,8 @@ func (e *Encoder) emit(cl []Lit) {
 	e.sink.AddClause(cl)
 }
 
+// newVar makes a variable, an auxiliary until the registry is told more
+// (define). name is only called when Names is on.
 func (e *Encoder) newVar(name func() string) z.Var {
 	v := e.sink.NewVar()
 	e.reg.made(v)
@@ -357,56 +363,76 @@ func (e *Encoder) newVar(name func() string) z.Var {
 
 func (e *Encoder) aux() Lit {
 	v := e.newVar(func() string { return "aux" })
+	ov := e.reg.ownedOf(v)
 	for _, o := range e.scr.cur {
-		e.own(o, v, varKey{kind: vAux})
+		e.own(o, ov)
 	}
 	return v.Pos()
 }
 
-func (e *Encoder) own(o *Op, v z.Var, k varKey) {
-	if l := o.owned; len(l) == cap(l) {
-		// Full: move to a recycled list of twice the capacity, and keep
-		// this one (the lists of a window that keeps its size are then
-		// all recycled, as push does for the partner lists).
-		nl := append(e.tab.takeOwned(max(2*cap(l), minOwnedCap)), l...)
-		e.tab.putOwned(l)
-		o.owned = nl
+// own adds ov to o's list of owned variables.
+func (e *Encoder) own(o *Op, ov ownedVar) {
+	if len(o.owned) == cap(o.owned) {
+		e.growOwned(o)
 	}
 	if e.reg.trackOwners {
-		e.reg.addOwner(v, o.Serial)
-	}
-	ov := ownedVar{v: v, epoch: e.reg.epoch[v]}
-	if k.kind != vAux && k.kind != vRet {
-		ov.key, ov.pair = k.pair().key(), true
+		e.reg.addOwner(ov.v, o.Serial)
 	}
 	o.owned = append(o.owned, ov)
 }
 
+// growOwned moves o's full owner list to a recycled list of twice the
+// capacity, and keeps the old one (the lists of a window that keeps its
+// size are then all recycled, as push does for the partner lists).
+func (e *Encoder) growOwned(o *Op) {
+	l := o.owned
+	nl := append(e.tab.takeOwned(max(2*cap(l), minOwnedCap)), l...)
+	e.tab.putOwned(l)
+	o.owned = nl
+}
+
+// variable returns the variable of k, made on first use. Most calls find
+// it: the look-up is kept apart from the making (makeVar), which is done
+// about three times a step.
 func (e *Encoder) variable(k varKey) Lit {
-	x, y := k.xo, (*Op)(nil)
-	if x == nil {
-		x = e.tab.op(k.x)
-	}
 	if k.kind == vRet {
+		x := k.xo
+		if x == nil {
+			x = e.tab.op(k.x)
+		}
 		if v, ok := x.rets[k.v]; ok {
 			return v
 		}
 	} else if l, ok := e.reg.vars.get(k.pair().key()); ok {
 		return l
 	}
-	v := e.newVar(func() string { return e.keyName(k) })
-	l := v.Pos()
-	e.reg.define(v, k)
-	e.own(x, v, k)
+	return e.makeVar(&k)
+}
+
+// makeVar makes the variable of k, which has none: it records what it
+// stands for and its operations in the registry at once, has them own
+// it, and emits or schedules its side clauses.
+func (e *Encoder) makeVar(k *varKey) Lit {
+	x, y := k.xo, (*Op)(nil)
+	if x == nil {
+		x = e.tab.op(k.x)
+	}
 	if k.kind == vB || k.kind == vMatch {
 		if y = k.yo; y == nil {
 			y = e.tab.op(k.y)
 		}
-		if y != x {
-			e.own(y, v, k)
-		}
 	}
-	e.reg.setOps(v, x, y)
+	v := e.sink.NewVar()
+	e.reg.makeDefined(v, k, x, y)
+	if e.Names {
+		e.reg.name(v, e.keyName(*k))
+	}
+	l := v.Pos()
+	ov := e.reg.ownedOf(v)
+	e.own(x, ov)
+	if y != nil && y != x {
+		e.own(y, ov)
+	}
 	if k.kind == vRet {
 		// A pending operation returns at most one value, and returning one
 		// puts it in the stronger history (USED). At most one is a ladder
@@ -427,8 +453,8 @@ func (e *Encoder) variable(k varKey) Lit {
 		if o.retTail == z.LitNull {
 			o.retTail = l
 		} else {
-			t := e.newVar(func() string { return e.keyName(k) + " ladder" })
-			e.own(o, t, varKey{kind: vAux})
+			t := e.newVar(func() string { return e.keyName(*k) + " ladder" })
+			e.own(o, e.reg.ownedOf(t))
 			e.emit2(l.Not(), t.Pos())
 			e.emit2(o.retTail.Not(), t.Pos())
 			e.emit2(o.retTail.Not(), l.Not())
@@ -864,7 +890,7 @@ func (e *Encoder) prunePartners(op *Op) {
 func (e *Encoder) matchPartners(op *Op, asX bool) uint32 {
 	e.stamp++
 	for _, ov := range op.owned {
-		if !ov.pair || ov.key>>62 != uint64(vMatch) || e.reg.epoch[ov.v] != ov.epoch {
+		if e.reg.liveKind(ov) != vMatch {
 			continue
 		}
 		x, y := e.reg.varOps[ov.v][0], e.reg.varOps[ov.v][1]

@@ -72,7 +72,7 @@ func (e *Encoder) pairClauses(y *Op, r Lit, same bool) {
 	val := e.reg.meaning[r.Var()].ret
 	xs := e.scr.opScratch[:0]
 	for _, ov := range y.owned {
-		if ov.pair && ov.key>>62 == uint64(vMatch) && e.reg.epoch[ov.v] == ov.epoch && e.reg.varOps[ov.v][1] == y {
+		if e.reg.liveKind(ov) == vMatch && e.reg.varOps[ov.v][1] == y {
 			if x := e.reg.varOps[ov.v][0]; (x.Label.Arg == val) == same {
 				xs = append(xs, x)
 			}

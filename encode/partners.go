@@ -157,7 +157,7 @@ func (e *Encoder) callPartners(op *Op) {
 func (e *Encoder) returnPartners(op *Op) {
 	out := e.scr.opScratch[:0]
 	for _, ov := range op.owned {
-		if !ov.pair || ov.key>>62 != uint64(vMatch) || e.reg.epoch[ov.v] != ov.epoch {
+		if e.reg.liveKind(ov) != vMatch {
 			continue
 		}
 		if x := e.reg.varOps[ov.v][0]; e.reg.varOps[ov.v][1] == op && !e.matchPossible(x, op) {

@@ -39,17 +39,53 @@ type varMeaning struct {
 	ret h.Value
 }
 
-// made records the new variable v, an auxiliary until define says more.
+// made records the new variable v, an auxiliary.
 func (r *varReg) made(v z.Var) {
+	r.grow(v)
+	r.meaning[v] = varMeaning{varPair: varPair{kind: vAux}}
+	r.varOps[v] = [2]*Op{}
+	r.nvars++
+}
+
+// grow makes room for variable v in the tables indexed by variable.
+func (r *varReg) grow(v z.Var) {
 	for int(v) >= len(r.epoch) {
 		r.epoch = append(r.epoch, 0)
 		r.meaning = append(r.meaning, varMeaning{varPair: varPair{kind: vNone}})
 		r.varOps = append(r.varOps, [2]*Op{})
 		r.units = append(r.units, 0)
 	}
-	r.meaning[v] = varMeaning{varPair: varPair{kind: vAux}}
-	r.varOps[v] = [2]*Op{}
+}
+
+// makeDefined records the new variable v as the variable of k, whose
+// operations are x and y (nil but for b and match): what it stands for
+// and its operations are written once, and the b, used and match
+// variables are found by their pair from now on.
+func (r *varReg) makeDefined(v z.Var, k *varKey, x, y *Op) {
+	if int(v) >= len(r.epoch) {
+		r.grow(v)
+	}
+	p := varPair{k.kind, int32(k.x), int32(k.y)}
+	if k.kind != vRet {
+		r.meaning[v] = varMeaning{varPair: p}
+		r.vars.put(p.key(), v.Pos())
+	} else {
+		r.meaning[v] = varMeaning{varPair: p, ret: k.v}
+	}
+	r.varOps[v] = [2]*Op{x, y}
 	r.nvars++
+}
+
+// ownedOf is the entry of v, just made, in its owners' lists.
+func (r *varReg) ownedOf(v z.Var) ownedVar { return ownedVar{v: v, epoch: r.epoch[v]} }
+
+// liveKind is the kind of ov's variable, or vNone if it was forgotten
+// (and maybe recycled) since ov was made.
+func (r *varReg) liveKind(ov ownedVar) varKind {
+	if r.epoch[ov.v] != ov.epoch {
+		return vNone
+	}
+	return r.meaning[ov.v].kind
 }
 
 // name records v's name.
@@ -59,20 +95,6 @@ func (r *varReg) name(v z.Var, name string) {
 	}
 	r.names[v] = name
 }
-
-// define records that v, just made, is the variable of k; the b, used
-// and match variables are then found by their pair.
-func (r *varReg) define(v z.Var, k varKey) {
-	if k.kind != vRet {
-		r.meaning[v] = varMeaning{varPair: k.pair()}
-		r.vars.put(k.pair().key(), v.Pos())
-	} else {
-		r.meaning[v] = varMeaning{varPair: k.pair(), ret: k.v}
-	}
-}
-
-// setOps records the operations of v (x, and y for b and match).
-func (r *varReg) setOps(v z.Var, x, y *Op) { r.varOps[v] = [2]*Op{x, y} }
 
 // addOwner records that the operation serial owns v (TrackOwners).
 func (r *varReg) addOwner(v z.Var, serial int) {
@@ -91,17 +113,21 @@ func (r *varReg) fix(v z.Var, s int8) {
 
 // forget forgets the variable of ov, if it is still the one ov owned,
 // and says whether it was: a variable forgotten once may since have been
-// recycled for another owner.
+// recycled for another owner. A b, used or match variable leaves vars
+// under the key its meaning gives (a match variable that ruleOut took
+// out already is simply not found there).
 func (r *varReg) forget(ov ownedVar) bool {
-	if r.epoch[ov.v] != ov.epoch {
+	v := ov.v
+	if r.epoch[v] != ov.epoch {
 		return false
 	}
-	r.epoch[ov.v]++
-	r.meaning[ov.v] = varMeaning{varPair: varPair{kind: vNone}}
-	r.varOps[ov.v] = [2]*Op{}
-	r.units[ov.v] = 0
-	if ov.pair {
-		r.vars.del(ov.key)
+	r.epoch[v]++
+	m := &r.meaning[v]
+	if k := m.kind; k == vB || k == vUsed || k == vMatch {
+		r.vars.del(m.varPair.key())
 	}
+	*m = varMeaning{varPair: varPair{kind: vNone}}
+	r.varOps[v] = [2]*Op{}
+	r.units[v] = 0
 	return true
 }
