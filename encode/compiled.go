@@ -341,7 +341,7 @@ func (e *Encoder) crec(st *instState, level int) {
 	}
 	tied := a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) && containsInt(pl.order[:level], 1-v)
 	if tied {
-		cands, full = e.tab.byArg[e.scr.env[1-v].Label.Arg], false // see rec
+		cands, full = e.tab.byArg.get(e.scr.env[1-v].Label.Arg), false // see rec
 	}
 	if v == st.fixed {
 		cands, full = st.one[:], false

@@ -256,7 +256,7 @@ type Config struct {
 // New makes an encoder of kernel k's theory that hands its variables and
 // clauses to sink, grounding as cfg says.
 func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
-	e := &Encoder{k: k, sink: sink, tab: opTable{byArg: map[h.Value][]*Op{}}}
+	e := &Encoder{k: k, sink: sink}
 	e.ax = preparedAxioms(k)
 	if cfg.EagerMatching {
 		// The prepared axioms are shared: change copies.

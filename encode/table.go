@@ -16,7 +16,7 @@ type opTable struct {
 	// pendGen counts the changes of pend, so that lists derived from it
 	// (pendingFor) know when they are stale.
 	pendGen uint64
-	byArg   map[h.Value][]*Op // live operations by argument
+	byArg   argTable // live operations by argument (argtable.go)
 	byMeth  [][]*Op           // live operations by method, in call order
 	// unordered: some operation was called (Op.Call) no later than one
 	// before it in the window. Candidate lists are in call order only
@@ -174,7 +174,8 @@ func (t *opTable) add(op *Op) {
 	t.win = append(t.win, op)
 	t.pend = append(t.pend, op)
 	t.pendGen++
-	t.byArg[op.Label.Arg] = t.push(t.byArg[op.Label.Arg], op)
+	a := t.byArg.at(op.Label.Arg)
+	a.ops = t.push(a.ops, op)
 	for int(op.Label.Method) >= len(t.byMeth) {
 		t.byMeth = append(t.byMeth, nil)
 	}
@@ -236,11 +237,12 @@ func (t *opTable) drop(gone uint32, pendGone bool) {
 		if m := g.Label.Method; int(m) < len(t.byMeth) {
 			t.byMeth[m] = cutOp(t.byMeth[m], g)
 		}
-		if l := cutOp(t.byArg[g.Label.Arg], g); len(l) > 0 {
-			t.byArg[g.Label.Arg] = l
-		} else {
-			delete(t.byArg, g.Label.Arg)
-			t.putList(l)
+		if i := t.byArg.find(g.Label.Arg); i >= 0 {
+			a := &t.byArg.slots[i]
+			if a.ops = cutOp(a.ops, g); len(a.ops) == 0 {
+				t.putList(a.ops)
+				t.byArg.del(i)
+			}
 		}
 	}
 	// The window, the longest list, is cut once for them all.
