@@ -17,7 +17,7 @@ type opTable struct {
 	// (pendingFor) know when they are stale.
 	pendGen uint64
 	byArg   argTable // live operations by argument (argtable.go)
-	byMeth  [][]*Op           // live operations by method, in call order
+	byMeth  [][]*Op  // live operations by method, in call order
 	// unordered: some operation was called (Op.Call) no later than one
 	// before it in the window. Candidate lists are in call order only
 	// while calls increase with serials, as the monitor's do; otherwise
