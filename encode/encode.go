@@ -989,6 +989,7 @@ func (e *Encoder) CheckWindow() error {
 const (
 	minListCap  = 4
 	listClasses = 7 // 4, 8, …, 256
+	maxListCap  = minListCap << (listClasses - 1)
 )
 
 // listClass is the class of capacity c, or -1 if c is none.
@@ -1053,10 +1054,11 @@ const maxKeptOps = 4096
 const maxKeptOwned = 256
 
 // The capacities of recycled owner lists: powers of two from minOwnedCap
-// to minOwnedCap<<(ownedClasses-1) (1,024), at most maxKeptOwnedVars
-// entries a class (384 KB).
+// to minOwnedCap<<(ownedClasses-1) (2,048), at most maxKeptOwnedVars
+// entries a class (128 KB). An operation owns about a dozen variables at
+// concurrency 8, so most lists never grow.
 const (
-	minOwnedCap      = 8
+	minOwnedCap      = 16
 	ownedClasses     = 8
 	maxKeptOwnedVars = 1 << 14
 )

@@ -1,6 +1,7 @@
 package encode
 
 import (
+	"math/bits"
 	"slices"
 
 	h "github.com/satmon/satmon/internal/history"
@@ -167,6 +168,13 @@ func (t *opTable) enter(o Op) *Op {
 // add puts op, just called, in the window: it overlaps every pending
 // operation.
 func (t *opTable) add(op *Op) {
+	if n := len(t.pend); n > 0 && op.conc == nil {
+		// op will overlap the pending operations and, in a window that
+		// keeps its size, about as many called while it is pending: a
+		// list of that size at once instead of growing it twice (at most
+		// the largest recycled size: beyond it push grows the list).
+		op.conc = t.takeList(max(minListCap, min(ceilPow2(2*n), maxListCap)))
+	}
 	for _, o := range t.pend {
 		o.conc = t.push(o.conc, op)
 		op.conc = t.push(op.conc, o)
@@ -340,3 +348,6 @@ func (t *opTable) takeRets() map[h.Value]Lit {
 
 // doom lists o among the operations the next drop takes out.
 func (t *opTable) doom(o *Op) { t.gone = append(t.gone, o) }
+
+// ceilPow2 is the least power of two that is at least n (n ≥ 1).
+func ceilPow2(n int) int { return 1 << bits.Len(uint(n-1)) }
