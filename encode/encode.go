@@ -4,6 +4,7 @@ package encode
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 
 	h "github.com/satmon/satmon/internal/history"
@@ -994,12 +995,10 @@ const (
 
 // listClass is the class of capacity c, or -1 if c is none.
 func listClass(c int) int {
-	for k, cc := 0, minListCap; k < listClasses; k, cc = k+1, 2*cc {
-		if c == cc {
-			return k
-		}
+	if c < minListCap || c > maxListCap || c&(c-1) != 0 {
+		return -1
 	}
-	return -1
+	return bits.TrailingZeros(uint(c)) - bits.TrailingZeros(minListCap)
 }
 
 // partnerCands are the candidates for the other side of a match with an
@@ -1065,12 +1064,10 @@ const (
 
 // ownedClass is the class of capacity c, or -1 if c is none.
 func ownedClass(c int) int {
-	for k, cc := 0, minOwnedCap; k < ownedClasses; k, cc = k+1, 2*cc {
-		if c == cc {
-			return k
-		}
+	if c < minOwnedCap || c > minOwnedCap<<(ownedClasses-1) || c&(c-1) != 0 {
+		return -1
 	}
-	return -1
+	return bits.TrailingZeros(uint(c)) - bits.TrailingZeros(minOwnedCap)
 }
 
 // VarOwners lists the serials of the operations that own variable v: the

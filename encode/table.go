@@ -75,10 +75,12 @@ func (t *opTable) newOp() *Op {
 // operation for the next ones. Nothing reads a forgotten operation's lists
 // (pending flushes are over when Remove runs).
 func (t *opTable) recycle(o *Op) {
-	for _, l := range [...][]*Op{o.asX, o.asY, o.conc, o.succ, o.pred} {
-		t.putList(l)
+	for _, p := range [...]*[]*Op{&o.asX, &o.asY, &o.conc, &o.succ, &o.pred} {
+		if *p != nil {
+			t.putList(*p)
+			*p = nil
+		}
 	}
-	o.asX, o.asY, o.conc, o.succ, o.pred = nil, nil, nil, nil, nil
 	if o.rets != nil && len(o.rets) <= maxKeptOwned && len(t.freeRets) < maxKeptLists {
 		clear(o.rets)
 		t.freeRets = append(t.freeRets, o.rets)

@@ -57,3 +57,26 @@ func TestWatchClass(t *testing.T) {
 		}
 	}
 }
+
+func TestListClasses(t *testing.T) {
+	for c := 0; c <= 8192; c++ {
+		want := -1
+		for k, cc := 0, minListCap; k < listClasses; k, cc = k+1, 2*cc {
+			if c == cc {
+				want = k
+			}
+		}
+		if got := listClass(c); got != want {
+			t.Fatalf("listClass(%d) = %d, want %d", c, got, want)
+		}
+		want = -1
+		for k, cc := 0, minOwnedCap; k < ownedClasses; k, cc = k+1, 2*cc {
+			if c == cc {
+				want = k
+			}
+		}
+		if got := ownedClass(c); got != want {
+			t.Fatalf("ownedClass(%d) = %d, want %d", c, got, want)
+		}
+	}
+}
