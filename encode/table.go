@@ -332,6 +332,10 @@ func bisectSerial(l []*Op, s int) int {
 // cutOp removes g from l, a list in serial order, if it is there, keeping
 // the order, and clears the entry freed at the end.
 func cutOp(l []*Op, g *Op) []*Op {
+	if len(l) > 0 && l[0] == g {
+		// The usual case: the operations forgotten are the oldest.
+		return removeAt(l, 0)
+	}
 	if i := bisectSerial(l, g.Serial); i < len(l) && l[i] == g {
 		return removeAt(l, i)
 	}
