@@ -404,9 +404,12 @@ func (e *Encoder) variable(k varKey) Lit {
 		if v, ok := x.rets[k.v]; ok {
 			return v
 		}
-	} else if l, ok := e.reg.vars.get(k.pair().key()); ok {
-		return l
+	} else if k.kind != vUsed {
+		if l, ok := e.reg.vars.get(k.pair().key()); ok {
+			return l
+		}
 	}
+	// used(o) is made once, by used, which keeps it in o.usedVar.
 	return e.makeVar(&k)
 }
 

@@ -5,12 +5,12 @@ import (
 	"github.com/satmon/satmon/internal/z"
 )
 
-// varReg owns what the encoder knows of its variables: the b, used and
-// match variables by pair, what each variable stands for and which
+// varReg owns what the encoder knows of its variables: the b and match
+// variables by pair, what each variable stands for and which
 // operations it belongs to, the epoch in which it was last made, its
 // name, and whether a unit clause fixed it.
 type varReg struct {
-	vars  varTable         // b, used and match variables, by varPair.key
+	vars  varTable         // b and match variables, by varPair.key
 	names map[z.Var]string // filled when Encoder.Names is on
 	nvars int
 	// meaning[v] says what variable v stands for, for the lazy
@@ -66,11 +66,16 @@ func (r *varReg) makeDefined(v z.Var, k *varKey, x, y *Op) {
 		r.grow(v)
 	}
 	p := varPair{k.kind, int32(k.x), int32(k.y)}
-	if k.kind != vRet {
+	switch k.kind {
+	case vB, vMatch:
 		r.meaning[v] = varMeaning{varPair: p}
 		r.vars.put(p.key(), v.Pos())
-	} else {
+	case vRet:
 		r.meaning[v] = varMeaning{varPair: p, ret: k.v}
+	default:
+		// used(x) is not in vars: it is kept in x.usedVar (used), and
+		// nothing looks it up by its pair.
+		r.meaning[v] = varMeaning{varPair: p}
 	}
 	r.varOps[v] = [2]*Op{x, y}
 	r.nvars++
@@ -113,7 +118,7 @@ func (r *varReg) fix(v z.Var, s int8) {
 
 // forget forgets the variable of ov, if it is still the one ov owned,
 // and says whether it was: a variable forgotten once may since have been
-// recycled for another owner. A b, used or match variable leaves vars
+// recycled for another owner. A b or match variable leaves vars
 // under the key its meaning gives (a match variable that ruleOut took
 // out already is simply not found there).
 func (r *varReg) forget(ov ownedVar) bool {
@@ -123,7 +128,7 @@ func (r *varReg) forget(ov ownedVar) bool {
 	}
 	r.epoch[v]++
 	m := &r.meaning[v]
-	if k := m.kind; k == vB || k == vUsed || k == vMatch {
+	if k := m.kind; k == vB || k == vMatch {
 		r.vars.del(m.varPair.key())
 	}
 	*m = varMeaning{varPair: varPair{kind: vNone}}

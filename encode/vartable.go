@@ -6,7 +6,7 @@ import (
 	"github.com/satmon/satmon/internal/z"
 )
 
-// varTable maps the key of a b, used or match variable (varPair.key) to
+// varTable maps the key of a b or match variable (varPair.key) to
 // the variable, as its positive literal. It is a hash table with open
 // addressing, linear probing and backward-shift deletion (no tombstones,
 // so churn never degrades it): these lookups are SATURATE's most frequent
