@@ -3,6 +3,7 @@ package encode
 import (
 	"math/bits"
 	"slices"
+	"unsafe"
 
 	h "github.com/satmon/satmon/internal/history"
 )
@@ -39,6 +40,27 @@ type opTable struct {
 	// by serial.
 	freeOps []*Op
 	gone    []*Op // Remove's scratch
+	// madeLists, madeOwned and madeOps count the lists (by class) and
+	// structs allocated so far: an empty pool is refilled with a slab
+	// sized after them (slabCount).
+	madeLists [listClasses]int
+	madeOwned [ownedClasses]int
+	madeOps   int
+}
+
+// slabWords bounds the size of one slab (in 8-byte words): a slab lives
+// as long as any list carved from it, so a live list may keep this much
+// in memory at worst.
+const slabWords = 512
+
+// slabCount is how many pieces of size words to carve from one
+// allocation when a pool is empty and made pieces were made before:
+// half as many again, so that a window growing to a size it has not
+// had allocates a number of times logarithmic in that size, not linear,
+// at least 4 and at most what fits in slabWords (at least 1).
+func slabCount(made, size int) int {
+	n := max(4, made/2)
+	return max(1, min(n, slabWords/size))
 }
 
 // op returns the live operation with the given serial, or nil. The window
@@ -68,7 +90,13 @@ func (t *opTable) newOp() *Op {
 		t.freeOps = t.freeOps[:n-1]
 		return o
 	}
-	return new(Op)
+	n := slabCount(t.madeOps, int(unsafe.Sizeof(Op{}))/8)
+	t.madeOps += n
+	slab := make([]Op, n)
+	for i := n - 1; i > 0; i-- {
+		t.freeOps = append(t.freeOps, &slab[i])
+	}
+	return &slab[0]
 }
 
 // recycle keeps the lists and return-value table of a forgotten
@@ -108,14 +136,23 @@ func (t *opTable) push(l []*Op, o *Op) []*Op {
 
 // takeList returns an empty list of capacity c, a power of two.
 func (t *opTable) takeList(c int) []*Op {
-	if k := listClass(c); k >= 0 {
-		if n := len(t.freeLists[k]); n > 0 {
-			l := t.freeLists[k][n-1]
-			t.freeLists[k] = t.freeLists[k][:n-1]
-			return l
-		}
+	k := listClass(c)
+	if k < 0 {
+		return make([]*Op, 0, c)
 	}
-	return make([]*Op, 0, c)
+	if n := len(t.freeLists[k]); n > 0 {
+		l := t.freeLists[k][n-1]
+		t.freeLists[k] = t.freeLists[k][:n-1]
+		return l
+	}
+	// The pool is empty: carve a slab (see slabCount), keep the others.
+	n := slabCount(t.madeLists[k], c)
+	t.madeLists[k] += n
+	slab := make([]*Op, n*c)
+	for i := n - 1; i > 0; i-- {
+		t.freeLists[k] = append(t.freeLists[k], slab[i*c:i*c:(i+1)*c])
+	}
+	return slab[0:0:c]
 }
 
 // putList keeps l for reuse if its capacity is a class and the class is
@@ -130,14 +167,23 @@ func (t *opTable) putList(l []*Op) {
 
 // takeOwned returns an empty owner list of capacity c, a power of two.
 func (t *opTable) takeOwned(c int) ownedList {
-	if k := ownedClass(c); k >= 0 {
-		if n := len(t.freeOwned[k]); n > 0 {
-			l := t.freeOwned[k][n-1]
-			t.freeOwned[k] = t.freeOwned[k][:n-1]
-			return l
-		}
+	k := ownedClass(c)
+	if k < 0 {
+		return make(ownedList, 0, c)
 	}
-	return make(ownedList, 0, c)
+	if n := len(t.freeOwned[k]); n > 0 {
+		l := t.freeOwned[k][n-1]
+		t.freeOwned[k] = t.freeOwned[k][:n-1]
+		return l
+	}
+	// As takeList; an entry is one word.
+	n := slabCount(t.madeOwned[k], c)
+	t.madeOwned[k] += n
+	slab := make(ownedList, n*c)
+	for i := n - 1; i > 0; i-- {
+		t.freeOwned[k] = append(t.freeOwned[k], slab[i*c:i*c:(i+1)*c])
+	}
+	return slab[0:0:c]
 }
 
 // putOwned keeps l for reuse if its capacity is a class and the class is

@@ -168,7 +168,13 @@ func (s *Solver) maybeCollect() {
 // arena, drops every watcher of a freed clause (and of a satisfied one),
 // and turns into facts the assignments whose reason was freed.
 func (s *Solver) collect() {
+	// The live literals fit in the arena's length, and the free slots in
+	// the table's: room for them is made once, not by appending.
 	to := s.spare[:0]
+	if cap(to) < len(s.arena) {
+		to = make([]z.Lit, 0, cap(s.arena))
+	}
+	s.freeSlots = grow2(s.freeSlots, len(s.clauses)-len(s.freeSlots))
 	live := 0
 	for slot := range s.clauses {
 		c := &s.clauses[slot]

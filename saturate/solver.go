@@ -154,6 +154,9 @@ func (s *Solver) NewVar() z.Var {
 		s.freeVars = s.freeVars[:n-1]
 	} else {
 		v = z.Var(len(s.live))
+		if len(s.live) == cap(s.live) {
+			s.growVars()
+		}
 		s.value = append(s.value, Unknown, Unknown)
 		s.watching = append(s.watching, nil, nil)
 		s.reasonOf = append(s.reasonOf, isFact)
@@ -166,6 +169,31 @@ func (s *Solver) NewVar() z.Var {
 	s.stats.Vars++
 	s.stats.MaxVars = max(s.stats.MaxVars, s.stats.Vars)
 	return v
+}
+
+// growVars doubles the room of the tables indexed by variable at once:
+// appending to each grows it by a quarter at a time once it is large, and
+// every new peak of the variables in use would allocate again.
+func (s *Solver) growVars() {
+	n := max(len(s.live), 64)
+	s.value = grow2(s.value, 2*n)
+	s.watching = grow2(s.watching, 2*n)
+	s.reasonOf = grow2(s.reasonOf, n)
+	s.live = grow2(s.live, n)
+	s.units = grow2(s.units, n)
+	s.vgen = grow2(s.vgen, n)
+	s.forgotAt = grow2(s.forgotAt, n)
+}
+
+// grow2 returns s with room for extra more elements, at least doubling
+// its capacity when it has to grow, so that storage that follows the
+// peak of the window is reallocated a number of times logarithmic in
+// that peak.
+func grow2[T any](s []T, extra int) []T {
+	if len(s)+extra <= cap(s) {
+		return s
+	}
+	return slices.Grow(s, max(extra, cap(s)))
 }
 
 // IsLive reports whether v was returned by NewVar and not forgotten since.
@@ -236,7 +264,7 @@ func (s *Solver) store(lits []z.Lit, tautology bool) ClauseID {
 	slot := s.allocSlot()
 	c := &s.clauses[slot]
 	c.start, c.size, c.birth = int32(len(s.arena)), int32(len(lits)), s.epoch
-	s.arena = append(s.arena, lits...)
+	s.arena = append(grow2(s.arena, len(lits)), lits...)
 	s.stored++
 	s.stats.MaxClauses = max(s.stats.MaxClauses, s.used+s.nunits)
 	id := makeClauseID(slot, c.gen)
@@ -343,7 +371,7 @@ func (s *Solver) allocSlot() int32 {
 		}
 	} else {
 		slot = int32(len(s.clauses))
-		s.clauses = append(s.clauses, clause{gen: 1})
+		s.clauses = append(grow2(s.clauses, 1), clause{gen: 1})
 	}
 	s.clauses[slot].state = clauseLive
 	s.used++
