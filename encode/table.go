@@ -128,6 +128,12 @@ func (t *opTable) push(l []*Op, o *Op) []*Op {
 	if len(l) < cap(l) {
 		return append(l, o)
 	}
+	return t.pushGrow(l, o)
+}
+
+// pushGrow is push's move to a bigger list, kept apart so that push is
+// small enough to be inlined.
+func (t *opTable) pushGrow(l []*Op, o *Op) []*Op {
 	nl := t.takeList(max(2*cap(l), minListCap))
 	nl = append(nl, l...)
 	t.putList(l)
@@ -216,16 +222,23 @@ func (t *opTable) enter(o Op) *Op {
 // add puts op, just called, in the window: it overlaps every pending
 // operation.
 func (t *opTable) add(op *Op) {
-	if n := len(t.pend); n > 0 && op.conc == nil {
-		// op will overlap the pending operations and, in a window that
-		// keeps its size, about as many called while it is pending: a
-		// list of that size at once instead of growing it twice (at most
-		// the largest recycled size: beyond it push grows the list).
-		op.conc = t.takeList(max(minListCap, min(ceilPow2(2*n), maxListCap)))
-	}
-	for _, o := range t.pend {
-		o.conc = t.push(o.conc, op)
-		op.conc = t.push(op.conc, o)
+	if n := len(t.pend); n > 0 {
+		for _, o := range t.pend {
+			o.conc = t.push(o.conc, op)
+		}
+		if op.conc == nil && n <= maxListCap {
+			// op will overlap the pending operations and, in a window
+			// that keeps its size, about as many called while it is
+			// pending: a list of that size at once instead of growing it
+			// twice (at most the largest recycled size: beyond it push
+			// grows the list), and the pending operations copied at once.
+			op.conc = t.takeList(max(minListCap, min(ceilPow2(2*n), maxListCap)))
+			op.conc = append(op.conc, t.pend...)
+		} else {
+			for _, o := range t.pend {
+				op.conc = t.push(op.conc, o)
+			}
+		}
 	}
 	t.win = append(t.win, op)
 	t.pend = append(t.pend, op)
