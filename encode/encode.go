@@ -373,23 +373,27 @@ func (e *Encoder) aux() Lit {
 
 // own adds ov to o's list of owned variables.
 func (e *Encoder) own(o *Op, ov ownedVar) {
-	if len(o.owned) == cap(o.owned) {
-		e.growOwned(o)
+	if len(o.owned) == cap(o.owned) || e.reg.trackOwners {
+		e.ownSlow(o, ov)
+		return
+	}
+	o.owned = append(o.owned, ov)
+}
+
+// ownSlow is own when o's list is full, or owners are tracked: kept apart
+// so that own inlines. A full list moves to a recycled list of twice the
+// capacity, and the old one is kept (the lists of a window that keeps its
+// size are then all recycled, as push does for the partner lists).
+func (e *Encoder) ownSlow(o *Op, ov ownedVar) {
+	if l := o.owned; len(l) == cap(l) {
+		nl := append(e.tab.takeOwned(max(2*cap(l), minOwnedCap)), l...)
+		e.tab.putOwned(l)
+		o.owned = nl
 	}
 	if e.reg.trackOwners {
 		e.reg.addOwner(ov.v, o.Serial)
 	}
 	o.owned = append(o.owned, ov)
-}
-
-// growOwned moves o's full owner list to a recycled list of twice the
-// capacity, and keeps the old one (the lists of a window that keeps its
-// size are then all recycled, as push does for the partner lists).
-func (e *Encoder) growOwned(o *Op) {
-	l := o.owned
-	nl := append(e.tab.takeOwned(max(2*cap(l), minOwnedCap)), l...)
-	e.tab.putOwned(l)
-	o.owned = nl
 }
 
 // variable returns the variable of k, made on first use. Most calls find
