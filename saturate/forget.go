@@ -139,8 +139,8 @@ func (s *Solver) dropVar(v z.Var) {
 	// Keep small lists for reuse; drop big ones, or every recycled index
 	// would keep the largest list it ever had and memory would creep up
 	// with the length of the log.
-	s.watching[p] = shrink(s.watching[p])
-	s.watching[n] = shrink(s.watching[n])
+	s.shrinkWatch(p)
+	s.shrinkWatch(n)
 	s.freeVars = append(s.freeVars, v)
 	s.stats.Vars--
 }
@@ -241,9 +241,15 @@ func (s *Solver) renormalize() {
 // keepCap is the largest list capacity a recycled variable keeps.
 const keepCap = 16
 
-func shrink(ws []watcher) []watcher {
-	if cap(ws) > keepCap {
-		return nil
+// shrinkWatch empties l's watch list, keeping its storage if it is
+// small. An empty list is left as it is: most are, and rewriting the
+// slice costs a write barrier check.
+func (s *Solver) shrinkWatch(l z.Lit) {
+	ws := &s.watching[l]
+	switch {
+	case cap(*ws) > keepCap:
+		*ws = nil
+	case len(*ws) > 0:
+		*ws = (*ws)[:0]
 	}
-	return ws[:0]
 }
