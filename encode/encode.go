@@ -1054,6 +1054,14 @@ const maxKeptListWords = 1 << 16
 // bytes each), for the same reason.
 const maxKeptOps = 4096
 
+// maxOpListCap and maxOpOwnedCap bound the lists a recycled struct keeps
+// for its next operation (recycle, keepOwned): with the structs kept, at
+// most 5 MB of partner, overlap and order lists and 2 MB of owner lists.
+const (
+	maxOpListCap  = 32
+	maxOpOwnedCap = 64
+)
+
 // maxKeptOwned is the most entries of a return-value table kept for
 // reuse, and the capacity of the largest partner lists kept; bigger ones
 // (an operation that was pending for long) are left to the collector.

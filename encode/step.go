@@ -200,8 +200,7 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 			forget = append(forget, ov.v)
 			e.watchForgotten(ov.v)
 		}
-		e.tab.putOwned(o.owned)
-		o.owned = nil
+		e.tab.keepOwned(o)
 	}
 	// A match variable waiting for flushMatches names its operations by
 	// pointer, and the struct of a forgotten operation is recycled by the

@@ -101,11 +101,23 @@ func (t *opTable) newOp() *Op {
 
 // recycle keeps the lists and return-value table of a forgotten
 // operation for the next ones. Nothing reads a forgotten operation's lists
-// (pending flushes are over when Remove runs).
+// (pending flushes are over when Remove runs). The struct keeps its small
+// lists, emptied, for the operation that reuses it (enter): that is the
+// common case, and costs no trip through the pools; a list too big to
+// keep with a struct, or those of a struct that is not kept, go to the
+// pools.
 func (t *opTable) recycle(o *Op) {
+	keep := len(t.freeOps) < maxKeptOps
 	for _, p := range [...]*[]*Op{&o.asX, &o.asY, &o.conc, &o.succ, &o.pred} {
-		if *p != nil {
-			t.putList(*p)
+		switch l := *p; {
+		case cap(l) == 0:
+		case keep && cap(l) <= maxOpListCap:
+			if len(l) > 0 {
+				clear(l)
+				*p = l[:0]
+			}
+		default:
+			t.putList(l)
 			*p = nil
 		}
 	}
@@ -114,10 +126,22 @@ func (t *opTable) recycle(o *Op) {
 		t.freeRets = append(t.freeRets, o.rets)
 	}
 	o.rets = nil
-	if len(t.freeOps) < maxKeptOps {
+	if keep {
 		o.lim = nil
 		t.freeOps = append(t.freeOps, o)
 	}
+}
+
+// keepOwned empties o's owner list, forgotten by Remove: a small one stays
+// with the struct, as its other lists do (recycle), a big one goes back
+// to the pool.
+func (t *opTable) keepOwned(o *Op) {
+	if cap(o.owned) <= maxOpOwnedCap && len(t.freeOps) < maxKeptOps {
+		o.owned = o.owned[:0]
+		return
+	}
+	t.putOwned(o.owned)
+	o.owned = nil
 }
 
 // push appends o to l. A full list moves to a list of twice its
@@ -205,8 +229,10 @@ func (t *opTable) putOwned(l ownedList) {
 // allocates none; it is not in the window until add.
 func (t *opTable) enter(o Op) *Op {
 	op := t.newOp()
+	// The struct's emptied lists stay with it (recycle, keepOwned).
+	asX, asY, conc, succ, pred, owned := op.asX, op.asY, op.conc, op.succ, op.pred, op.owned
 	*op = o
-	op.asX, op.asY, op.conc = nil, nil, nil
+	op.asX, op.asY, op.conc, op.succ, op.pred, op.owned = asX, asY, conc, succ, pred, owned
 	op.Return = -1
 	op.Label.Pending = true
 	op.Label.Ret = h.Void
@@ -226,13 +252,18 @@ func (t *opTable) add(op *Op) {
 		for _, o := range t.pend {
 			o.conc = t.push(o.conc, op)
 		}
-		if op.conc == nil && n <= maxListCap {
+		if n <= maxListCap {
 			// op will overlap the pending operations and, in a window
 			// that keeps its size, about as many called while it is
-			// pending: a list of that size at once instead of growing it
-			// twice (at most the largest recycled size: beyond it push
-			// grows the list), and the pending operations copied at once.
-			op.conc = t.takeList(max(minListCap, min(ceilPow2(2*n), maxListCap)))
+			// pending: unless the list its struct kept is big enough, a
+			// list of that size at once instead of growing it twice (at
+			// most the largest recycled size: beyond it push grows the
+			// list), and the pending operations copied at once. op.conc
+			// is empty: op is new.
+			if cap(op.conc) < n {
+				t.putList(op.conc)
+				op.conc = t.takeList(max(minListCap, min(ceilPow2(2*n), maxListCap)))
+			}
 			op.conc = append(op.conc, t.pend...)
 		} else {
 			for _, o := range t.pend {
