@@ -51,7 +51,7 @@ type opTable struct {
 // slabWords bounds the size of one slab (in 8-byte words): a slab lives
 // as long as any list carved from it, so a live list may keep this much
 // in memory at worst.
-const slabWords = 512
+const slabWords = 1024
 
 // slabCount is how many pieces of size words to carve from one
 // allocation when a pool is empty and made pieces were made before:
