@@ -122,10 +122,16 @@ func (r *varReg) fix(v z.Var, s int8) {
 // under the key its meaning gives (a match variable that ruleOut took
 // out already is simply not found there).
 func (r *varReg) forget(ov ownedVar) bool {
-	v := ov.v
-	if r.epoch[v] != ov.epoch {
+	if r.epoch[ov.v] != ov.epoch {
 		return false
 	}
+	r.drop(ov.v)
+	return true
+}
+
+// drop is forget once the epoch matched: kept apart so that forget, half
+// of whose calls find a variable its other operation forgot, inlines.
+func (r *varReg) drop(v z.Var) {
 	r.epoch[v]++
 	m := &r.meaning[v]
 	if k := m.kind; k == vB || k == vMatch {
@@ -134,5 +140,4 @@ func (r *varReg) forget(ov ownedVar) bool {
 	*m = varMeaning{varPair: varPair{kind: vNone}}
 	r.varOps[v] = [2]*Op{}
 	r.units[v] = 0
-	return true
 }
