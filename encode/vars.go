@@ -138,6 +138,8 @@ func (r *varReg) drop(v z.Var) {
 		r.vars.del(m.varPair.key())
 	}
 	*m = varMeaning{varPair: varPair{kind: vNone}}
-	r.varOps[v] = [2]*Op{}
+	// varOps[v] is left as it is: every reader reads it only for a
+	// variable whose meaning (or epoch) says it is live, and the next
+	// variable to get the index overwrites it.
 	r.units[v] = 0
 }
