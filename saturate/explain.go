@@ -52,7 +52,7 @@ func (s *Solver) setConflict(id ClauseID, lits []z.Lit) {
 // the assignment is a fact.
 func (s *Solver) explain(id ClauseID, lits []z.Lit) []Reason {
 	out := []Reason{{Clause: id, Lits: slices.Clone(lits)}}
-	seen := make([]bool, len(s.live))
+	seen := make([]bool, len(s.vs))
 	pending := slices.Clone(lits) // false literals still to be justified
 	for len(pending) > 0 {
 		l := pending[len(pending)-1]
@@ -62,10 +62,10 @@ func (s *Solver) explain(id ClauseID, lits []z.Lit) []Reason {
 			continue
 		}
 		seen[v] = true
-		r := s.reasonOf[v]
+		r := s.vs[v].reason
 		switch {
 		case r == isUnit:
-			out = append(out, Reason{Clause: unitID(v, s.vgen[v]), Lits: []z.Lit{l.Not()}})
+			out = append(out, Reason{Clause: unitID(v, s.vs[v].gen), Lits: []z.Lit{l.Not()}})
 			continue
 		case r == isFact || s.clauses[r].state != clauseLive || !s.alive(&s.clauses[r]):
 			out = append(out, Reason{Lits: []z.Lit{l.Not()}})

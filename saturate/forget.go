@@ -14,13 +14,13 @@ func (s *Solver) RemoveClause(id ClauseID) bool {
 		return false
 	}
 	if v := id.unitVar(); v != 0 {
-		if int(v) >= len(s.live) || !s.live[v] || s.vgen[v] != id.gen() || s.units[v] == 0 {
+		if int(v) >= len(s.vs) || !s.vs[v].live || s.vs[v].gen != id.gen() || s.vs[v].units == 0 {
 			return false
 		}
-		s.units[v] = 0
+		s.vs[v].units = 0
 		s.nunits--
-		if s.reasonOf[v] == isUnit {
-			s.reasonOf[v] = isFact
+		if s.vs[v].reason == isUnit {
+			s.vs[v].reason = isFact
 		}
 		// A new unit clause on v must not get the handle just removed.
 		s.bumpGen(v)
@@ -36,8 +36,8 @@ func (s *Solver) RemoveClause(id ClauseID) bool {
 	}
 	lits := s.lits(slot)
 	for _, l := range lits {
-		if v := l.Var(); s.reasonOf[v] == slot {
-			s.reasonOf[v] = isFact
+		if v := l.Var(); s.vs[v].reason == slot {
+			s.vs[v].reason = isFact
 		}
 	}
 	s.stored--
@@ -78,7 +78,7 @@ func (s *Solver) ForgetVar(v z.Var) error {
 	if !s.IsLive(v) {
 		return fmt.Errorf("saturate: ForgetVar(%d): not a live variable", v)
 	}
-	if s.units[v] > 0 {
+	if s.vs[v].units > 0 {
 		return fmt.Errorf("saturate: ForgetVar(%d): a live unit clause mentions it", v)
 	}
 	for slot := range s.clauses {
@@ -113,7 +113,7 @@ func (s *Solver) ForgetVars(vs []z.Var) error {
 		}
 	}
 	for _, v := range vs {
-		if s.live[v] {
+		if s.vs[v].live {
 			s.dropVar(v)
 		}
 	}
@@ -129,12 +129,10 @@ func (s *Solver) ForgetVars(vs []z.Var) error {
 // queued literal of v is skipped by Propagate, as v is now unassigned.
 func (s *Solver) dropVar(v z.Var) {
 	p, n := v.Pos(), v.Neg()
-	s.live[v] = false
+	st := &s.vs[v]
+	s.nunits -= int(st.units)
+	*st = varState{reason: isFact, gen: nextGen(st.gen)}
 	s.value[p], s.value[n] = Unknown, Unknown
-	s.reasonOf[v] = isFact
-	s.nunits -= int(s.units[v])
-	s.units[v] = 0
-	s.bumpGen(v)
 	s.forgotAt[v] = s.epoch
 	// Keep small lists for reuse; drop big ones, or every recycled index
 	// would keep the largest list it ever had and memory would creep up
@@ -146,11 +144,15 @@ func (s *Solver) dropVar(v z.Var) {
 }
 
 // bumpGen gives v's unit clauses a new handle.
-func (s *Solver) bumpGen(v z.Var) {
-	s.vgen[v]++
-	if s.vgen[v] == 0 { // wrapped: 0 would make a zero ClauseID possible
-		s.vgen[v] = 1
+func (s *Solver) bumpGen(v z.Var) { s.vs[v].gen = nextGen(s.vs[v].gen) }
+
+// nextGen is the generation after g: 0 is skipped when it wraps, as it
+// would make a zero ClauseID possible.
+func nextGen(g uint32) uint32 {
+	if g++; g == 0 {
+		g = 1
 	}
+	return g
 }
 
 // maybeCollect collects once the clause table holds twice as many clauses
@@ -194,12 +196,12 @@ func (s *Solver) collect() {
 	s.arena, s.spare = to, s.arena[:0]
 	// Every watcher names a slot that was not free before this
 	// collection, so one naming a free slot now names a freed clause.
-	for v := 1; v < len(s.live); v++ {
-		if !s.live[v] {
+	for v := 1; v < len(s.vs); v++ {
+		if !s.vs[v].live {
 			continue
 		}
-		if r := s.reasonOf[v]; r >= 0 && s.clauses[r].state == slotFree {
-			s.reasonOf[v] = isFact
+		if r := s.vs[v].reason; r >= 0 && s.clauses[r].state == slotFree {
+			s.vs[v].reason = isFact
 		}
 		for _, l := range [2]z.Lit{z.Var(v).Pos(), z.Var(v).Neg()} {
 			ws := s.watching[l][:0]

@@ -172,9 +172,9 @@ func TestMemoryBounded(t *testing.T) {
 	s := w.s
 	st := s.Stats()
 	bound := 2*maxLive + sweepMin
-	if len(s.live)-1 > st.MaxVars || len(s.clauses) > bound {
+	if len(s.vs)-1 > st.MaxVars || len(s.clauses) > bound {
 		t.Fatalf("storage grew: %d var slots (max live %d), %d clause slots (max live %d)",
-			len(s.live)-1, st.MaxVars, len(s.clauses), maxLive)
+			len(s.vs)-1, st.MaxVars, len(s.clauses), maxLive)
 	}
 	if st.MaxClauses > bound+maxLive {
 		t.Fatalf("%d clauses held at the peak for at most %d live", st.MaxClauses, maxLive)

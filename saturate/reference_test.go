@@ -99,16 +99,16 @@ func bruteUnsat(clauses [][]z.Lit) bool {
 // has been drained by Propagate, so the watching invariant must hold.
 func (s *Solver) check(fixpoint bool) error {
 	live := 0
-	for v := z.Var(1); int(v) < len(s.live); v++ {
+	for v := z.Var(1); int(v) < len(s.vs); v++ {
 		p, n := v.Pos(), v.Neg()
-		if !s.live[v] {
+		if !s.vs[v].live {
 			if s.value[p] != Unknown || s.value[n] != Unknown {
 				return fmt.Errorf("forgotten var %d has a value", v)
 			}
-			if len(s.watching[p])+len(s.watching[n]) != 0 || s.units[v] != 0 {
+			if len(s.watching[p])+len(s.watching[n]) != 0 || s.vs[v].units != 0 {
 				return fmt.Errorf("forgotten var %d has watchers or unit clauses", v)
 			}
-			if s.reasonOf[v] != isFact {
+			if s.vs[v].reason != isFact {
 				return fmt.Errorf("forgotten var %d has a reason", v)
 			}
 			continue
@@ -117,9 +117,9 @@ func (s *Solver) check(fixpoint bool) error {
 		if s.value[p] != -s.value[n] {
 			return fmt.Errorf("var %d: literal values %v/%v disagree", v, s.value[p], s.value[n])
 		}
-		switch r := s.reasonOf[v]; {
+		switch r := s.vs[v].reason; {
 		case r == isUnit:
-			if s.units[v] == 0 || s.value[p] == Unknown {
+			if s.vs[v].units == 0 || s.value[p] == Unknown {
 				return fmt.Errorf("var %d: unit reason without a live unit clause or a value", v)
 			}
 		case r >= 0:
@@ -167,8 +167,8 @@ func (s *Solver) check(fixpoint bool) error {
 		}
 	}
 	used, nclauses, units := 0, 0, 0
-	for v := range s.units {
-		units += int(s.units[v])
+	for v := range s.vs {
+		units += int(s.vs[v].units)
 	}
 	if units != s.nunits {
 		return fmt.Errorf("%d unit clauses, counter says %d", units, s.nunits)
@@ -185,7 +185,7 @@ func (s *Solver) check(fixpoint bool) error {
 		lits := s.lits(int32(slot))
 		satisfied, tautology, open := false, false, 0
 		for i, l := range lits {
-			if !s.live[l.Var()] {
+			if !s.vs[l.Var()].live {
 				return fmt.Errorf("clause %v mentions forgotten var %d", lits, l.Var())
 			}
 			switch s.value[l] {

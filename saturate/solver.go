@@ -49,7 +49,17 @@ type watcher struct {
 	birth uint32
 }
 
-// reasonOf values that are not clause slots.
+// varState is what the solver keeps of a variable besides its value,
+// watch lists and forgetting epoch, in one record: forgetting and making
+// a variable touch all of it, once per variable.
+type varState struct {
+	reason int32  // slot of the clause that implied the variable, isUnit or isFact
+	gen    uint32 // bumped when the variable is forgotten; names unit-clause handles
+	units  int32  // 1 if the variable carries an unstored live unit clause (see addUnit)
+	live   bool   // allocated and not forgotten
+}
+
+// reason values that are not clause slots.
 const (
 	// isFact marks an assignment whose implying clause is gone (or that is
 	// not assigned at all): it is simply a fact.
@@ -74,11 +84,10 @@ type Solver struct {
 	value    []Value     // truth value of the literal
 	watching [][]watcher // clauses watching the literal; visited when it becomes false
 
-	// Per variable (indexed by Var; index 0 is unused).
-	reasonOf []int32  // slot of the clause that implied the variable, isUnit or isFact
-	live     []bool   // allocated and not forgotten
-	units    []int32  // 1 if the variable carries an unstored live unit clause (see addUnit)
-	vgen     []uint32 // bumped when the variable is forgotten; names unit-clause handles
+	// Per variable (indexed by Var; index 0 is unused). forgotAt is
+	// apart from the rest: propagation reads it for every literal of the
+	// clauses it visits.
+	vs       []varState
 	forgotAt []uint32 // epoch in which the variable was last forgotten, 0 if never
 	freeVars []z.Var  // forgotten variables, reused by NewVar
 
@@ -136,10 +145,7 @@ func New() *Solver {
 	return &Solver{
 		value:    make([]Value, 2),
 		watching: make([][]watcher, 2),
-		reasonOf: []int32{isFact},
-		live:     []bool{false},
-		units:    []int32{0},
-		vgen:     []uint32{0},
+		vs:       []varState{{reason: isFact}},
 		forgotAt: []uint32{0},
 		epoch:    1,
 		sweepMin: sweepMin,
@@ -153,19 +159,16 @@ func (s *Solver) NewVar() z.Var {
 		v = s.freeVars[n-1]
 		s.freeVars = s.freeVars[:n-1]
 	} else {
-		v = z.Var(len(s.live))
-		if len(s.live) == cap(s.live) {
+		v = z.Var(len(s.vs))
+		if len(s.vs) == cap(s.vs) {
 			s.growVars()
 		}
 		s.value = append(s.value, Unknown, Unknown)
 		s.watching = append(s.watching, nil, nil)
-		s.reasonOf = append(s.reasonOf, isFact)
-		s.live = append(s.live, false)
-		s.units = append(s.units, 0)
-		s.vgen = append(s.vgen, 1)
+		s.vs = append(s.vs, varState{reason: isFact, gen: 1})
 		s.forgotAt = append(s.forgotAt, 0)
 	}
-	s.live[v] = true
+	s.vs[v].live = true
 	s.stats.Vars++
 	s.stats.MaxVars = max(s.stats.MaxVars, s.stats.Vars)
 	return v
@@ -175,13 +178,10 @@ func (s *Solver) NewVar() z.Var {
 // appending to each grows it by a quarter at a time once it is large, and
 // every new peak of the variables in use would allocate again.
 func (s *Solver) growVars() {
-	n := max(len(s.live), 64)
+	n := max(len(s.vs), 64)
 	s.value = grow2(s.value, 2*n)
 	s.watching = grow2(s.watching, 2*n)
-	s.reasonOf = grow2(s.reasonOf, n)
-	s.live = grow2(s.live, n)
-	s.units = grow2(s.units, n)
-	s.vgen = grow2(s.vgen, n)
+	s.vs = grow2(s.vs, n)
 	s.forgotAt = grow2(s.forgotAt, n)
 }
 
@@ -198,7 +198,7 @@ func grow2[T any](s []T, extra int) []T {
 
 // IsLive reports whether v was returned by NewVar and not forgotten since.
 func (s *Solver) IsLive(v z.Var) bool {
-	return v > 0 && int(v) < len(s.live) && s.live[v]
+	return v > 0 && int(v) < len(s.vs) && s.vs[v].live
 }
 
 // Value returns the value of l. Literals of forgotten or never-allocated
@@ -282,13 +282,13 @@ func (s *Solver) store(lits []z.Lit, tautology bool) ClauseID {
 // clauses (it is never watched: it is satisfied or false at once).
 func (s *Solver) addUnit(l z.Lit) ClauseID {
 	v := l.Var()
-	if s.units[v] > 0 {
+	if s.vs[v].units > 0 {
 		return s.store([]z.Lit{l}, false)
 	}
-	s.units[v] = 1
+	s.vs[v].units = 1
 	s.nunits++
 	s.stats.MaxClauses = max(s.stats.MaxClauses, s.used+s.nunits)
-	id := unitID(v, s.vgen[v])
+	id := unitID(v, s.vs[v].gen)
 	if s.conflict == nil {
 		switch s.value[l] {
 		case Unknown:
@@ -434,7 +434,7 @@ func (s *Solver) watch(l z.Lit, w watcher) {
 func (s *Solver) assign(l z.Lit, reason int32) {
 	s.value[l] = True
 	s.value[l.Not()] = False
-	s.reasonOf[l.Var()] = reason
+	s.vs[l.Var()].reason = reason
 	s.queue = append(s.queue, l)
 	if s.observing {
 		s.observed = append(s.observed, l)
