@@ -285,7 +285,7 @@ func (t *opTable) add(op *Op) {
 // returned records that op returned ret at action seq.
 func (t *opTable) returned(op *Op, ret h.Value, seq int) {
 	if i := slices.Index(t.pend, op); i >= 0 {
-		t.pend = slices.Delete(t.pend, i, i+1)
+		t.pend = removeAt(t.pend, i)
 		t.pendGen++
 	}
 	op.Return = seq
