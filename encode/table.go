@@ -374,7 +374,14 @@ func cutPtr(l []*Op, g *Op) []*Op {
 // removeAt removes l[i], keeping the order, and clears the entry freed at
 // the end, so that the list's storage does not keep the operation alive.
 func removeAt(l []*Op, i int) []*Op {
-	copy(l[i:], l[i+1:])
+	if n := len(l) - 1; n-i <= 8 {
+		// A few entries move for less than copy's call costs.
+		for ; i < n; i++ {
+			l[i] = l[i+1]
+		}
+	} else {
+		copy(l[i:], l[i+1:])
+	}
 	l[len(l)-1] = nil
 	return l[:len(l)-1]
 }
