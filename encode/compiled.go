@@ -195,11 +195,11 @@ func (e *Encoder) bLitKind(x, y *Op) (Lit, nodeKind) {
 	}
 	if e.k.Sequential {
 		if x.Serial < y.Serial {
-			return e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}), nLit
+			return e.pairVar(vB, x, y), nLit
 		}
-		return e.variable(varKey{kind: vB, x: y.Serial, y: x.Serial, xo: y, yo: x}).Not(), nLit
+		return e.pairVar(vB, y, x).Not(), nLit
 	}
-	return e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}), nLit
+	return e.pairVar(vB, x, y), nLit
 }
 
 // matchLit is matchNode without the node.
@@ -213,7 +213,7 @@ func (e *Encoder) matchLit(x, y *Op) (Lit, nodeKind) {
 	if !e.matchPossible(x, y) {
 		return noLit, nFalse
 	}
-	return e.variable(varKey{kind: vMatch, x: x.Serial, y: y.Serial, xo: x, yo: y}), nLit
+	return e.makeVar(&varKey{kind: vMatch, x: x.Serial, y: y.Serial, xo: x, yo: y}), nLit // not found above
 }
 
 // settledLit is settled for a literal: nTrue or nFalse when the saturator

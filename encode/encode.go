@@ -417,6 +417,16 @@ func (e *Encoder) variable(k varKey) Lit {
 	return e.makeVar(&k)
 }
 
+// pairVar is variable for the b or match variable of x and y (in that
+// order): the look-up needs only the operations, and the key is built
+// only to make the variable.
+func (e *Encoder) pairVar(kind varKind, x, y *Op) Lit {
+	if l, ok := e.reg.vars.get(varPair{kind, int32(x.Serial), int32(y.Serial)}.key()); ok {
+		return l
+	}
+	return e.makeVar(&varKey{kind: kind, x: x.Serial, y: y.Serial, xo: x, yo: y})
+}
+
 // makeVar makes the variable of k, which has none: it records what it
 // stands for and its operations in the registry at once, has them own
 // it, and emits or schedules its side clauses.
