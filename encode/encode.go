@@ -446,10 +446,20 @@ func (e *Encoder) makeVar(k *varKey) Lit {
 		e.reg.name(v, e.keyName(*k))
 	}
 	l := v.Pos()
+	// own, written out: makeVar is too big for the compiler to inline
+	// own into it, and this is once or twice per variable made.
 	ov := e.reg.ownedOf(v)
-	e.own(x, ov)
+	if len(x.owned) < cap(x.owned) && !e.reg.trackOwners {
+		x.owned = append(x.owned, ov)
+	} else {
+		e.ownSlow(x, ov)
+	}
 	if y != nil && y != x {
-		e.own(y, ov)
+		if len(y.owned) < cap(y.owned) && !e.reg.trackOwners {
+			y.owned = append(y.owned, ov)
+		} else {
+			e.ownSlow(y, ov)
+		}
 	}
 	if k.kind == vRet {
 		// A pending operation returns at most one value, and returning one
