@@ -119,9 +119,6 @@ func (e *Encoder) usedAssigned(p *Op) {
 	// p.pred. (Compared by difference, so that the stamp may wrap.)
 	base := e.stamp
 	e.stamp += 3
-	for _, x := range p.conc {
-		x.mark = base + 1 + uint32(vUnknown)
-	}
 	for _, x := range p.succ {
 		x.mark = base + 1 + uint32(vTrue)
 	}
@@ -129,14 +126,17 @@ func (e *Encoder) usedAssigned(p *Op) {
 		x.mark = base + 1 + uint32(vFalse)
 	}
 	// p→x→y→p with x, y in p.conc: p→x must not be false, y→p (that is,
-	// p→y) not true, and one of them true.
+	// p→y) not true, and one of them true. The rest of p.conc is marked
+	// unknown as it is sorted (the marks are new: a mark out of range is
+	// an operation not in p.succ or p.pred).
 	ts, us, fs := e.scr.byTri[0][:0], e.scr.byTri[1][:0], e.scr.byTri[2][:0]
 	for _, x := range p.conc {
-		switch tri(x.mark - base - 1) {
-		case vTrue:
-			ts = append(ts, x)
-		case vUnknown:
+		switch t := x.mark - base - 1; {
+		case t > 2 || tri(t) == vUnknown:
+			x.mark = base + 1 + uint32(vUnknown)
 			us = append(us, x)
+		case tri(t) == vTrue:
+			ts = append(ts, x)
 		default:
 			fs = append(fs, x)
 		}
@@ -157,9 +157,11 @@ func (e *Encoder) usedAssigned(p *Op) {
 			e.checkCycle(p, x, y, tv, edgeVal{}, tv)
 		}
 	}
-	for _, x := range us {
-		for _, y := range fs {
-			e.checkCycle(p, x, y, uv, edgeVal{}, tv)
+	if len(fs) > 0 {
+		for _, x := range us {
+			for _, y := range fs {
+				e.checkCycle(p, x, y, uv, edgeVal{}, tv)
+			}
 		}
 	}
 	// p→x→y→p with y outside p.conc, so y→p by real time (see above).
