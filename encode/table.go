@@ -150,7 +150,9 @@ func (t *opTable) putOwned(l ownedList) {
 // allocates none; it is not in the window until add.
 func (t *opTable) enter(o Op) *Op {
 	op := t.newOp()
+	life := op.life // a recycled struct's: see Op.life
 	*op = o
+	op.life = life
 	op.asX, op.asY, op.conc = nil, nil, nil
 	op.Return = -1
 	op.Label.Pending = true

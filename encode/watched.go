@@ -90,11 +90,15 @@ type wown struct {
 }
 
 // wlit is a literal of an item, with the epoch of its variable when it
-// was stored.
+// was stored. seen: its value is in the counts. A literal assigned when
+// it is stored is counted then; Assigned may still be told of it later
+// (it was assigned in the batch being told, or by a unit emitted since),
+// and must not count it twice.
 type wlit struct {
 	l     Lit
 	epoch uint32
 	item  int32
+	seen  bool
 }
 
 // wnode is an entry of a watch list: a stored literal (an index into
@@ -150,30 +154,31 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 	w.watched++
 	id := int32(len(w.insts))
 	in := winst{items: int32(len(w.items)), nitems: int32(len(parts))}
-	lits0 := len(w.lits)
+	// Stored in locals, written back only if the instance is kept (or
+	// settled from the arenas).
+	items, lits := w.items, w.lits
+	lits0 := len(lits)
 	hasConj, last, assigned := false, int32(-1), false
 	for _, p := range parts {
-		item := int32(len(w.items))
-		it := witem{at: int32(len(w.lits)), inst: id, conj: p.n > 0}
+		item := int32(len(items))
+		it := witem{at: int32(len(lits)), inst: id, conj: p.n > 0}
 		for _, l := range e.partLits(p) {
-			w.lits = append(w.lits, wlit{l, e.reg.epoch[l.Var()], item})
 			switch e.lazy.Value(l) {
 			case 0:
 				it.unk++
+				lits = append(lits, wlit{l, e.reg.epoch[l.Var()], item, false})
+				continue
 			case -1:
 				it.false_ = true
-				assigned = true
-			default:
-				assigned = true
 			}
+			assigned = true
+			lits = append(lits, wlit{l, e.reg.epoch[l.Var()], item, true})
 		}
-		it.n = int32(len(w.lits)) - it.at
-		w.items = append(w.items, it)
+		it.n = int32(len(lits)) - it.at
+		items = append(items, it)
 		if !it.false_ {
 			if it.unk == 0 {
-				// Satisfied: it can never become unit.
-				w.items, w.lits = w.items[:in.items], w.lits[:lits0]
-				return
+				return // satisfied: it can never become unit
 			}
 			in.open++
 			last = item
@@ -181,23 +186,27 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 		hasConj = hasConj || it.conj
 	}
 	if in.open <= 1 {
+		w.items, w.lits = items, lits
 		e.settle(&in, last)
-		w.items, w.lits = w.items[:in.items], w.lits[:lits0]
+		w.items, w.lits = items[:in.items], lits[:lits0]
 		return
 	}
+	w.items, w.lits = items, lits
 	if hasConj || w.closed {
-		in.owners = int32(len(w.owners))
+		owners := w.owners
+		in.owners = int32(len(owners))
 		for _, o := range e.scr.env[:nf] {
-			w.owners = append(w.owners, wown{o, o.life})
+			owners = append(owners, wown{o, o.life})
 		}
-		in.nowners = int32(len(w.owners)) - in.owners
+		in.nowners = int32(len(owners)) - in.owners
+		w.owners = owners
 	}
 	w.insts = append(w.insts, in)
 	w.live++
 	// cleaf has settled the literals: normally none is assigned, and
 	// every one is watched.
-	for k := lits0; k < len(w.lits); k++ {
-		if wl := w.lits[k]; !assigned || w.keeps(&w.items[wl.item], e.lazy.Value(wl.l)) {
+	for k := lits0; k < len(lits); k++ {
+		if wl := lits[k]; !assigned || w.watches(wl, &items[wl.item], e.lazy.Value(wl.l)) {
 			w.addWatch(wl.l.Var(), int32(k))
 		}
 	}
@@ -208,21 +217,24 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 
 // keeps reports whether a stored literal of item it, whose value is val,
 // belongs in its variable's watch list: whether the variable's
-// assignment or forgetting can still change the item. An unassigned one
-// always can. Once it is assigned, only forgetting is left: it makes a
-// true conjunct of a conjunction not yet false false, with ClosedRemoval
-// (its witness is gone), and kills the instance of a literal item, false
-// or not, without it. A true literal item has satisfied its instance,
-// and a false conjunct's item stays false either way.
+// assignment or forgetting can still make the item false. An unassigned
+// one always can. Once it is assigned, only forgetting is left, and with
+// ClosedRemoval it makes a true conjunct of a conjunction not yet false
+// false (its witness is gone). (A true literal item has satisfied its
+// instance, and a false item stays false.) Without ClosedRemoval
+// forgetting makes no item false: it leaves a conjunct out of its
+// conjunction, which may make it true, or kills the instance (a literal
+// item's variable, a universal operation); neither can make the
+// instance unit or false, and visit, which evaluates it from scratch
+// before it is materialised, sees both.
 func (w *watchState) keeps(it *witem, val int8) bool {
-	switch {
-	case val == 0:
-		return true
-	case w.closed:
-		return val == 1 && it.conj && !it.false_
-	default:
-		return !it.conj
-	}
+	return val == 0 || w.closed && val == 1 && it.conj && !it.false_
+}
+
+// watches is keeps for stored literal wl, whose value is val: a literal
+// not counted yet is watched until Assigned is told of it.
+func (w *watchState) watches(wl wlit, it *witem, val int8) bool {
+	return !wl.seen || w.keeps(it, val)
 }
 
 // partLits are the literals of a part: its literal, or its conjunction.
@@ -435,17 +447,18 @@ func (e *Encoder) watchAssigned(t Lit) {
 // assigned (t is now true), and reports whether it stays watched.
 func (e *Encoder) litAssigned(k int32, t Lit) bool {
 	w := &e.w
-	wl := w.lits[k]
+	wl := &w.lits[k]
 	it := &w.items[wl.item]
 	in := &w.insts[it.inst]
 	switch {
-	case in.done:
+	case in.done, it.false_:
 		return false
-	case !w.ownersAlive(in):
-		w.finish(in)
-		return false
-	case it.false_:
-		return false
+	case wl.seen:
+		// Counted when it was stored.
+		return w.keeps(it, valueGiven(wl.l, t))
+	}
+	wl.seen = true
+	switch {
 	case wl.l == t:
 		if it.unk--; it.unk == 0 {
 			w.finish(in)
@@ -460,12 +473,19 @@ func (e *Encoder) litAssigned(k int32, t Lit) bool {
 	return w.keeps(it, -1)
 }
 
+// valueGiven is l's value, l's variable being assigned with t true.
+func valueGiven(l, t Lit) int8 {
+	if l == t {
+		return 1
+	}
+	return -1
+}
+
 // watchForgotten empties the watch list of a forgotten variable (which
-// may be recycled). With ClosedRemoval its literals' items are now false,
-// and the literals are kept for revisitForgotten, which acts once every
-// variable of the forgetting is gone; without, a forgotten literal item
-// kills its instance, and a conjunct that was not yet true is left out of
-// its conjunction (which is true if it was the last).
+// may be recycled). With ClosedRemoval its literals' items are now
+// false, and an instance left with one open item or none is kept for
+// revisitForgotten, which visits it once every variable of the
+// forgetting is gone. Without, see keeps.
 func (e *Encoder) watchForgotten(v z.Var) {
 	w := &e.w
 	if int(v) >= len(w.head) {
@@ -474,9 +494,13 @@ func (e *Encoder) watchForgotten(v z.Var) {
 	for n := w.head[v]; n != 0; {
 		nd := w.nodes[n-1]
 		if w.closed {
-			w.revisit = append(w.revisit, nd.lit)
-		} else {
-			w.litLeft(nd.lit)
+			it := &w.items[w.lits[nd.lit].item]
+			if in := &w.insts[it.inst]; !in.done && !it.false_ {
+				it.false_ = true
+				if in.open--; in.open <= 1 {
+					w.revisit = append(w.revisit, it.inst)
+				}
+			}
 		}
 		w.freeNode(n)
 		n = nd.next
@@ -484,43 +508,15 @@ func (e *Encoder) watchForgotten(v z.Var) {
 	w.head[v] = 0
 }
 
-// litLeft is watchForgotten's update of stored literal k without
-// ClosedRemoval. A conjunct still watched is not true (keeps).
-func (w *watchState) litLeft(k int32) {
-	it := &w.items[w.lits[k].item]
-	in := &w.insts[it.inst]
-	switch {
-	case in.done, it.false_ && it.conj:
-	case !it.conj:
-		w.finish(in)
-	default:
-		if it.unk--; it.unk == 0 {
-			w.finish(in)
-		}
-	}
-}
-
-// revisitForgotten acts, at the end of Remove, on the literals forgotten
-// with ClosedRemoval: their items are false, and an instance left with
-// one open item or none is materialised like any other.
+// revisitForgotten visits, at the end of Remove, the instances that
+// forgetting left unit or false (or dead), with ClosedRemoval.
 func (e *Encoder) revisitForgotten() {
 	w := &e.w
 	if w.sweep {
 		e.sweepWatched()
 	}
-	for _, k := range w.revisit {
-		it := &w.items[w.lits[k].item]
-		in := &w.insts[it.inst]
-		switch {
-		case in.done, w.sweep:
-		case !w.ownersAlive(in):
-			w.finish(in)
-		case !it.false_:
-			it.false_ = true
-			if in.open--; in.open <= 1 {
-				e.visit(it.inst)
-			}
-		}
+	for _, id := range w.revisit {
+		e.visit(id)
 	}
 	w.revisit = w.revisit[:0]
 }
@@ -588,7 +584,7 @@ func (e *Encoder) compactWatched() {
 	}
 	w.insts, w.items, w.lits, w.owners = insts, items, lits, owners
 	for k, wl := range w.lits {
-		if w.keeps(&w.items[wl.item], e.lazy.Value(wl.l)) {
+		if w.watches(wl, &w.items[wl.item], e.lazy.Value(wl.l)) {
 			w.addWatch(wl.l.Var(), int32(k))
 		}
 	}

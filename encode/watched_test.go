@@ -19,11 +19,15 @@ import (
 // evaluated from scratch at every assignment and forgetting (the sweep).
 // Both forget returned operations at random, with and without
 // ClosedRemoval, and sweep their arenas often (minCompact lowered), so
-// that forgotten witnesses, forgotten literal items, true conjuncts
-// forgotten and literals kept across sweeps all happen. After every
-// action the two must agree on conflict and on the value of every
-// variable, and materialise the same number of instances: an instance
-// is woken whenever an event can make it unit or false.
+// that forgotten witnesses and universal operations, operation structs
+// recycled, literals assigned before Assigned is told of them and
+// entries rebuilt by a sweep all happen. After every action and every
+// forgetting the two must agree on conflict and on the value of every
+// variable: an instance is woken whenever an event can make it unit or
+// false, and never after it is dead. (Not on how many instances were
+// materialised: the sweep may find an instance unit on a literal
+// assigned in the batch being told, where the counts, told of it later,
+// find the instance satisfied by then.)
 func TestWatchedCountsSweep(t *testing.T) {
 	defer func(m int) { minCompact = m }(minCompact)
 	minCompact = 8
@@ -34,8 +38,8 @@ func TestWatchedCountsSweep(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for seed := int64(1); seed <= 40; seed++ {
-				cfg := gen.Config{Object: obj, Ops: 30, Concurrency: 1 + int(seed%6), Capacity: 3,
+			for seed := int64(1); seed <= 400; seed++ {
+				cfg := gen.Config{Object: obj, Ops: 60, Concurrency: 1 + int(seed%6), Capacity: 3,
 					Pending: int(seed % 3), Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
 				cfg.Pending = min(cfg.Pending, cfg.Concurrency)
 				var acts []h.Action
@@ -98,9 +102,6 @@ func compareSweep(t *testing.T, name string, k *theory.Kernel, acts []h.Action, 
 			t.Helper()
 			if runs[0].dead != runs[1].dead {
 				t.Fatalf("%s: %s action %d: conflict %v swept, %v counted", name, when, i, runs[0].dead, runs[1].dead)
-			}
-			if m0, m1 := runs[0].e.w.materialised, runs[1].e.w.materialised; m0 != m1 {
-				t.Fatalf("%s: %s action %d: %d instances materialised swept, %d counted", name, when, i, m0, m1)
 			}
 			if runs[0].dead {
 				return true
