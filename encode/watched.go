@@ -156,42 +156,58 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 	in := winst{items: int32(len(w.items)), nitems: int32(len(parts))}
 	// Stored in locals, written back only if the instance is kept (or
 	// settled from the arenas).
-	items, lits := w.items, w.lits
+	items, lits, epoch, conj := w.items, w.lits, e.reg.epoch, e.scr.conj
 	lits0 := len(lits)
 	hasConj, last, assigned := false, int32(-1), false
-	for _, p := range parts {
+	for i := range parts {
+		p := &parts[i]
 		item := int32(len(items))
-		it := witem{at: int32(len(lits)), inst: id, conj: p.n > 0}
-		for _, l := range e.partLits(p) {
-			switch e.lazy.Value(l) {
+		it := witem{at: int32(len(lits)), inst: id}
+		if p.n == 0 {
+			l := p.lit
+			val := e.lazy.Value(l)
+			lits = append(lits, wlit{l, epoch[l.Var()], item, val != 0})
+			it.n = 1
+			switch val {
 			case 0:
-				it.unk++
-				lits = append(lits, wlit{l, e.reg.epoch[l.Var()], item, false})
-				continue
-			case -1:
-				it.false_ = true
+				it.unk = 1
+			case 1:
+				return // satisfied: it can never become unit
+			default:
+				it.false_, assigned = true, true
 			}
-			assigned = true
-			lits = append(lits, wlit{l, e.reg.epoch[l.Var()], item, true})
+		} else {
+			it.conj, hasConj = true, true
+			for _, l := range conj[p.at : p.at+p.n] {
+				val := e.lazy.Value(l)
+				lits = append(lits, wlit{l, epoch[l.Var()], item, val != 0})
+				switch val {
+				case 0:
+					it.unk++
+				case -1:
+					it.false_ = true
+					fallthrough
+				default:
+					assigned = true
+				}
+			}
+			it.n = p.n
+			if !it.false_ && it.unk == 0 {
+				return // satisfied
+			}
 		}
-		it.n = int32(len(lits)) - it.at
 		items = append(items, it)
 		if !it.false_ {
-			if it.unk == 0 {
-				return // satisfied: it can never become unit
-			}
 			in.open++
 			last = item
 		}
-		hasConj = hasConj || it.conj
 	}
+	w.items, w.lits = items, lits
 	if in.open <= 1 {
-		w.items, w.lits = items, lits
 		e.settle(&in, last)
 		w.items, w.lits = items[:in.items], lits[:lits0]
 		return
 	}
-	w.items, w.lits = items, lits
 	if hasConj || w.closed {
 		owners := w.owners
 		in.owners = int32(len(owners))
@@ -205,9 +221,13 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 	w.live++
 	// cleaf has settled the literals: normally none is assigned, and
 	// every one is watched.
-	for k := lits0; k < len(lits); k++ {
-		if wl := lits[k]; !assigned || w.watches(wl, &items[wl.item], e.lazy.Value(wl.l)) {
-			w.addWatch(wl.l.Var(), int32(k))
+	if !assigned {
+		w.addWatches(lits, lits0)
+	} else {
+		for k := lits0; k < len(lits); k++ {
+			if wl := lits[k]; w.watches(wl, &items[wl.item], e.lazy.Value(wl.l)) {
+				w.addWatch(wl.l.Var(), int32(k))
+			}
 		}
 	}
 	if len(w.insts) >= max(w.compactAt, minCompact) {
@@ -418,15 +438,20 @@ func (w *watchState) ownersAlive(in *winst) bool {
 // literals is assigned or forgotten (TestWatchedCountsSweep checks it
 // against that).
 func (e *Encoder) watchAssigned(t Lit) {
+	// Small enough to be inlined: most variables have no watch list.
+	if h := e.w.head; int(t.Var()) < len(h) && h[t.Var()] != 0 || e.w.sweep {
+		e.wakeWatched(t)
+	}
+}
+
+// wakeWatched is watchAssigned for a variable with a watch list.
+func (e *Encoder) wakeWatched(t Lit) {
 	w := &e.w
 	if w.sweep {
 		e.sweepWatched()
 		return
 	}
 	v := t.Var()
-	if int(v) >= len(w.head) || w.head[v] == 0 {
-		return
-	}
 	prev := int32(0)
 	for n := w.head[v]; n != 0; {
 		nd := w.nodes[n-1]
@@ -487,10 +512,15 @@ func valueGiven(l, t Lit) int8 {
 // revisitForgotten, which visits it once every variable of the
 // forgetting is gone. Without, see keeps.
 func (e *Encoder) watchForgotten(v z.Var) {
-	w := &e.w
-	if int(v) >= len(w.head) {
-		return
+	// Small enough to be inlined: most variables have no watch list.
+	if int(v) < len(e.w.head) && e.w.head[v] != 0 {
+		e.forgetWatched(v)
 	}
+}
+
+// forgetWatched is watchForgotten for a variable with a watch list.
+func (e *Encoder) forgetWatched(v z.Var) {
+	w := &e.w
 	for n := w.head[v]; n != 0; {
 		nd := w.nodes[n-1]
 		if w.closed {
@@ -543,6 +573,28 @@ func (w *watchState) addWatch(v z.Var, k int32) {
 	}
 	w.nodes[n-1] = wnode{lit: k, next: w.head[v]}
 	w.head[v] = n
+}
+
+// addWatches puts every stored literal lits[from:] in its variable's
+// watch list: addWatch, in one pass with the lists' state in locals.
+func (w *watchState) addWatches(lits []wlit, from int) {
+	head, nodes, free := w.head, w.nodes, w.free
+	for k := from; k < len(lits); k++ {
+		v := lits[k].l.Var()
+		if int(v) >= len(head) {
+			head = append(head, make([]int32, int(v)+1-len(head))...)
+		}
+		n := free
+		if n != 0 {
+			free = nodes[n-1].next
+			nodes[n-1] = wnode{lit: int32(k), next: head[v]}
+		} else {
+			nodes = append(nodes, wnode{lit: int32(k), next: head[v]})
+			n = int32(len(nodes))
+		}
+		head[v] = n
+	}
+	w.head, w.nodes, w.free = head, nodes, free
 }
 
 // freeNode puts node n back for reuse.
