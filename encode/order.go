@@ -164,8 +164,12 @@ func (e *Encoder) usedAssigned(p *Op) {
 			}
 		}
 	}
-	// p→x→y→p with y outside p.conc, so y→p by real time (see above).
+	// p→x→y→p with y outside p.conc, so y→p by real time (see above);
+	// x was called before p (see below).
 	for _, x := range ts {
+		if x.Call > p.Call {
+			continue
+		}
 		for _, y := range x.conc {
 			if y != p && y.mark-base-1 > 2 {
 				e.checkCycle(p, x, y, tv, edgeVal{}, edgeVal{})
@@ -176,8 +180,14 @@ func (e *Encoder) usedAssigned(p *Op) {
 	// once p→x is false: which the first clause emitted for x makes it,
 	// if it is unit. The rest of x.succ is then skipped (checkCycle would
 	// return at p→x without emitting).
+	// Such a y overlaps x, so x was called before y returned, which was
+	// before p was called: an x called after p has no such y, and its
+	// list is not read.
 	xy := edgeVal{t: vTrue, known: true}
 	for _, x := range us {
+		if x.Call > p.Call {
+			continue
+		}
 		var px Lit // b(p,x), once it has a variable
 		for _, y := range x.succ {
 			if y == p || y.mark-base-1 <= 2 {
