@@ -24,9 +24,10 @@ import "github.com/satmon/satmon/internal/z"
 // Unit propagation reaches the same fixpoint as with the clause and its
 // helpers: a helper t is only ever made false by one of its conjuncts
 // being false, and made true by the clause being unit on it, which then
-// makes its conjuncts true — exactly the two events above. The instance
-// is visited whenever one of its unassigned variables is assigned
-// (Assigned), so no such event is missed.
+// makes its conjuncts true — exactly the two events above. No such
+// event is missed: the counts of watchAssigned see every assignment and
+// forgetting that can change an item, and an instance is evaluated from
+// scratch (visit) once at most one of its items is left.
 //
 // Forgetting follows the clauses it stands for: the instance's clause
 // dies when one of its literals' variables is forgotten, or, when it has
@@ -45,17 +46,16 @@ import "github.com/satmon/satmon/internal/z"
 // Theorem 3; an operation that left the state alone). The window then
 // stands for that smaller history, in which a forgotten witness does not
 // exist: its item is false rather than dropped with the instance, and
-// the instances it was a witness of are visited at once, as they may
-// have become unit or false. Only the forgetting of a universally bound
+// the instances it leaves unit or false are visited at once. Only the forgetting of a universally bound
 // operation kills an instance. Dropping was sound for any forgetting but
 // lost what the smaller history still implies: a lock history where the
 // pair {lock(2), unlock ⇒ 2} was a possible witness of "lock(3) before
 // lock(4) needs an unlock of 3 between them" was refuted by SATURATE
 // and not by SATURATE -r (TestClosedRemovalKeepsDetection).
 
-// winst is a watched instance: its items are wItems[items:items+nitems],
+// winst is a watched instance: its items are items[items:items+nitems],
 // and its universal operations, when it has a conjunction or forgetting
-// is closed, are wOwners[owners:owners+nowners]. open counts its items
+// is closed, are owners[owners:owners+nowners]. open counts its items
 // that are not false.
 type winst struct {
 	items, nitems   int32
@@ -64,10 +64,10 @@ type winst struct {
 	done            bool // materialised, satisfied or dead
 }
 
-// witem is an item: the literal wLits[at], or, with conj, the
-// conjunction wLits[at:at+n] of a witness, which the clause form would
-// give a helper. inst is its instance; unk counts its literals not known
-// true (unassigned, and not left out by forgetting).
+// witem is an item: the literal lits[at], or, with conj, the
+// conjunction lits[at:at+n] of a witness, which the clause form would
+// give a helper. inst is its instance; unk counts its literals not yet
+// counted true.
 type witem struct {
 	at, n     int32
 	inst, unk int32
@@ -125,17 +125,17 @@ type watchState struct {
 	// watched counts the instances taken, materialised those that became
 	// unit or false (GroundingStats).
 	watched, materialised int
-	reason                []Lit  // visit's false literals
-	cl                    []Lit  // materialise's clause
-	open                  []Lit  // visit's open item, for materialise
-	one                   [1]Lit // partLits' literal part
+	reason                []Lit // settle's false literals
+	cl                    []Lit // settle's clause
+	open                  []Lit // settle's open item
 	// closed: forgotten witnesses are false (ClosedRemoval); revisit
-	// collects, during Remove, the stored literals forgotten.
+	// collects, during Remove, the instances forgetting left unit or
+	// false.
 	closed  bool
 	revisit []int32
-	// sweep (tests only) evaluates every instance at every event instead
+	// evalAll (tests only) evaluates every instance at every event instead
 	// of counting: the reference the counts are checked against.
-	sweep bool
+	evalAll bool
 }
 
 // minCompact is the fewest instances at which a sweep is considered (a
@@ -257,15 +257,6 @@ func (w *watchState) watches(wl wlit, it *witem, val int8) bool {
 	return !wl.seen || w.keeps(it, val)
 }
 
-// partLits are the literals of a part: its literal, or its conjunction.
-func (e *Encoder) partLits(p cpart) []Lit {
-	if p.n == 0 {
-		e.w.one[0] = p.lit
-		return e.w.one[:]
-	}
-	return e.scr.conj[p.at : p.at+p.n]
-}
-
 // settle materialises an instance that is unit on item last (an index
 // into items), or false (last < 0), from the current assignment: the
 // clauses "a false literal of each other item ∨ c" for each live literal
@@ -311,7 +302,7 @@ func (e *Encoder) settle(in *winst, last int32) {
 // visit evaluates instance id from scratch, and materialises it if it is
 // unit or false; it reports whether the instance is done. The counts
 // call it only once they say that at most one item is left (and the
-// tests' sweep at every event).
+// tests' evalAll at every event).
 func (e *Encoder) visit(id int32) bool {
 	w := &e.w
 	in := &w.insts[id]
@@ -439,7 +430,7 @@ func (w *watchState) ownersAlive(in *winst) bool {
 // against that).
 func (e *Encoder) watchAssigned(t Lit) {
 	// Small enough to be inlined: most variables have no watch list.
-	if h := e.w.head; int(t.Var()) < len(h) && h[t.Var()] != 0 || e.w.sweep {
+	if h := e.w.head; int(t.Var()) < len(h) && h[t.Var()] != 0 || e.w.evalAll {
 		e.wakeWatched(t)
 	}
 }
@@ -447,8 +438,8 @@ func (e *Encoder) watchAssigned(t Lit) {
 // wakeWatched is watchAssigned for a variable with a watch list.
 func (e *Encoder) wakeWatched(t Lit) {
 	w := &e.w
-	if w.sweep {
-		e.sweepWatched()
+	if w.evalAll {
+		e.visitAll()
 		return
 	}
 	v := t.Var()
@@ -542,8 +533,8 @@ func (e *Encoder) forgetWatched(v z.Var) {
 // forgetting left unit or false (or dead), with ClosedRemoval.
 func (e *Encoder) revisitForgotten() {
 	w := &e.w
-	if w.sweep {
-		e.sweepWatched()
+	if w.evalAll {
+		e.visitAll()
 	}
 	for _, id := range w.revisit {
 		e.visit(id)
@@ -551,9 +542,9 @@ func (e *Encoder) revisitForgotten() {
 	w.revisit = w.revisit[:0]
 }
 
-// sweepWatched (tests only: watchState.sweep) evaluates every instance
+// visitAll (tests only: watchState.evalAll) evaluates every instance
 // from scratch, as at every event: the counts must act exactly as this.
-func (e *Encoder) sweepWatched() {
+func (e *Encoder) visitAll() {
 	for id := range e.w.insts {
 		e.visit(int32(id))
 	}

@@ -16,16 +16,16 @@ import (
 // TestWatchedCountsSweep runs SATURATE's watched grounding of random
 // histories of every kernel twice: with the counts and watch lists that
 // decide when an instance is evaluated, and with every stored instance
-// evaluated from scratch at every assignment and forgetting (the sweep).
+// evaluated from scratch at every assignment and forgetting (evalAll).
 // Both forget returned operations at random, with and without
 // ClosedRemoval, and sweep their arenas often (minCompact lowered), so
 // that forgotten witnesses and universal operations, operation structs
 // recycled, literals assigned before Assigned is told of them and
-// entries rebuilt by a sweep all happen. After every action and every
+// watch lists rebuilt by a sweep all happen. After every action and every
 // forgetting the two must agree on conflict and on the value of every
 // variable: an instance is woken whenever an event can make it unit or
 // false, and never after it is dead. (Not on how many instances were
-// materialised: the sweep may find an instance unit on a literal
+// materialised: evaluating all may find an instance unit on a literal
 // assigned in the batch being told, where the counts, told of it later,
 // find the instance satisfied by then.)
 func TestWatchedCountsSweep(t *testing.T) {
@@ -59,11 +59,11 @@ func TestWatchedCountsSweep(t *testing.T) {
 // compareSweep returns how many instances the counted run materialised.
 func compareSweep(t *testing.T, name string, k *theory.Kernel, acts []h.Action, seed int64, closed bool) int {
 	t.Helper()
-	mk := func(sweep bool) *run {
+	mk := func(all bool) *run {
 		sink := &recSink{s: saturate.New()}
 		sink.s.Observe()
 		e := New(k, sink, Config{Lazy: sink, Watch: true, ClosedRemoval: closed})
-		e.w.sweep = sweep
+		e.w.evalAll = all
 		e.Begin()
 		return &run{e: e, sink: sink}
 	}
