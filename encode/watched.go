@@ -133,6 +133,9 @@ type watchState struct {
 	// false.
 	closed  bool
 	revisit []int32
+	// settledAt is the encoder's clause count when cleaf began to settle
+	// the literals of its instance (see watchInstance).
+	settledAt int
 	// evalAll (tests only) evaluates every instance at every event instead
 	// of counting: the reference the counts are checked against.
 	evalAll bool
@@ -159,6 +162,38 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 	items, lits, epoch, conj := w.items, w.lits, e.reg.epoch, e.scr.conj
 	lits0 := len(lits)
 	hasConj, last, assigned := false, int32(-1), false
+	if e.clause == w.settledAt && len(parts) > 1 {
+		// cleaf settled every literal, and no clause has been emitted
+		// since: the saturator's values are as it read them (it assigns
+		// nothing but when a clause is added, or when it propagates,
+		// which it does not during grounding), so every literal is
+		// unassigned, every item open, and the instance not unit.
+		for i := range parts {
+			p := &parts[i]
+			item := int32(len(items))
+			it := witem{at: int32(len(lits)), inst: id, n: 1, unk: 1}
+			if p.n == 0 {
+				lits = append(lits, wlit{p.lit, epoch[p.lit.Var()], item, false})
+			} else {
+				it.conj, hasConj, it.n, it.unk = true, true, p.n, p.n
+				for _, l := range conj[p.at : p.at+p.n] {
+					lits = append(lits, wlit{l, epoch[l.Var()], item, false})
+				}
+			}
+			items = append(items, it)
+		}
+		in.open = int32(len(parts))
+		w.items, w.lits = items, lits
+		if w.evalAll { // tests: check the claim
+			for _, wl := range lits[lits0:] {
+				if e.lazy.Value(wl.l) != 0 {
+					panic("encode: a watched instance's literal was assigned since cleaf settled it")
+				}
+			}
+		}
+		e.keepWatched(in, hasConj, nf, lits0, false)
+		return
+	}
 	for i := range parts {
 		p := &parts[i]
 		item := int32(len(items))
@@ -208,6 +243,15 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 		w.items, w.lits = items[:in.items], lits[:lits0]
 		return
 	}
+	e.keepWatched(in, hasConj, nf, lits0, assigned)
+}
+
+// keepWatched stores instance in, whose items and literals are stored
+// from lits0 on, and watches its literals (all of them if none is
+// assigned).
+func (e *Encoder) keepWatched(in winst, hasConj bool, nf, lits0 int, assigned bool) {
+	w := &e.w
+	items, lits := w.items, w.lits
 	if hasConj || w.closed {
 		owners := w.owners
 		in.owners = int32(len(owners))
