@@ -162,7 +162,29 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 	items, lits, epoch, conj := w.items, w.lits, e.reg.epoch, e.scr.conj
 	lits0 := len(lits)
 	hasConj, last, assigned := false, int32(-1), false
-	if e.clause == w.settledAt && len(parts) > 1 {
+	if e.clause == w.settledAt && len(parts) <= 1 {
+		// Unit or false at once, with every literal unassigned (below):
+		// no reason.
+		w.materialised++
+		if len(parts) == 0 {
+			e.emit(w.cl[:0])
+			return
+		}
+		p := &parts[0]
+		if p.n == 0 {
+			w.cl = append(w.cl[:0], p.lit)
+			e.emit(w.cl)
+			return
+		}
+		for _, l := range conj[p.at : p.at+p.n] {
+			if e.lazy.Value(l) != 1 { // a duplicate, made true just now
+				w.cl = append(w.cl[:0], l)
+				e.emit(w.cl)
+			}
+		}
+		return
+	}
+	if e.clause == w.settledAt {
 		// cleaf settled every literal, and no clause has been emitted
 		// since: the saturator's values are as it read them (it assigns
 		// nothing but when a clause is added, or when it propagates,
