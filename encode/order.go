@@ -130,18 +130,27 @@ func (e *Encoder) usedAssigned(p *Op) {
 	// unknown as it is sorted (the marks are new: a mark out of range is
 	// an operation not in p.succ or p.pred).
 	ts, us, fs := e.scr.byTri[0][:0], e.scr.byTri[1][:0], e.scr.byTri[2][:0]
-	for _, x := range p.conc {
-		switch t := x.mark - base - 1; {
-		case t > 2 || tri(t) == vUnknown:
+	if len(p.succ) == 0 && len(p.pred) == 0 {
+		// The usual case, p's edges all open: us is p.conc itself (read
+		// only, and not kept in the scratch).
+		for _, x := range p.conc {
 			x.mark = base + 1 + uint32(vUnknown)
-			us = append(us, x)
-		case tri(t) == vTrue:
-			ts = append(ts, x)
-		default:
-			fs = append(fs, x)
 		}
+		us = p.conc
+	} else {
+		for _, x := range p.conc {
+			switch t := x.mark - base - 1; {
+			case t > 2 || tri(t) == vUnknown:
+				x.mark = base + 1 + uint32(vUnknown)
+				us = append(us, x)
+			case tri(t) == vTrue:
+				ts = append(ts, x)
+			default:
+				fs = append(fs, x)
+			}
+		}
+		e.scr.byTri = [3][]*Op{ts, us, fs}
 	}
-	e.scr.byTri = [3][]*Op{ts, us, fs}
 	tv, uv := edgeVal{t: vTrue, known: true}, edgeVal{known: true}
 	for _, x := range ts {
 		// p→x is true and y→p open: the clause is unit only if x→y is
