@@ -92,7 +92,14 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 			visit(z)
 		}
 	}
+	// z returned before p was called, so was called before p: while
+	// calls are in window order (opTable.unordered), q.conc is read up to
+	// the first operation called after p.
+	ordered := !e.tab.unordered
 	for _, z := range q.conc {
+		if ordered && z.Call > p.Call {
+			break
+		}
 		if before(z, p) && z.mark != seen {
 			if qz, ok := e.bExisting(q, z); ok && e.lazy.Value(qz) == -1 {
 				z.mark = seen
