@@ -453,6 +453,7 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit) {
 	if t.hasWit && e.cwitnessHolds(a, win, nf) {
 		return
 	}
+	e.w.settledAt = e.clause // watchInstance
 	e.scr.cur = append(e.scr.cur[:0], e.scr.env[:nf]...)
 	e.curAxiom = a.Axiom // origin.go
 	parts, conj := e.scr.cparts[:0], e.scr.conj[:0]

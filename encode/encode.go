@@ -121,6 +121,10 @@ type Encoder struct {
 	// and nothing else (lazypair.go).
 	pairRet bool
 	pairAx  *axiom // MATCH among ax
+	// matchAx are the axioms of ax that wait for match variables
+	// (flushMatches), in matchBuf unless there are more.
+	matchAx  []*axiom
+	matchBuf [8]*axiom
 	// virt: the pairs (x,y) of a pending y are not stored in the partner
 	// lists but read on demand (partners.go).
 	virt bool
@@ -270,9 +274,13 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 		e.ax = ax
 		e.injective, e.function = false, false
 	}
+	e.matchAx = e.matchBuf[:0]
 	for _, p := range e.ax {
 		if p.Axiom == k.Pair {
 			e.pairAx = p
+		}
+		if p.matchAtoms != nil {
+			e.matchAx = append(e.matchAx, p)
 		}
 		e.injective = e.injective || p.shape == shapeInjective && !cfg.EagerMatching
 		e.function = e.function || p.shape == shapeFunction && !cfg.EagerMatching

@@ -81,9 +81,8 @@ func (e *Encoder) flushMatches() {
 		// entry point flushes before it returns. So the entry's pointers
 		// are used as they are, with no lookup by serial, which would
 		// bisect the window twice per new match variable.
-		for _, a := range e.ax {
+		for _, a := range e.matchAx {
 			switch {
-			case a.matchAtoms == nil:
 			case a.shape == shapeInjective && e.lazy != nil:
 				e.exclusionMade(m, m.x.trueAsX, true)
 			case a.shape == shapeFunction && e.lazy != nil:

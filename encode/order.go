@@ -92,7 +92,14 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 			visit(z)
 		}
 	}
+	// z returned before p was called, so was called before p: while
+	// calls are in window order (opTable.unordered), q.conc is read up to
+	// the first operation called after p.
+	ordered := !e.tab.unordered
 	for _, z := range q.conc {
+		if ordered && z.Call > p.Call {
+			break
+		}
 		if before(z, p) && z.mark != seen {
 			if qz, ok := e.bExisting(q, z); ok && e.lazy.Value(qz) == -1 {
 				z.mark = seen
@@ -119,9 +126,6 @@ func (e *Encoder) usedAssigned(p *Op) {
 	// p.pred. (Compared by difference, so that the stamp may wrap.)
 	base := e.stamp
 	e.stamp += 3
-	for _, x := range p.conc {
-		x.mark = base + 1 + uint32(vUnknown)
-	}
 	for _, x := range p.succ {
 		x.mark = base + 1 + uint32(vTrue)
 	}
@@ -129,19 +133,31 @@ func (e *Encoder) usedAssigned(p *Op) {
 		x.mark = base + 1 + uint32(vFalse)
 	}
 	// p→x→y→p with x, y in p.conc: p→x must not be false, y→p (that is,
-	// p→y) not true, and one of them true.
+	// p→y) not true, and one of them true. The rest of p.conc is marked
+	// unknown as it is sorted (the marks are new: a mark out of range is
+	// an operation not in p.succ or p.pred).
 	ts, us, fs := e.scr.byTri[0][:0], e.scr.byTri[1][:0], e.scr.byTri[2][:0]
-	for _, x := range p.conc {
-		switch tri(x.mark - base - 1) {
-		case vTrue:
-			ts = append(ts, x)
-		case vUnknown:
-			us = append(us, x)
-		default:
-			fs = append(fs, x)
+	if len(p.succ) == 0 && len(p.pred) == 0 {
+		// The usual case, p's edges all open: us is p.conc itself (read
+		// only, and not kept in the scratch).
+		for _, x := range p.conc {
+			x.mark = base + 1 + uint32(vUnknown)
 		}
+		us = p.conc
+	} else {
+		for _, x := range p.conc {
+			switch t := x.mark - base - 1; {
+			case t > 2 || tri(t) == vUnknown:
+				x.mark = base + 1 + uint32(vUnknown)
+				us = append(us, x)
+			case tri(t) == vTrue:
+				ts = append(ts, x)
+			default:
+				fs = append(fs, x)
+			}
+		}
+		e.scr.byTri = [3][]*Op{ts, us, fs}
 	}
-	e.scr.byTri = [3][]*Op{ts, us, fs}
 	tv, uv := edgeVal{t: vTrue, known: true}, edgeVal{known: true}
 	for _, x := range ts {
 		// p→x is true and y→p open: the clause is unit only if x→y is
@@ -157,13 +173,19 @@ func (e *Encoder) usedAssigned(p *Op) {
 			e.checkCycle(p, x, y, tv, edgeVal{}, tv)
 		}
 	}
-	for _, x := range us {
-		for _, y := range fs {
-			e.checkCycle(p, x, y, uv, edgeVal{}, tv)
+	if len(fs) > 0 {
+		for _, x := range us {
+			for _, y := range fs {
+				e.checkCycle(p, x, y, uv, edgeVal{}, tv)
+			}
 		}
 	}
-	// p→x→y→p with y outside p.conc, so y→p by real time (see above).
+	// p→x→y→p with y outside p.conc, so y→p by real time (see above);
+	// x was called before p (see below).
 	for _, x := range ts {
+		if x.Call > p.Call {
+			continue
+		}
 		for _, y := range x.conc {
 			if y != p && y.mark-base-1 > 2 {
 				e.checkCycle(p, x, y, tv, edgeVal{}, edgeVal{})
@@ -174,8 +196,14 @@ func (e *Encoder) usedAssigned(p *Op) {
 	// once p→x is false: which the first clause emitted for x makes it,
 	// if it is unit. The rest of x.succ is then skipped (checkCycle would
 	// return at p→x without emitting).
+	// Such a y overlaps x, so x was called before y returned, which was
+	// before p was called: an x called after p has no such y, and its
+	// list is not read.
 	xy := edgeVal{t: vTrue, known: true}
 	for _, x := range us {
+		if x.Call > p.Call {
+			continue
+		}
 		var px Lit // b(p,x), once it has a variable
 		for _, y := range x.succ {
 			if y == p || y.mark-base-1 <= 2 {

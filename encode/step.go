@@ -129,7 +129,7 @@ func (e *Encoder) Assigned(lits []Lit) {
 		}
 		v := l.Var()
 		if e.w.on {
-			e.watchAssigned(v)
+			e.watchAssigned(l)
 		}
 		if int(v) >= len(e.reg.meaning) {
 			continue

@@ -229,10 +229,11 @@ func (t *opTable) putOwned(l ownedList) {
 // allocates none; it is not in the window until add.
 func (t *opTable) enter(o Op) *Op {
 	op := t.newOp()
-	// The struct's emptied lists stay with it (recycle, keepOwned).
-	asX, asY, conc, succ, pred, owned := op.asX, op.asY, op.conc, op.succ, op.pred, op.owned
+	// The struct's emptied lists stay with it (recycle, keepOwned), and
+	// so does its life: see Op.life.
+	asX, asY, conc, succ, pred, owned, life := op.asX, op.asY, op.conc, op.succ, op.pred, op.owned, op.life
 	*op = o
-	op.asX, op.asY, op.conc, op.succ, op.pred, op.owned = asX, asY, conc, succ, pred, owned
+	op.asX, op.asY, op.conc, op.succ, op.pred, op.owned, op.life = asX, asY, conc, succ, pred, owned, life
 	op.Return = -1
 	op.Label.Pending = true
 	op.Label.Ret = h.Void

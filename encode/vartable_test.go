@@ -44,20 +44,6 @@ func TestVarTableMatchesMap(t *testing.T) {
 	}
 }
 
-func TestWatchClass(t *testing.T) {
-	for c := 0; c <= 4096; c++ {
-		want := -1
-		for k, cc := 0, minWatchCap; k < watchClasses; k, cc = k+1, 2*cc {
-			if c == cc {
-				want = k
-			}
-		}
-		if got := watchClass(c); got != want {
-			t.Fatalf("watchClass(%d) = %d, want %d", c, got, want)
-		}
-	}
-}
-
 func TestListClasses(t *testing.T) {
 	for c := 0; c <= 8192; c++ {
 		want := -1

@@ -1,10 +1,6 @@
 package encode
 
-import (
-	"math/bits"
-
-	"github.com/satmon/satmon/internal/z"
-)
+import "github.com/satmon/satmon/internal/z"
 
 // Watched ∀∃ instances (SATURATE). An instance of a ∀∃ axiom is the
 // disjunction
@@ -28,9 +24,10 @@ import (
 // Unit propagation reaches the same fixpoint as with the clause and its
 // helpers: a helper t is only ever made false by one of its conjuncts
 // being false, and made true by the clause being unit on it, which then
-// makes its conjuncts true — exactly the two events above. The instance
-// is visited whenever one of its unassigned variables is assigned
-// (Assigned), so no such event is missed.
+// makes its conjuncts true — exactly the two events above. No such
+// event is missed: the counts of watchAssigned see every assignment and
+// forgetting that can change an item, and an instance is evaluated from
+// scratch (visit) once at most one of its items is left.
 //
 // Forgetting follows the clauses it stands for: the instance's clause
 // dies when one of its literals' variables is forgotten, or, when it has
@@ -49,32 +46,37 @@ import (
 // Theorem 3; an operation that left the state alone). The window then
 // stands for that smaller history, in which a forgotten witness does not
 // exist: its item is false rather than dropped with the instance, and
-// the instances it was a witness of are visited at once, as they may
-// have become unit or false. Only the forgetting of a universally bound
+// the instances it leaves unit or false are visited at once. Only the forgetting of a universally bound
 // operation kills an instance. Dropping was sound for any forgetting but
 // lost what the smaller history still implies: a lock history where the
 // pair {lock(2), unlock ⇒ 2} was a possible witness of "lock(3) before
 // lock(4) needs an unlock of 3 between them" was refuted by SATURATE
 // and not by SATURATE -r (TestClosedRemovalKeepsDetection).
 
-// winst is a watched instance: its items are wItems[items:items+nitems],
+// winst is a watched instance: its items are items[items:items+nitems],
 // and its universal operations, when it has a conjunction or forgetting
-// is closed, are wOwners[owners:owners+nowners].
+// is closed, are owners[owners:owners+nowners]. open counts its items
+// that are not false.
 type winst struct {
 	items, nitems   int32
 	owners, nowners int32
+	open            int32
 	done            bool // materialised, satisfied or dead
 }
 
-// witem is an item: the literal wLits[at], or, with conj, the
-// conjunction wLits[at:at+n] of a witness, which the clause form would
-// give a helper.
+// witem is an item: the literal lits[at], or, with conj, the
+// conjunction lits[at:at+n] of a witness, which the clause form would
+// give a helper. inst is its instance; unk counts its literals not yet
+// counted true.
 type witem struct {
-	at, n int32
-	conj  bool
-	// false: the conjunction has been false. Its helper would have been
-	// made false then, and stayed so even once the false conjunct is
-	// forgotten, so the item stays false.
+	at, n     int32
+	inst, unk int32
+	conj      bool
+	// false_: the item has been false. It stays so: a literal is never
+	// unassigned but by forgetting, and a forgotten literal leaves a
+	// conjunction false (its helper was made false, and facts outlive
+	// their variables' clauses), a literal item dead with its instance
+	// or, with ClosedRemoval, false.
 	false_ bool
 }
 
@@ -87,11 +89,21 @@ type wown struct {
 	life uint32
 }
 
-// wlit is a literal with the epoch of its variable when it was stored.
+// wlit is a literal of an item, with the epoch of its variable when it
+// was stored. seen: its value is in the counts. A literal assigned when
+// it is stored is counted then; Assigned may still be told of it later
+// (it was assigned in the batch being told, or by a unit emitted since),
+// and must not count it twice.
 type wlit struct {
 	l     Lit
 	epoch uint32
+	item  int32
+	seen  bool
 }
+
+// wnode is an entry of a watch list: a stored literal (an index into
+// lits), and the next entry (+1; 0 ends the list).
+type wnode struct{ lit, next int32 }
 
 // watchState holds the watched instances.
 type watchState struct {
@@ -100,82 +112,187 @@ type watchState struct {
 	items  []witem
 	lits   []wlit
 	owners []wown
-	// watch[v] lists the instances to visit when variable v is assigned.
-	watch [][]int32
-	free  [watchClasses][][]int32 // recycled watch lists, by capacity class
-	live  int                     // instances not done
+	// head[v] is the first entry (+1) of variable v's watch list: the
+	// stored literals of v whose assignment or forgetting may still
+	// change their instance (watchAssigned, watchForgotten). The lists
+	// live in nodes; free is the first unused node (+1).
+	head  []int32
+	nodes []wnode
+	free  int32
+	live  int // instances not done
 	// compactAt is the instance count at which done instances are swept.
 	compactAt int
 	// watched counts the instances taken, materialised those that became
 	// unit or false (GroundingStats).
 	watched, materialised int
-	reason                []Lit  // visit's false literals
-	cl                    []Lit  // materialise's clause
-	open                  []Lit  // visit's open item, for materialise
-	one                   [1]Lit // partLits' literal part
+	reason                []Lit // settle's false literals
+	cl                    []Lit // settle's clause
+	open                  []Lit // settle's open item
 	// closed: forgotten witnesses are false (ClosedRemoval); revisit
-	// collects, during Remove, the instances they were watched by.
+	// collects, during Remove, the instances forgetting left unit or
+	// false.
 	closed  bool
 	revisit []int32
+	// settledAt is the encoder's clause count when cleaf began to settle
+	// the literals of its instance (see watchInstance).
+	settledAt int
+	// evalAll (tests only) evaluates every instance at every event instead
+	// of counting: the reference the counts are checked against.
+	evalAll bool
 }
 
-// minCompact is the fewest instances at which a sweep is considered.
-const minCompact = 1024
+// minCompact is the fewest instances at which a sweep is considered (a
+// variable for the tests, which sweep often).
+var minCompact = 1024
 
 // watching reports whether an instance with a witness goes to watchInstance.
 func (e *Encoder) watching(extra []Lit) bool { return e.w.on && extra == nil }
 
 // watchInstance takes an instance (the parts of cleaf, with no true
 // part): it is materialised now if it is unit or false, else stored and
-// watched.
+// watched. It is stored first, with its counts, and taken back if it is
+// satisfied or materialised at once (most are, and leave nothing).
 func (e *Encoder) watchInstance(parts []cpart, nf int) {
 	w := &e.w
-	if e.visitParts(parts) {
-		// Materialised or satisfied at once, as visit would have found it
-		// stored: most instances are, and are not stored at all.
-		w.watched++
+	w.watched++
+	id := int32(len(w.insts))
+	in := winst{items: int32(len(w.items)), nitems: int32(len(parts))}
+	// Stored in locals, written back only if the instance is kept (or
+	// settled from the arenas).
+	items, lits, epoch, conj := w.items, w.lits, e.reg.epoch, e.scr.conj
+	lits0 := len(lits)
+	hasConj, last, assigned := false, int32(-1), false
+	if e.clause == w.settledAt && len(parts) <= 1 {
+		// Unit or false at once, with every literal unassigned (below):
+		// no reason.
+		w.materialised++
+		if len(parts) == 0 {
+			e.emit(w.cl[:0])
+			return
+		}
+		p := &parts[0]
+		if p.n == 0 {
+			w.cl = append(w.cl[:0], p.lit)
+			e.emit(w.cl)
+			return
+		}
+		for _, l := range conj[p.at : p.at+p.n] {
+			if e.lazy.Value(l) != 1 { // a duplicate, made true just now
+				w.cl = append(w.cl[:0], l)
+				e.emit(w.cl)
+			}
+		}
 		return
 	}
-	id := int32(len(w.insts))
-	in := winst{items: int32(len(w.items))}
-	hasConj := false
-	for _, p := range parts {
-		if p.n == 0 {
-			w.items = append(w.items, witem{at: int32(len(w.lits)), n: 1})
-			w.lits = append(w.lits, wlit{p.lit, e.reg.epoch[p.lit.Var()]})
-			continue
+	if e.clause == w.settledAt {
+		// cleaf settled every literal, and no clause has been emitted
+		// since: the saturator's values are as it read them (it assigns
+		// nothing but when a clause is added, or when it propagates,
+		// which it does not during grounding), so every literal is
+		// unassigned, every item open, and the instance not unit.
+		for i := range parts {
+			p := &parts[i]
+			item := int32(len(items))
+			it := witem{at: int32(len(lits)), inst: id, n: 1, unk: 1}
+			if p.n == 0 {
+				lits = append(lits, wlit{p.lit, epoch[p.lit.Var()], item, false})
+			} else {
+				it.conj, hasConj, it.n, it.unk = true, true, p.n, p.n
+				for _, l := range conj[p.at : p.at+p.n] {
+					lits = append(lits, wlit{l, epoch[l.Var()], item, false})
+				}
+			}
+			items = append(items, it)
 		}
-		hasConj = true
-		w.items = append(w.items, witem{at: int32(len(w.lits)), n: p.n, conj: true})
-		for _, l := range e.scr.conj[p.at : p.at+p.n] {
-			w.lits = append(w.lits, wlit{l, e.reg.epoch[l.Var()]})
+		in.open = int32(len(parts))
+		w.items, w.lits = items, lits
+		if w.evalAll { // tests: check the claim
+			for _, wl := range lits[lits0:] {
+				if e.lazy.Value(wl.l) != 0 {
+					panic("encode: a watched instance's literal was assigned since cleaf settled it")
+				}
+			}
+		}
+		e.keepWatched(in, hasConj, nf, lits0, false)
+		return
+	}
+	for i := range parts {
+		p := &parts[i]
+		item := int32(len(items))
+		it := witem{at: int32(len(lits)), inst: id}
+		if p.n == 0 {
+			l := p.lit
+			val := e.lazy.Value(l)
+			lits = append(lits, wlit{l, epoch[l.Var()], item, val != 0})
+			it.n = 1
+			switch val {
+			case 0:
+				it.unk = 1
+			case 1:
+				return // satisfied: it can never become unit
+			default:
+				it.false_, assigned = true, true
+			}
+		} else {
+			it.conj, hasConj = true, true
+			for _, l := range conj[p.at : p.at+p.n] {
+				val := e.lazy.Value(l)
+				lits = append(lits, wlit{l, epoch[l.Var()], item, val != 0})
+				switch val {
+				case 0:
+					it.unk++
+				case -1:
+					it.false_ = true
+					fallthrough
+				default:
+					assigned = true
+				}
+			}
+			it.n = p.n
+			if !it.false_ && it.unk == 0 {
+				return // satisfied
+			}
+		}
+		items = append(items, it)
+		if !it.false_ {
+			in.open++
+			last = item
 		}
 	}
-	in.nitems = int32(len(w.items)) - in.items
+	w.items, w.lits = items, lits
+	if in.open <= 1 {
+		e.settle(&in, last)
+		w.items, w.lits = items[:in.items], lits[:lits0]
+		return
+	}
+	e.keepWatched(in, hasConj, nf, lits0, assigned)
+}
+
+// keepWatched stores instance in, whose items and literals are stored
+// from lits0 on, and watches its literals (all of them if none is
+// assigned).
+func (e *Encoder) keepWatched(in winst, hasConj bool, nf, lits0 int, assigned bool) {
+	w := &e.w
+	items, lits := w.items, w.lits
 	if hasConj || w.closed {
-		in.owners = int32(len(w.owners))
+		owners := w.owners
+		in.owners = int32(len(owners))
 		for _, o := range e.scr.env[:nf] {
-			w.owners = append(w.owners, wown{o, o.life})
+			owners = append(owners, wown{o, o.life})
 		}
-		in.nowners = int32(len(w.owners)) - in.owners
+		in.nowners = int32(len(owners)) - in.owners
+		w.owners = owners
 	}
 	w.insts = append(w.insts, in)
 	w.live++
-	w.watched++
-	// visitParts found two open items, so visit keeps it open; it is
-	// asked for what it records on the stored items (a conjunction seen
-	// false). Were it done after all, it would be marked so and swept.
-	if e.visit(id) {
-		return
-	}
-	for _, it := range w.items[in.items : in.items+in.nitems] {
-		for _, wl := range w.lits[it.at : it.at+it.n] {
-			if e.lazy.Value(wl.l) == 0 {
-				v := wl.l.Var()
-				for int(v) >= len(w.watch) {
-					w.watch = append(w.watch, nil)
-				}
-				w.addWatch(v, id)
+	// cleaf has settled the literals: normally none is assigned, and
+	// every one is watched.
+	if !assigned {
+		w.addWatches(lits, lits0)
+	} else {
+		for k := lits0; k < len(lits); k++ {
+			if wl := lits[k]; w.watches(wl, &items[wl.item], e.lazy.Value(wl.l)) {
+				w.addWatch(wl.l.Var(), int32(k))
 			}
 		}
 	}
@@ -184,130 +301,34 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 	}
 }
 
-// visitParts is visit for an instance not stored yet, read from its
-// parts: every variable's epoch is the current one, so only values
-// decide. It materialises the instance if it is unit or false and
-// reports whether it is done (materialised, or satisfied); if not, the
-// caller stores it and visit evaluates it again, setting what it keeps
-// (a conjunction seen false).
-func (e *Encoder) visitParts(parts []cpart) bool {
+// keeps reports whether a stored literal of item it, whose value is val,
+// belongs in its variable's watch list: whether the variable's
+// assignment or forgetting can still make the item false. An unassigned
+// one always can. Once it is assigned, only forgetting is left, and with
+// ClosedRemoval it makes a true conjunct of a conjunction not yet false
+// false (its witness is gone). (A true literal item has satisfied its
+// instance, and a false item stays false.) Without ClosedRemoval
+// forgetting makes no item false: it leaves a conjunct out of its
+// conjunction, which may make it true, or kills the instance (a literal
+// item's variable, a universal operation); neither can make the
+// instance unit or false, and visit, which evaluates it from scratch
+// before it is materialised, sees both.
+func (w *watchState) keeps(it *witem, val int8) bool {
+	return val == 0 || w.closed && val == 1 && it.conj && !it.false_
+}
+
+// watches is keeps for stored literal wl, whose value is val: a literal
+// not counted yet is watched until Assigned is told of it.
+func (w *watchState) watches(wl wlit, it *witem, val int8) bool {
+	return !wl.seen || w.keeps(it, val)
+}
+
+// settle materialises an instance that is unit on item last (an index
+// into items), or false (last < 0), from the current assignment: the
+// clauses "a false literal of each other item ∨ c" for each live literal
+// c of the open item, or the clause of the false literals.
+func (e *Encoder) settle(in *winst, last int32) {
 	w := &e.w
-	open, last := 0, -1
-	for i, p := range parts {
-		switch e.partValue(p) {
-		case vTrue:
-			return true
-		case vUnknown:
-			if open++; open > 1 {
-				return false
-			}
-			last = i
-		}
-	}
-	reason := w.reason[:0]
-	for i, p := range parts {
-		if i == last {
-			continue
-		}
-		for _, l := range e.partLits(p) {
-			if e.lazy.Value(l) == -1 {
-				reason = append(reason, l)
-				break
-			}
-		}
-	}
-	w.reason = reason
-	if last < 0 {
-		e.materialise(reason, false, nil)
-	} else {
-		e.materialise(reason, true, e.partLits(parts[last]))
-	}
-	return true
-}
-
-// materialise emits what an instance that is unit or false implies, given
-// reason, a false literal of each false item: with no open item (unit
-// false) the clause of reason, a conflict; else reason ∨ c for each
-// literal c of the open item not already true.
-func (e *Encoder) materialise(reason []Lit, unit bool, open []Lit) {
-	w := &e.w
-	w.materialised++
-	if !unit {
-		e.emit(reason)
-		return
-	}
-	for _, l := range open {
-		if e.lazy.Value(l) == 1 {
-			continue
-		}
-		cl := append(append(w.cl[:0], reason...), l)
-		w.cl = cl
-		e.emit(cl)
-	}
-}
-
-// partLits are the literals of a part: its literal, or its conjunction.
-func (e *Encoder) partLits(p cpart) []Lit {
-	if p.n == 0 {
-		e.w.one[0] = p.lit
-		return e.w.one[:]
-	}
-	return e.scr.conj[p.at : p.at+p.n]
-}
-
-// partValue is itemValue for a part not stored yet.
-func (e *Encoder) partValue(p cpart) tri {
-	if p.n == 0 {
-		switch e.lazy.Value(p.lit) {
-		case 1:
-			return vTrue
-		case -1:
-			return vFalse
-		}
-		return vUnknown
-	}
-	t := vTrue
-	for _, l := range e.scr.conj[p.at : p.at+p.n] {
-		switch e.lazy.Value(l) {
-		case -1:
-			return vFalse
-		case 0:
-			t = vUnknown
-		}
-	}
-	return t
-}
-
-// visit re-evaluates instance id and materialises it if it is unit or
-// false; it reports whether the instance is done.
-func (e *Encoder) visit(id int32) bool {
-	w := &e.w
-	in := &w.insts[id]
-	if in.done {
-		return true
-	}
-	if !e.watchAlive(in) {
-		in.done = true
-		w.live--
-		return true
-	}
-	open, last := 0, int32(-1)
-	for i := in.items; i < in.items+in.nitems; i++ {
-		switch e.itemValue(&w.items[i]) {
-		case vTrue:
-			in.done = true
-			w.live--
-			return true
-		case vUnknown:
-			open++
-			last = i
-		}
-	}
-	if open > 1 {
-		return false
-	}
-	// Unit on item last, or false: the false items' literals are the
-	// reason.
 	reason := w.reason[:0]
 	for i := in.items; i < in.items+in.nitems; i++ {
 		if i == last {
@@ -322,25 +343,65 @@ func (e *Encoder) visit(id int32) bool {
 		}
 	}
 	w.reason = reason
+	w.materialised++
 	if last < 0 {
-		e.materialise(reason, false, nil)
-	} else {
-		// The open item's literals whose variables live (a conjunction's
-		// forgotten literals are left out of it).
-		it := w.items[last]
-		open := w.open[:0]
-		for _, wl := range w.lits[it.at : it.at+it.n] {
-			if e.reg.epoch[wl.l.Var()] == wl.epoch {
-				open = append(open, wl.l)
-			}
-		}
-		w.open = open
-		e.materialise(reason, true, open)
+		e.emit(reason)
+		return
 	}
-	in = &w.insts[id]
+	// The open item's literals whose variables live (a conjunction's
+	// forgotten literals are left out of it), but for those already true.
+	it := w.items[last]
+	open := w.open[:0]
+	for _, wl := range w.lits[it.at : it.at+it.n] {
+		if e.reg.epoch[wl.l.Var()] == wl.epoch && e.lazy.Value(wl.l) != 1 {
+			open = append(open, wl.l)
+		}
+	}
+	w.open = open
+	for _, l := range open {
+		cl := append(append(w.cl[:0], reason...), l)
+		w.cl = cl
+		e.emit(cl)
+	}
+}
+
+// visit evaluates instance id from scratch, and materialises it if it is
+// unit or false; it reports whether the instance is done. The counts
+// call it only once they say that at most one item is left (and the
+// tests' evalAll at every event).
+func (e *Encoder) visit(id int32) bool {
+	w := &e.w
+	in := &w.insts[id]
+	if in.done {
+		return true
+	}
+	if !e.watchAlive(in) {
+		w.finish(in)
+		return true
+	}
+	open, last := int32(0), int32(-1)
+	for i := in.items; i < in.items+in.nitems; i++ {
+		switch e.itemValue(&w.items[i]) {
+		case vTrue:
+			w.finish(in)
+			return true
+		case vUnknown:
+			open++
+			last = i
+		}
+	}
+	if open > 1 {
+		return false
+	}
+	e.settle(in, last)
+	w.finish(&w.insts[id])
+	return true
+}
+
+// finish marks an instance done.
+func (w *watchState) finish(in *winst) {
 	in.done = true
 	w.live--
-	return true
 }
 
 // itemValue is an item's value under the saturator's assignment. The
@@ -371,7 +432,7 @@ func (e *Encoder) itemValue(it *witem) tri {
 		}
 		switch e.lazy.Value(wl.l) {
 		case -1:
-			it.false_ = it.conj
+			it.false_ = true
 			return vFalse
 		case 0:
 			t = vUnknown
@@ -390,10 +451,8 @@ func (e *Encoder) itemValue(it *witem) tri {
 // and a variable is forgotten only with an operation it belongs to).
 func (e *Encoder) watchAlive(in *winst) bool {
 	w := &e.w
-	for _, o := range w.owners[in.owners : in.owners+in.nowners] {
-		if o.o.life != o.life {
-			return false
-		}
+	if !w.ownersAlive(in) {
+		return false
 	}
 	if w.closed {
 		return true
@@ -406,109 +465,199 @@ func (e *Encoder) watchAlive(in *winst) bool {
 	return true
 }
 
-// watchAssigned visits the instances watching variable v, which was just
-// assigned, and keeps those still open.
-func (e *Encoder) watchAssigned(v z.Var) {
+// ownersAlive reports whether the instance's universal operations are
+// all still in the window.
+func (w *watchState) ownersAlive(in *winst) bool {
+	for _, o := range w.owners[in.owners : in.owners+in.nowners] {
+		if o.o.life != o.life {
+			return false
+		}
+	}
+	return true
+}
+
+// watchAssigned is told that literal t became true, and updates the
+// instances that watch its variable; it drops the entries that no
+// assignment or forgetting can make matter any more (keeps).
+//
+// An instance is unit or false exactly when at most one of its items is
+// not false, and can never be once one is true. Items only ever go from
+// open to true or to false, each for good (witem.false_; a true item
+// ends its instance), and only when a literal of theirs is assigned or
+// forgotten. So counts suffice: each item counts its literals not yet
+// true (unk), each instance its items not yet false (open), and every
+// literal whose assignment or forgetting can still change them is in its
+// variable's watch list (keeps). An item is true when its count reaches
+// zero; the instance is evaluated from scratch (visit) only when its
+// count of open items falls to one or none, to be materialised. The
+// instance is thereby unit or false, satisfied or dead after exactly the
+// same events as if every instance were evaluated whenever one of its
+// literals is assigned or forgotten (TestWatchedCountsSweep checks it
+// against that).
+func (e *Encoder) watchAssigned(t Lit) {
+	// Small enough to be inlined: most variables have no watch list.
+	if h := e.w.head; int(t.Var()) < len(h) && h[t.Var()] != 0 || e.w.evalAll {
+		e.wakeWatched(t)
+	}
+}
+
+// wakeWatched is watchAssigned for a variable with a watch list.
+func (e *Encoder) wakeWatched(t Lit) {
 	w := &e.w
-	if int(v) >= len(w.watch) {
+	if w.evalAll {
+		e.visitAll()
 		return
 	}
-	l := w.watch[v]
-	if len(l) == 0 {
-		return
-	}
-	keep := l[:0]
-	for _, id := range l {
-		if !e.visit(id) {
-			keep = append(keep, id)
+	v := t.Var()
+	prev := int32(0)
+	for n := w.head[v]; n != 0; {
+		nd := w.nodes[n-1]
+		if e.litAssigned(nd.lit, t) {
+			prev = n
+		} else if prev == 0 {
+			w.head[v] = nd.next
+			w.freeNode(n)
+		} else {
+			w.nodes[prev-1].next = nd.next
+			w.freeNode(n)
 		}
+		n = nd.next
 	}
-	w.watch[v] = keep
 }
 
-// watchForgotten drops the watch list of a forgotten variable: its
-// instances are dead (watchAlive) and the variable may be recycled. With
-// ClosedRemoval they may instead have lost a witness, and are kept for
-// revisitForgotten.
-func (e *Encoder) watchForgotten(v z.Var) {
+// litAssigned updates the counts for stored literal k, whose variable was
+// assigned (t is now true), and reports whether it stays watched.
+func (e *Encoder) litAssigned(k int32, t Lit) bool {
 	w := &e.w
-	// Most forgotten variables were never watched, or their lists were
-	// never given storage: nothing to keep or recycle.
-	if int(v) < len(w.watch) && cap(w.watch[v]) > 0 {
-		if w.closed {
-			w.revisit = append(w.revisit, w.watch[v]...)
+	wl := &w.lits[k]
+	it := &w.items[wl.item]
+	in := &w.insts[it.inst]
+	switch {
+	case in.done, it.false_:
+		return false
+	case wl.seen:
+		// Counted when it was stored.
+		return w.keeps(it, valueGiven(wl.l, t))
+	}
+	wl.seen = true
+	switch {
+	case wl.l == t:
+		if it.unk--; it.unk == 0 {
+			w.finish(in)
+			return false
 		}
-		// The list goes back to the pool: the variable's index will be
-		// reused, by a variable that may be watched by more instances or
-		// by none.
-		w.putIDs(w.watch[v])
-		w.watch[v] = nil
+		return w.keeps(it, 1)
 	}
+	it.false_ = true
+	if in.open--; in.open <= 1 && e.visit(it.inst) {
+		return false
+	}
+	return w.keeps(it, -1)
 }
 
-// addWatch adds instance id to v's watch list. A full list moves to a
-// recycled list of twice the capacity, and is kept for reuse, so that a
-// steady window allocates no watch list.
-func (w *watchState) addWatch(v z.Var, id int32) {
-	l := w.watch[v]
-	if len(l) == cap(l) {
-		nl := append(w.takeIDs(max(2*cap(l), minWatchCap)), l...)
-		w.putIDs(l)
-		l = nl
-	}
-	w.watch[v] = append(l, id)
-}
-
-// The capacities of recycled watch lists: powers of two from minWatchCap
-// to minWatchCap<<(watchClasses-1) (1,024), at most maxKeptWatchIDs
-// entries a class (128 KB).
-const (
-	minWatchCap     = 4
-	watchClasses    = 9
-	maxKeptWatchIDs = 1 << 15
-)
-
-// takeIDs returns an empty watch list of capacity c, a power of two.
-func (w *watchState) takeIDs(c int) []int32 {
-	if k := watchClass(c); k >= 0 {
-		if n := len(w.free[k]); n > 0 {
-			l := w.free[k][n-1]
-			w.free[k] = w.free[k][:n-1]
-			return l
-		}
-	}
-	return make([]int32, 0, c)
-}
-
-// putIDs keeps l for reuse if its capacity is a class and the class is
-// not full.
-func (w *watchState) putIDs(l []int32) {
-	if k := watchClass(cap(l)); k >= 0 && len(w.free[k]) < maxKeptWatchIDs/cap(l) {
-		w.free[k] = append(w.free[k], l[:0])
-	}
-}
-
-// watchClass is the class of capacity c, or -1 if c is none.
-func watchClass(c int) int {
-	if c < minWatchCap || c&(c-1) != 0 {
-		return -1
-	}
-	if k := bits.TrailingZeros(uint(c)) - bits.TrailingZeros(minWatchCap); k < watchClasses {
-		return k
+// valueGiven is l's value, l's variable being assigned with t true.
+func valueGiven(l, t Lit) int8 {
+	if l == t {
+		return 1
 	}
 	return -1
 }
 
-// revisitForgotten visits, at the end of Remove, the instances that a
-// forgotten variable was watched by: with ClosedRemoval one whose witness
-// went may now be unit or false, and is materialised like any other.
-// Those still open stay in the watch lists of their live literals.
+// watchForgotten empties the watch list of a forgotten variable (which
+// may be recycled). With ClosedRemoval its literals' items are now
+// false, and an instance left with one open item or none is kept for
+// revisitForgotten, which visits it once every variable of the
+// forgetting is gone. Without, see keeps.
+func (e *Encoder) watchForgotten(v z.Var) {
+	// Small enough to be inlined: most variables have no watch list.
+	if int(v) < len(e.w.head) && e.w.head[v] != 0 {
+		e.forgetWatched(v)
+	}
+}
+
+// forgetWatched is watchForgotten for a variable with a watch list.
+func (e *Encoder) forgetWatched(v z.Var) {
+	w := &e.w
+	for n := w.head[v]; n != 0; {
+		nd := w.nodes[n-1]
+		if w.closed {
+			it := &w.items[w.lits[nd.lit].item]
+			if in := &w.insts[it.inst]; !in.done && !it.false_ {
+				it.false_ = true
+				if in.open--; in.open <= 1 {
+					w.revisit = append(w.revisit, it.inst)
+				}
+			}
+		}
+		w.freeNode(n)
+		n = nd.next
+	}
+	w.head[v] = 0
+}
+
+// revisitForgotten visits, at the end of Remove, the instances that
+// forgetting left unit or false (or dead), with ClosedRemoval.
 func (e *Encoder) revisitForgotten() {
 	w := &e.w
+	if w.evalAll {
+		e.visitAll()
+	}
 	for _, id := range w.revisit {
 		e.visit(id)
 	}
 	w.revisit = w.revisit[:0]
+}
+
+// visitAll (tests only: watchState.evalAll) evaluates every instance
+// from scratch, as at every event: the counts must act exactly as this.
+func (e *Encoder) visitAll() {
+	for id := range e.w.insts {
+		e.visit(int32(id))
+	}
+}
+
+// addWatch puts stored literal k in v's watch list.
+func (w *watchState) addWatch(v z.Var, k int32) {
+	if int(v) >= len(w.head) {
+		w.head = append(w.head, make([]int32, int(v)+1-len(w.head))...)
+	}
+	n := w.free
+	if n != 0 {
+		w.free = w.nodes[n-1].next
+	} else {
+		w.nodes = append(w.nodes, wnode{})
+		n = int32(len(w.nodes))
+	}
+	w.nodes[n-1] = wnode{lit: k, next: w.head[v]}
+	w.head[v] = n
+}
+
+// addWatches puts every stored literal lits[from:] in its variable's
+// watch list: addWatch, in one pass with the lists' state in locals.
+func (w *watchState) addWatches(lits []wlit, from int) {
+	head, nodes, free := w.head, w.nodes, w.free
+	for k := from; k < len(lits); k++ {
+		v := lits[k].l.Var()
+		if int(v) >= len(head) {
+			head = append(head, make([]int32, int(v)+1-len(head))...)
+		}
+		n := free
+		if n != 0 {
+			free = nodes[n-1].next
+			nodes[n-1] = wnode{lit: int32(k), next: head[v]}
+		} else {
+			nodes = append(nodes, wnode{lit: int32(k), next: head[v]})
+			n = int32(len(nodes))
+		}
+		head[v] = n
+	}
+	w.head, w.nodes, w.free = head, nodes, free
+}
+
+// freeNode puts node n back for reuse.
+func (w *watchState) freeNode(n int32) {
+	w.nodes[n-1].next = w.free
+	w.free = n
 }
 
 // compactWatched sweeps the done and dead instances out of the arenas
@@ -516,9 +665,8 @@ func (e *Encoder) revisitForgotten() {
 // since the last sweep, so its cost is constant per instance.
 func (e *Encoder) compactWatched() {
 	w := &e.w
-	for v := range w.watch {
-		w.watch[v] = w.watch[v][:0]
-	}
+	clear(w.head)
+	w.nodes, w.free = w.nodes[:0], 0
 	insts, items, lits, owners := w.insts[:0], w.items[:0], w.lits[:0], w.owners[:0]
 	// In place: every write index trails its read index.
 	for i := range w.insts {
@@ -527,24 +675,28 @@ func (e *Encoder) compactWatched() {
 			continue
 		}
 		id := int32(len(insts))
-		out := winst{items: int32(len(items)), nitems: in.nitems, owners: int32(len(owners)), nowners: in.nowners}
+		out := winst{items: int32(len(items)), nitems: in.nitems, owners: int32(len(owners)), nowners: in.nowners, open: in.open}
 		owners = append(owners, w.owners[in.owners:in.owners+in.nowners]...)
 		for _, it := range w.items[in.items : in.items+in.nitems] {
-			at := int32(len(lits))
+			at, item := int32(len(lits)), int32(len(items))
 			for _, wl := range w.lits[it.at : it.at+it.n] {
 				if e.reg.epoch[wl.l.Var()] != wl.epoch {
-					continue // a conjunction's forgotten literal
+					continue // forgotten: its item is false, or it was left out
 				}
+				wl.item = item
 				lits = append(lits, wl)
-				if v := wl.l.Var(); int(v) < len(w.watch) && e.lazy.Value(wl.l) == 0 {
-					w.addWatch(v, id)
-				}
 			}
-			items = append(items, witem{at: at, n: int32(len(lits)) - at, conj: it.conj, false_: it.false_})
+			it.at, it.n, it.inst = at, int32(len(lits))-at, id
+			items = append(items, it)
 		}
 		insts = append(insts, out)
 	}
 	w.insts, w.items, w.lits, w.owners = insts, items, lits, owners
+	for k, wl := range w.lits {
+		if w.watches(wl, &w.items[wl.item], e.lazy.Value(wl.l)) {
+			w.addWatch(wl.l.Var(), int32(k))
+		}
+	}
 	w.live = len(insts)
 	w.compactAt = 2 * len(insts)
 }
