@@ -220,7 +220,7 @@ func (e *Encoder) matchLit(x, y *Op) (Lit, nodeKind) {
 // has assigned it (SATURATE only), else nLit.
 func (e *Encoder) settledLit(l Lit) nodeKind {
 	if e.lazy != nil {
-		switch e.lazy.Value(l) {
+		switch e.val(l) {
 		case 1:
 			return nTrue
 		case -1:
@@ -634,7 +634,7 @@ func (e *Encoder) emitWith(extra []Lit, l Lit) {
 	e.emit(cl)
 }
 
-func (e *Encoder) isTrueLit(l Lit) bool { return e.lazy != nil && e.lazy.Value(l) == 1 }
+func (e *Encoder) isTrueLit(l Lit) bool { return e.lazy != nil && e.val(l) == 1 }
 
 // cwitnessHolds is witnessHolds through the template.
 func (e *Encoder) cwitnessHolds(a *axiom, win []*Op, nf int) bool {
@@ -660,7 +660,7 @@ func (e *Encoder) cwitnessHolds(a *axiom, win []*Op, nf int) bool {
 		return true
 	}
 	for _, o := range pend {
-		if o.usedVar == z.LitNull || e.lazy.Value(o.usedVar) != 1 || !e.pendingMayMatch(x, o) {
+		if o.usedVar == z.LitNull || e.val(o.usedVar) != 1 || !e.pendingMayMatch(x, o) {
 			continue
 		}
 		e.scr.env[nf] = o
@@ -674,7 +674,7 @@ func (e *Encoder) cwitnessHolds(a *axiom, win []*Op, nf int) bool {
 // witHoldsAmong reports whether a candidate of cands is a true witness.
 func (e *Encoder) witHoldsAmong(a *axiom, nf int, cands []*Op) bool {
 	for _, o := range cands {
-		if o.pending() && (o.usedVar == z.LitNull || e.lazy.Value(o.usedVar) != 1) {
+		if o.pending() && (o.usedVar == z.LitNull || e.val(o.usedVar) != 1) {
 			continue
 		}
 		e.scr.env[nf] = o

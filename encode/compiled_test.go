@@ -39,7 +39,7 @@ func (k *recSink) AddClause(lits []Lit) {
 	k.s.AddClause(lits...)
 }
 
-func (k *recSink) Value(l Lit) int8 { return int8(k.s.Value(l)) }
+func (k *recSink) Assignment() *[]z.Value { return k.s.Assignment() }
 
 // run is one encoder of the comparison and its sink.
 type run struct {
@@ -253,7 +253,7 @@ func compareFixpoints(t *testing.T, name string, k *theory.Kernel, acts []h.Acti
 			if int(v) < len(r.e.reg.meaning) && r.e.reg.meaning[v].kind == vNone {
 				continue // forgotten
 			}
-			out[n] = r.e.lazy.Value(v.Pos())
+			out[n] = r.e.val(v.Pos())
 		}
 		return out
 	}

@@ -131,7 +131,8 @@ type Encoder struct {
 	// interpret makes instances ground every axiom with the formula
 	// interpreter, the reference the templates are tested against.
 	interpret bool
-	lazy      Values // non-nil: transitivity is generated on demand
+	lazy      Values     // non-nil: transitivity is generated on demand
+	assign    *[]z.Value // lazy's assignment as a table (Values), read by val
 
 	methPair [memoMethods * memoMethods]tri // methodsMayMatch's memo, by method pair
 	retKinds [memoMethods]h.RetKind         // retPossible's memo, by method (0: not yet)
@@ -160,11 +161,20 @@ type Encoder struct {
 	polls   uint32
 }
 
-// Values reads a solver's current assignment.
+// Values is the solver whose assignment the lazy grounding reads: it
+// hands over the assignment as a table indexed by literal, (*a)[l] being
+// +1 if l is true, -1 if false and 0 if unassigned. The table must cover
+// every literal of the variables the encoder's Sink made, and the
+// pointer must stay valid and current as the table grows (saturate's
+// Solver.Assignment is). The grounder and the watched instances read a
+// value for every literal they fold; a table spares them a call through
+// an interface for each.
 type Values interface {
-	// Value is +1 if l is true, -1 if false, 0 if unassigned.
-	Value(l Lit) int8
+	Assignment() *[]z.Value
 }
+
+// val is lazy's value of l: +1 true, -1 false, 0 unassigned.
+func (e *Encoder) val(l Lit) int8 { return int8((*e.assign)[l]) }
 
 type ownedList []ownedVar
 
@@ -304,6 +314,7 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 	e.virt = e.pairRet && k.Object != h.Exchanger
 	if k.Sequential && cfg.Lazy != nil {
 		e.lazy = cfg.Lazy
+		e.assign = cfg.Lazy.Assignment()
 		e.w.on = cfg.Watch
 		e.w.closed = cfg.Watch && cfg.ClosedRemoval
 	}
@@ -960,7 +971,7 @@ func removeOp(l []*Op, o *Op) []*Op {
 // of its operations is removed.
 func (e *Encoder) ruleOut(x, y *Op) {
 	key := varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()
-	if m, ok := e.reg.vars.get(key); ok && e.lazyPair() && e.lazy.Value(m) != -1 {
+	if m, ok := e.reg.vars.get(key); ok && e.lazyPair() && e.val(m) != -1 {
 		// MATCH's instance, now that the labels decide it (lazypair.go).
 		e.emit1(m.Not())
 	}

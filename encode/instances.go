@@ -567,7 +567,7 @@ func triOf(b bool) tri {
 
 // litTri is the saturator's current value of l (SATURATE only).
 func (e *Encoder) litTri(l Lit) tri {
-	switch e.lazy.Value(l) {
+	switch e.val(l) {
 	case 1:
 		return vTrue
 	case -1:
@@ -953,7 +953,7 @@ func (e *Encoder) witnessHolds(a *axiom, win []*Op, nf int) bool {
 	}
 	holds := false
 	for _, o := range cands {
-		if o.pending() && (o.usedVar == z.LitNull || e.lazy.Value(o.usedVar) != 1) {
+		if o.pending() && (o.usedVar == z.LitNull || e.val(o.usedVar) != 1) {
 			continue
 		}
 		e.scr.env[nf] = o

@@ -124,7 +124,7 @@ func (e *Encoder) atMostOne(m newMatch, cands []*Op, injective bool) {
 	if v, ok := e.reg.vars.get(varPair{vMatch, int32(m.x.Serial), int32(m.y.Serial)}.key()); !ok || v != m.v {
 		return // ruled out since (see ruleOut)
 	}
-	if e.lazy != nil && e.lazy.Value(m.v) == -1 {
+	if e.lazy != nil && e.val(m.v) == -1 {
 		return
 	}
 	for _, o := range cands {
@@ -136,7 +136,7 @@ func (e *Encoder) atMostOne(m newMatch, cands []*Op, injective bool) {
 			continue
 		}
 		n, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
-		if !ok || e.waiting(n) || e.lazy != nil && e.lazy.Value(n) == -1 {
+		if !ok || e.waiting(n) || e.lazy != nil && e.val(n) == -1 {
 			continue
 		}
 		e.scr.clauseBuf = append(e.scr.clauseBuf[:0], m.v.Not(), n.Not())
@@ -182,7 +182,7 @@ func (e *Encoder) exclusionMade(m newMatch, t Lit, row bool) {
 // a column with values tied, of x's value (FUNCTION across values is
 // implied; see functionCands).
 func (e *Encoder) excludes(t Lit, x, y *Op, row bool) bool {
-	if t == z.LitNull || e.lazy.Value(t) != 1 {
+	if t == z.LitNull || e.val(t) != 1 {
 		return false
 	}
 	tm := e.reg.meaning[t.Var()]
@@ -234,7 +234,7 @@ func (e *Encoder) exclude(m Lit, x, y *Op, cands []*Op, injective bool) {
 			continue
 		}
 		n, ok := e.reg.vars.get(varPair{vMatch, int32(a.Serial), int32(b.Serial)}.key())
-		if !ok || e.waiting(n) || e.lazy.Value(n) == -1 {
+		if !ok || e.waiting(n) || e.val(n) == -1 {
 			continue
 		}
 		e.emit2(m.Not(), n.Not())

@@ -38,7 +38,7 @@ func (e *Encoder) pairMade(m newMatch) {
 	// another one (the at-most-one makes it false once it exists).
 	r, ok := m.y.rets[m.x.Label.Arg]
 	t := m.y.retTrue
-	if ok && e.lazy.Value(r) == -1 || t != z.LitNull && t != r && e.lazy.Value(t) == 1 || e.lazy.Value(m.v) == 1 {
+	if ok && e.val(r) == -1 || t != z.LitNull && t != r && e.val(t) == 1 || e.val(m.v) == 1 {
 		e.pairClause(m.x, m.y, m.v)
 	}
 }
@@ -82,7 +82,7 @@ func (e *Encoder) pairClauses(y *Op, r Lit, same bool) {
 	defer func() { clear(xs); e.scr.opScratch = xs[:0] }()
 	for _, x := range xs {
 		m, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
-		if ok && !e.waiting(m) && e.lazy.Value(m) != -1 {
+		if ok && !e.waiting(m) && e.val(m) != -1 {
 			e.pairClause(x, y, m)
 		}
 	}

@@ -28,14 +28,14 @@ func (e *Encoder) lazySide() bool { return e.lazy != nil }
 // pendingVarMade emits, for a new ret or match variable v of the pending
 // operation o, the side clauses that are already unit.
 func (e *Encoder) pendingVarMade(o *Op, v Lit, ret bool) {
-	if u := e.used(o); e.lazy.Value(u) == -1 {
+	if u := e.used(o); e.val(u) == -1 {
 		e.emit2(v.Not(), u)
 	}
 	// Only the variable retTrue has seen needs a look: one made true
 	// since is still to be seen by retTrue, which will then find v among
 	// o's variables. Scanning them all here made a long pending
 	// operation's values cost quadratic time.
-	if w := o.retTrue; ret && w != z.LitNull && w != v && e.lazy.Value(w) == 1 {
+	if w := o.retTrue; ret && w != z.LitNull && w != v && e.val(w) == 1 {
 		e.emit2(w.Not(), v.Not())
 	}
 }
@@ -44,7 +44,7 @@ func (e *Encoder) pendingVarMade(o *Op, v Lit, ret bool) {
 func (e *Encoder) retTrue(o *Op, v Lit) {
 	o.retTrue = v
 	for _, w := range o.rets {
-		if w != v && e.lazy.Value(w) != -1 {
+		if w != v && e.val(w) != -1 {
 			e.emit2(v.Not(), w.Not())
 		}
 	}
@@ -57,7 +57,7 @@ func (e *Encoder) retTrue(o *Op, v Lit) {
 // usedBy emits v ⇒ used(o) for a true v, unless used(o) already holds.
 func (e *Encoder) usedBy(o *Op, v Lit) {
 	if o.pending() {
-		if u := e.used(o); e.lazy.Value(u) != 1 {
+		if u := e.used(o); e.val(u) != 1 {
 			e.emit2(v.Not(), u)
 		}
 	}
@@ -72,7 +72,7 @@ func (e *Encoder) usedFalse(o *Op) {
 			continue
 		}
 		x := ov.v
-		if k := e.reg.meaning[x].kind; (k == vRet || k == vMatch) && e.lazy.Value(x.Pos()) != -1 {
+		if k := e.reg.meaning[x].kind; (k == vRet || k == vMatch) && e.val(x.Pos()) != -1 {
 			e.emit2(x.Neg(), u)
 		}
 	}

@@ -89,8 +89,8 @@ func TestLazySideConditions(t *testing.T) {
 			want := c.run(e, k, v, func() { k.saturate(t, e) })
 			k.saturate(t, e)
 			for _, l := range want {
-				if k.Value(l) != 1 {
-					t.Errorf("%s (lazy %v): literal %v is %d, want true", c.name, lazy, l, k.Value(l))
+				if k.s.Value(l) != 1 {
+					t.Errorf("%s (lazy %v): literal %v is %d, want true", c.name, lazy, l, k.s.Value(l))
 				}
 			}
 		}
@@ -151,8 +151,8 @@ func TestLazyMatchClause(t *testing.T) {
 			want := c.run(e, k, func() { k.saturate(t, e) })
 			k.saturate(t, e)
 			for _, l := range want {
-				if k.Value(l) != 1 {
-					t.Errorf("%s (lazy %v): literal %v is %d, want true", c.name, lazy, l, k.Value(l))
+				if k.s.Value(l) != 1 {
+					t.Errorf("%s (lazy %v): literal %v is %d, want true", c.name, lazy, l, k.s.Value(l))
 				}
 			}
 		}
@@ -186,7 +186,7 @@ func TestLazyExclusions(t *testing.T) {
 				other = match(5)
 				k.saturate(t, e)
 			}
-			if v := k.Value(other.Not()); v != 1 {
+			if v := k.s.Value(other.Not()); v != 1 {
 				t.Errorf("made later %v, lazy %v: ¬match(add(1), second remove) is %d, want true", later, lazy, v)
 			}
 		}
@@ -212,13 +212,13 @@ func TestExcludedWitness(t *testing.T) {
 	k.saturate(t, e)
 	e.Return(5, "2", 8)
 	k.saturate(t, e)
-	if m, ok := e.reg.vars.get(varPair{vMatch, 1, 4}.key()); !ok || k.Value(m) != 1 {
+	if m, ok := e.reg.vars.get(varPair{vMatch, 1, 4}.key()); !ok || k.s.Value(m) != 1 {
 		t.Fatal("match(x1,r1) should be a true variable")
 	}
 	if _, ok := e.reg.vars.get(varPair{vMatch, 1, 3}.key()); ok {
 		t.Error("match(x1,rp) was made, though x1 is matched to r1")
 	}
-	if l, _ := e.BLit(4, 5); l == z.LitNull || k.Value(l) != 1 {
+	if l, _ := e.BLit(4, 5); l == z.LitNull || k.s.Value(l) != 1 {
 		t.Errorf("b(r1,r2) should be true: FIFO with r1 as x1's only witness")
 	}
 }

@@ -141,7 +141,7 @@ func (e *Encoder) or(args ...*node) *node {
 // and a conjunction with it needs no helper.
 func (e *Encoder) settled(n *node) nodeKind {
 	if n.kind == nLit && e.lazy != nil {
-		switch e.lazy.Value(n.lit) {
+		switch e.val(n.lit) {
 		case 1:
 			return nTrue
 		case -1:
@@ -237,10 +237,10 @@ func (e *Encoder) litFor(n *node) Lit {
 // keeps unit propagation's result exactly as it was, and a third of the
 // clauses of a long-running window are of this kind.
 func (e *Encoder) isTrue(n *node) bool {
-	return n.kind == nLit && e.lazy != nil && e.lazy.Value(n.lit) == 1
+	return n.kind == nLit && e.lazy != nil && e.val(n.lit) == 1
 }
 
 // isFalse is isTrue for ¬n.
 func (e *Encoder) isFalse(n *node) bool {
-	return n.kind == nLit && e.lazy != nil && e.lazy.Value(n.lit) == -1
+	return n.kind == nLit && e.lazy != nil && e.val(n.lit) == -1
 }

@@ -81,11 +81,11 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 	for _, z := range after {
 		if before(q, z) && z.mark != seen {
 			if z.Serial > p.Serial {
-				if pz, ok := e.reg.vars.get(kp | uint64(uint32(z.Serial))); ok && e.lazy.Value(pz) == 1 {
+				if pz, ok := e.reg.vars.get(kp | uint64(uint32(z.Serial))); ok && e.val(pz) == 1 {
 					z.mark = seen
 					continue
 				}
-			} else if zp, ok := e.bExisting(z, p); ok && e.lazy.Value(zp) == -1 {
+			} else if zp, ok := e.bExisting(z, p); ok && e.val(zp) == -1 {
 				z.mark = seen
 				continue
 			}
@@ -101,7 +101,7 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 			break
 		}
 		if before(z, p) && z.mark != seen {
-			if qz, ok := e.bExisting(q, z); ok && e.lazy.Value(qz) == -1 {
+			if qz, ok := e.bExisting(q, z); ok && e.val(qz) == -1 {
 				z.mark = seen
 				continue
 			}
@@ -212,7 +212,7 @@ func (e *Encoder) usedAssigned(p *Op) {
 			if px == z.LitNull {
 				px, _ = e.bExisting(p, x)
 			}
-			if px != z.LitNull && e.lazy.Value(px) == -1 {
+			if px != z.LitNull && e.val(px) == -1 {
 				break
 			}
 			e.checkCycle(p, x, y, uv, xy, edgeVal{})
@@ -334,7 +334,7 @@ func (e *Encoder) checkCycle(a, b, c *Op, ab, bc, ca edgeVal) {
 		}
 		switch {
 		case v.l != z.LitNull:
-			if v.t == vUnknown && e.lazy.Value(v.l.Not()) == 1 {
+			if v.t == vUnknown && e.val(v.l.Not()) == 1 {
 				// Assigned in the batch being told, not yet in the
 				// lists: the clause is satisfied. Emitting it anyway
 				// was 97% of an MS-queue log's transitivity clauses.
@@ -351,7 +351,7 @@ func (e *Encoder) checkCycle(a, b, c *Op, ab, bc, ca edgeVal) {
 			continue
 		}
 		g := e.used(o).Not()
-		switch e.lazy.Value(g) {
+		switch e.val(g) {
 		case 1:
 			return
 		case 0:

@@ -17,10 +17,7 @@ func (k satSink) NewVar() z.Var { return k.s.NewVar() }
 
 func (k satSink) AddClause(lits []Lit) { k.s.AddClause(lits...) }
 
-func (k satSink) Value(l Lit) int8 {
-	// saturate.Value already is +1, -1 or 0.
-	return int8(k.s.Value(l))
-}
+func (k satSink) Assignment() *[]z.Value { return k.s.Assignment() }
 
 // saturate propagates and feeds new facts back until nothing is new.
 func (k satSink) saturate(t *testing.T, e *Encoder) {
@@ -73,12 +70,12 @@ func TestLazyTransitivityUsedEvent(t *testing.T) {
 		}
 		sink.AddClause([]Lit{fact})
 		sink.saturate(t, e)
-		if v := sink.Value(want); v != 0 {
+		if v := sink.s.Value(want); v != 0 {
 			t.Fatalf("with b%v: b%v = %d while p is pending and maybe unused; want unknown", c.fact, c.want, v)
 		}
 		e.Return(p, h.Void, 5)
 		sink.saturate(t, e)
-		if v := sink.Value(want); v != 1 {
+		if v := sink.s.Value(want); v != 1 {
 			t.Fatalf("with b%v, after p returned: b%v = %d; want true", c.fact, c.want, v)
 		}
 	}
@@ -103,12 +100,12 @@ func TestLazyTransitivityEdgeEvent(t *testing.T) {
 	}
 	sink.AddClause([]Lit{xy})
 	sink.saturate(t, e)
-	if v := sink.Value(xz); v != 0 {
+	if v := sink.s.Value(xz); v != 0 {
 		t.Fatalf("b(x,z) = %d from x→y alone; want unknown", v)
 	}
 	sink.AddClause([]Lit{yz})
 	sink.saturate(t, e)
-	if v := sink.Value(xz); v != 1 {
+	if v := sink.s.Value(xz); v != 1 {
 		t.Fatalf("b(x,z) = %d after x→y and y→z; want true", v)
 	}
 }
@@ -159,7 +156,7 @@ func TestLazyTransitivityEdgeCandidates(t *testing.T) {
 				t.Fatalf("b%v should be a variable", c.want)
 			}
 			for i, f := range c.facts {
-				if v := sink.Value(want); v != 0 {
+				if v := sink.s.Value(want); v != 0 {
 					t.Fatalf("b%v = %d before fact %d; want unknown", c.want, v, i+1)
 				}
 				l, _ := e.BLit(f[0], f[1])
@@ -169,7 +166,7 @@ func TestLazyTransitivityEdgeCandidates(t *testing.T) {
 				sink.AddClause([]Lit{l})
 				sink.saturate(t, e)
 			}
-			if v := sink.Value(want); v != 1 {
+			if v := sink.s.Value(want); v != 1 {
 				t.Fatalf("b%v = %d after the facts; want true", c.want, v)
 			}
 		})
@@ -210,12 +207,12 @@ func TestLazyTransitivityUsedEventPairs(t *testing.T) {
 			if want == z.LitNull {
 				t.Fatalf("b%v should be a variable", c.want)
 			}
-			if v := sink.Value(want); v != 0 {
+			if v := sink.s.Value(want); v != 0 {
 				t.Fatalf("b%v = %d while p is pending and maybe unused; want unknown", c.want, v)
 			}
 			e.Return(p, h.Void, 6)
 			sink.saturate(t, e)
-			if v := sink.Value(want); v != 1 {
+			if v := sink.s.Value(want); v != 1 {
 				t.Fatalf("after p returned, b%v = %d; want true", c.want, v)
 			}
 		})

@@ -177,7 +177,7 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 			return
 		}
 		for _, l := range conj[p.at : p.at+p.n] {
-			if e.lazy.Value(l) != 1 { // a duplicate, made true just now
+			if e.val(l) != 1 { // a duplicate, made true just now
 				w.cl = append(w.cl[:0], l)
 				e.emit(w.cl)
 			}
@@ -208,7 +208,7 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 		w.items, w.lits = items, lits
 		if w.evalAll { // tests: check the claim
 			for _, wl := range lits[lits0:] {
-				if e.lazy.Value(wl.l) != 0 {
+				if e.val(wl.l) != 0 {
 					panic("encode: a watched instance's literal was assigned since cleaf settled it")
 				}
 			}
@@ -222,7 +222,7 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 		it := witem{at: int32(len(lits)), inst: id}
 		if p.n == 0 {
 			l := p.lit
-			val := e.lazy.Value(l)
+			val := e.val(l)
 			lits = append(lits, wlit{l, epoch[l.Var()], item, val != 0})
 			it.n = 1
 			switch val {
@@ -236,7 +236,7 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 		} else {
 			it.conj, hasConj = true, true
 			for _, l := range conj[p.at : p.at+p.n] {
-				val := e.lazy.Value(l)
+				val := e.val(l)
 				lits = append(lits, wlit{l, epoch[l.Var()], item, val != 0})
 				switch val {
 				case 0:
@@ -291,7 +291,7 @@ func (e *Encoder) keepWatched(in winst, hasConj bool, nf, lits0 int, assigned bo
 		w.addWatches(lits, lits0)
 	} else {
 		for k := lits0; k < len(lits); k++ {
-			if wl := lits[k]; w.watches(wl, &items[wl.item], e.lazy.Value(wl.l)) {
+			if wl := lits[k]; w.watches(wl, &items[wl.item], e.val(wl.l)) {
 				w.addWatch(wl.l.Var(), int32(k))
 			}
 		}
@@ -336,7 +336,7 @@ func (e *Encoder) settle(in *winst, last int32) {
 		}
 		it := w.items[i]
 		for _, wl := range w.lits[it.at : it.at+it.n] {
-			if e.lazy.Value(wl.l) == -1 && e.reg.epoch[wl.l.Var()] == wl.epoch {
+			if e.val(wl.l) == -1 && e.reg.epoch[wl.l.Var()] == wl.epoch {
 				reason = append(reason, wl.l)
 				break
 			}
@@ -353,7 +353,7 @@ func (e *Encoder) settle(in *winst, last int32) {
 	it := w.items[last]
 	open := w.open[:0]
 	for _, wl := range w.lits[it.at : it.at+it.n] {
-		if e.reg.epoch[wl.l.Var()] == wl.epoch && e.lazy.Value(wl.l) != 1 {
+		if e.reg.epoch[wl.l.Var()] == wl.epoch && e.val(wl.l) != 1 {
 			open = append(open, wl.l)
 		}
 	}
@@ -430,7 +430,7 @@ func (e *Encoder) itemValue(it *witem) tri {
 				continue
 			}
 		}
-		switch e.lazy.Value(wl.l) {
+		switch e.val(wl.l) {
 		case -1:
 			it.false_ = true
 			return vFalse
@@ -693,7 +693,7 @@ func (e *Encoder) compactWatched() {
 	}
 	w.insts, w.items, w.lits, w.owners = insts, items, lits, owners
 	for k, wl := range w.lits {
-		if w.watches(wl, &w.items[wl.item], e.lazy.Value(wl.l)) {
+		if w.watches(wl, &w.items[wl.item], e.val(wl.l)) {
 			w.addWatch(wl.l.Var(), int32(k))
 		}
 	}

@@ -74,7 +74,7 @@ func compareSweep(t *testing.T, name string, k *theory.Kernel, acts []h.Action, 
 	values := func(r *run) []int8 {
 		out := make([]int8, r.sink.nvars+1)
 		for v := z.Var(1); int(v) <= r.sink.nvars; v++ {
-			out[v] = r.e.lazy.Value(v.Pos())
+			out[v] = r.e.val(v.Pos())
 		}
 		return out
 	}

@@ -26,12 +26,9 @@ func (k *satSink) NewVar() z.Var {
 
 func (k *satSink) AddClause(lits []encode.Lit) { k.s.AddClause(lits...) }
 
-// Value reads the saturator's assignment for the encoder's lazy
-// transitivity.
-func (k *satSink) Value(l encode.Lit) int8 {
-	// saturate.Value already is +1, -1 or 0.
-	return int8(k.s.Value(l))
-}
+// Assignment hands the encoder the saturator's assignment as a table
+// (encode.Values).
+func (k *satSink) Assignment() *[]z.Value { return k.s.Assignment() }
 
 // satChecker is SATURATE: the grounded clauses of each action go to the
 // saturator, and a conflict found by unit propagation alone is a

@@ -10,28 +10,17 @@ type (
 	Lit = z.Lit
 )
 
-// Value is the truth value of a literal.
-type Value int8
+// Value is the truth value of a literal: internal/z's, so that the
+// encoder can read the assignment as a table (Solver.Assignment).
+type Value = z.Value
 
 // The three truth values. Unknown is the zero value so that freshly grown
 // tables start out unassigned.
 const (
-	Unknown Value = 0
-	True    Value = 1
-	False   Value = -1
+	Unknown = z.Unknown
+	True    = z.True
+	False   = z.False
 )
-
-// String returns "unknown", "true" or "false".
-func (x Value) String() string {
-	switch x {
-	case True:
-		return "true"
-	case False:
-		return "false"
-	default:
-		return "unknown"
-	}
-}
 
 // ClauseID is a handle on an added clause, used to remove it. The low 32
 // bits are the clause's storage slot and the high 32 bits the slot's

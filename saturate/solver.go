@@ -210,6 +210,13 @@ func (s *Solver) Value(l z.Lit) Value {
 	return s.value[l]
 }
 
+// Assignment returns the solver's assignment as a table indexed by
+// literal: (*a)[l] is l's value, and a literal beyond the table is
+// Unknown. The pointer stays valid while the solver lives and always sees
+// the current table, which grows as variables are made; it must not be
+// written.
+func (s *Solver) Assignment() *[]Value { return &s.value }
+
 // Stats returns the solver's counters. After a forgetting, the count of
 // live clauses is taken by a pass over the clause table, since forgetting
 // itself does not visit the clauses it kills.

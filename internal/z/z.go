@@ -62,3 +62,29 @@ func Dimacs2Lit(d int) Lit {
 	}
 	return Var(d).Pos()
 }
+
+// Value is the truth value of a literal under a partial assignment. It
+// lives here, with the literals, so that a solver can hand its assignment
+// to the encoder as a table indexed by literal, read without a call per
+// literal.
+type Value int8
+
+// The three truth values. Unknown is the zero value so that freshly grown
+// tables start out unassigned.
+const (
+	Unknown Value = 0
+	True    Value = 1
+	False   Value = -1
+)
+
+// String returns "unknown", "true" or "false".
+func (x Value) String() string {
+	switch x {
+	case True:
+		return "true"
+	case False:
+		return "false"
+	default:
+		return "unknown"
+	}
+}
