@@ -379,6 +379,9 @@ func (e *Encoder) cbind(st *instState, level, v int, o *Op, tied bool) {
 	if !e.cutsAdmit(st.pl, level, o) {
 		return
 	}
+	if st.closed && e.noReturnedPartner(st.pl, level, o) {
+		return
+	}
 	e.bindings++
 	e.scr.env[v] = o
 	na, nr := len(st.lante), len(st.lrest)

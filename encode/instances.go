@@ -269,6 +269,9 @@ type plan struct {
 	// cuts[l] are the checks of level l that real time decides for runs
 	// of candidates (rtCut).
 	cuts [][]rtCut
+	// feeds[l] are the candidate sources of later levels that read the
+	// partners of the variable bound at level l (see noReturnedPartner).
+	feeds [][]*source
 }
 
 type check struct {
@@ -349,6 +352,17 @@ func (p *axiom) planOrder(first int) plan {
 		for _, c := range pl.checks[l] {
 			if cut, ok := cutOf(c, v, best[:l]); ok {
 				pl.cuts[l] = append(pl.cuts[l], cut)
+			}
+		}
+	}
+	// FUNCTION's levels may read byArg instead of partners (see rec).
+	if p.shape != shapeFunction {
+		pl.feeds = make([][]*source, nf)
+		for l, v := range best {
+			for _, g := range pl.gen[l+1:] {
+				if g != nil && g.from == v {
+					pl.feeds[l] = append(pl.feeds[l], g)
+				}
 			}
 		}
 	}
@@ -714,6 +728,38 @@ func (e *Encoder) noReturnedPartners(g *source, from int, o *Op) bool {
 	return len(o.asY) == 0
 }
 
+// noReturnedPartner reports whether a later level of a closed instance
+// would bind nothing under o at the given level: its candidates are the
+// partners of o, and none of them has returned. The stored partners
+// include every returned one (partners.go), and a closed instance binds
+// no pending operation. Then o is not bound: folding the level's checks
+// would only make variables (an order variable b(a1,a2) for each add a2
+// at FIFO's a1) that no instance uses.
+func (e *Encoder) noReturnedPartner(pl *plan, level int, o *Op) bool {
+	if pl.feeds == nil {
+		return false
+	}
+	for _, g := range pl.feeds[level] {
+		l := o.asY
+		if g.asX {
+			l = o.asX
+		}
+		if !anyReturned(l) {
+			return true
+		}
+	}
+	return false
+}
+
+func anyReturned(ops []*Op) bool {
+	for _, o := range ops {
+		if !o.pending() {
+			return true
+		}
+	}
+	return false
+}
+
 // instState is one run of instances: a struct kept in the encoder rather
 // than a recursive closure, which was allocated at every call.
 type instState struct {
@@ -806,6 +852,9 @@ func (e *Encoder) bind(st *instState, level, v int, o *Op) {
 		}
 	}
 	if !e.cutsAdmit(pl, level, o) {
+		return
+	}
+	if st.closed && e.noReturnedPartner(pl, level, o) {
 		return
 	}
 	e.bindings++
