@@ -334,7 +334,13 @@ func (e *Encoder) crec(st *instState, level int) {
 	cands, full := st.win, true
 	m := pl.meth[level]
 	mark := len(e.scr.pbuf)
-	if g := pl.gen[level]; g != nil {
+	if g := pl.gen[level]; g != nil && st.closed {
+		// A closed instance binds only returned operations, and the
+		// stored partners hold every returned one, in the same order as
+		// partners lists them (partners.go): the pending ones are not
+		// merged in only to be skipped.
+		cands, full, m = g.stored(e.scr.env), false, h.NoMethod
+	} else if g != nil {
 		cands, full, m = e.partners(g, e.scr.env), false, h.NoMethod
 	} else if m != h.NoMethod {
 		cands = e.tab.opsOf(m)

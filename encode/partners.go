@@ -137,6 +137,15 @@ func (e *Encoder) partners(g *source, env []*Op) []*Op {
 	return e.partnersY(env[g.from])
 }
 
+// stored are the stored partners g names under env: every returned one,
+// and, unless e.virt, the pending ones too.
+func (g *source) stored(env []*Op) []*Op {
+	if g.asX {
+		return env[g.from].asX
+	}
+	return env[g.from].asY
+}
+
 // callPartners makes the stored pairs of op, just called: with op as x,
 // the returned y of the window (op as y, and the pending y, are read on
 // demand).
