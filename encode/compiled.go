@@ -37,10 +37,24 @@ type ccheck struct {
 	ante bool
 }
 
+// clevel is a level of a plan as the template reads it: what the plan
+// keeps in per-level slices (instances.go), gathered in one struct.
+type clevel struct {
+	v      int      // the variable bound
+	gen    *source  // plan.gen
+	meth   h.Method // plan.meth
+	checks []ccheck
+	cuts   []rtCut   // plan.cuts
+	feeds  []*source // plan.feeds
+	// tied: FUNCTION's level whose candidates are byArg when the kernel
+	// ties values (see rec).
+	tied bool
+}
+
 // template is an axiom's compiled grounding.
 type template struct {
-	checks      [][]ccheck   // for plan
-	fixedChecks [][][]ccheck // for fixedPlans[f]
+	levels      []clevel   // for plan
+	fixedLevels [][]clevel // for fixedPlans[f]
 	// wit is the witness as a conjunction of atoms; hasWit says whether
 	// there is one (an empty conjunction is true).
 	wit    []catom
@@ -62,15 +76,22 @@ func compileAtom(f *theory.Formula) (catom, bool) {
 	return catom{}, false
 }
 
-func compilePlan(pl *plan) ([][]ccheck, bool) {
-	out := make([][]ccheck, len(pl.checks))
+func compilePlan(a *axiom, pl *plan) ([]clevel, bool) {
+	out := make([]clevel, len(pl.checks))
 	for l, cs := range pl.checks {
+		v := pl.order[l]
+		lv := &out[l]
+		lv.v, lv.gen, lv.meth, lv.cuts = v, pl.gen[l], pl.meth[l], pl.cuts[l]
+		if pl.feeds != nil {
+			lv.feeds = pl.feeds[l]
+		}
+		lv.tied = a.shape == shapeFunction && (v == 0 || v == 1) && containsInt(pl.order[:l], 1-v)
 		for _, c := range cs {
 			ca, ok := compileAtom(c.f)
 			if !ok {
 				return nil, false
 			}
-			out[l] = append(out[l], ccheck{atom: ca, ante: c.ante})
+			lv.checks = append(lv.checks, ccheck{atom: ca, ante: c.ante})
 		}
 	}
 	return out, true
@@ -83,15 +104,15 @@ func compile(a *axiom) *template {
 	}
 	t := &template{}
 	var ok bool
-	if t.checks, ok = compilePlan(&a.plan); !ok {
+	if t.levels, ok = compilePlan(a, &a.plan); !ok {
 		return nil
 	}
 	for i := range a.fixedPlans {
-		cs, ok := compilePlan(&a.fixedPlans[i])
+		ls, ok := compilePlan(a, &a.fixedPlans[i])
 		if !ok {
 			return nil
 		}
-		t.fixedChecks = append(t.fixedChecks, cs)
+		t.fixedLevels = append(t.fixedLevels, ls)
 	}
 	if a.wit != nil {
 		if len(a.Exists) != 1 {
@@ -322,7 +343,7 @@ func (e *Encoder) crec(st *instState, level int) {
 	if e.poll() {
 		return
 	}
-	a, nf, pl := st.a, st.nf, st.pl
+	a, nf := st.a, st.nf
 	if level == nf {
 		if st.must == nil && a.closable && !anyPending(e.scr.env[:nf]) {
 			return // emitted for good when its last operation returned
@@ -330,11 +351,12 @@ func (e *Encoder) crec(st *instState, level int) {
 		e.cleaf(a, st.win, st.lante, st.lrest, st.extra)
 		return
 	}
-	v := pl.order[level]
+	lv := &st.clv[level]
+	v := lv.v
 	cands, full := st.win, true
-	m := pl.meth[level]
+	m := lv.meth
 	mark := len(e.scr.pbuf)
-	if g := pl.gen[level]; g != nil && st.closed {
+	if g := lv.gen; g != nil && st.closed {
 		// A closed instance binds only returned operations, and the
 		// stored partners hold every returned one, in the same order as
 		// partners lists them (partners.go): the pending ones are not
@@ -345,34 +367,36 @@ func (e *Encoder) crec(st *instState, level int) {
 	} else if m != h.NoMethod {
 		cands = e.tab.opsOf(m)
 	}
-	tied := a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) && containsInt(pl.order[:level], 1-v)
+	tied := lv.tied && e.valueTied
 	if tied {
 		cands, full = e.tab.byArg[e.scr.env[1-v].Label.Arg], false // see rec
 	}
 	if v == st.fixed {
 		cands, full = st.one[:], false
 	}
-	head, tail, limit := e.levelRun(pl, level, cands, full)
+	head, tail, limit, admitted := e.levelRun(lv.cuts, cands, full)
 	for _, o := range head {
 		if m == h.NoMethod || o.Label.Method == m {
-			e.cbind(st, level, v, o, tied)
+			e.cbind(st, lv, level, o, tied, false)
 		}
 	}
 	for _, o := range tail {
 		if o.Call > limit {
 			break
 		}
-		e.cbind(st, level, v, o, tied)
+		e.cbind(st, lv, level, o, tied, admitted)
 	}
 	e.scr.pbuf = e.scr.pbuf[:mark]
 }
 
-// cbind binds variable v of the given level to candidate o, folds the
-// level's checks and goes down a level unless one prunes the tuple.
-func (e *Encoder) cbind(st *instState, level, v int, o *Op, tied bool) {
+// cbind binds the variable of level lv to candidate o, folds the level's
+// checks and goes down a level unless one prunes the tuple. admitted says
+// that levelRun's run already applied the level's cuts to o.
+func (e *Encoder) cbind(st *instState, lv *clevel, level int, o *Op, tied, admitted bool) {
 	if st.closed && o.pending() {
 		return
 	}
+	v := lv.v
 	if o == st.must && v < st.fixed {
 		return
 	}
@@ -382,19 +406,18 @@ func (e *Encoder) cbind(st *instState, level, v int, o *Op, tied bool) {
 	if tied && e.scr.env[1-v].Label.Arg != o.Label.Arg {
 		return
 	}
-	if !e.cutsAdmit(st.pl, level, o) {
+	if !admitted && !e.cutsAdmit(lv.cuts, o) {
 		return
 	}
-	if st.closed && e.noReturnedPartner(st.pl, level, o) {
+	if st.closed && e.noReturnedPartner(lv.feeds, o) {
 		return
 	}
 	e.bindings++
 	e.scr.env[v] = o
 	na, nr := len(st.lante), len(st.lrest)
 	ok := true
-	checks := st.cchecks[level]
-	for i := range checks {
-		c := &checks[i]
+	for i := range lv.checks {
+		c := &lv.checks[i]
 		l, k := e.atomLit(&c.atom)
 		if k == nLit {
 			k = e.settledLit(l)
