@@ -125,6 +125,9 @@ func compile(a *axiom) *template {
 			// false conjunct, and the template must stop at the same one.
 			ws = a.wit.Args
 		}
+		if len(ws) > maxWit {
+			return nil
+		}
 		for _, f := range ws {
 			ca, ok := compileAtom(f)
 			if !ok {
@@ -138,6 +141,10 @@ func compile(a *axiom) *template {
 
 // noLit stands for no literal, next to a constant kind.
 const noLit = z.LitNull
+
+// maxWit bounds the atoms of a compiled witness, which cwitness folds
+// into an array (every kernel's have at most 3).
+const maxWit = 8
 
 // atomLit grounds atom c under e.env as fold does: a literal (kind nLit)
 // or a constant (nTrue, nFalse), creating the same variables.
@@ -251,22 +258,25 @@ func (e *Encoder) settledLit(l Lit) nodeKind {
 	return nLit
 }
 
-// knownAtom is known for a coded atom.
-func (e *Encoder) knownAtom(c *catom) tri {
+// knownAtom is known for a coded atom. It also returns the atom's
+// literal when it found the variable (z.LitNull otherwise): the atom
+// folds to that literal (see witLits).
+func (e *Encoder) knownAtom(c *catom) (tri, Lit) {
 	env := e.scr.env
 	var t tri
+	var l Lit
 	switch c.kind {
 	case theory.KMeth:
 		t = triOf(env[c.x].Label.Method == c.m)
 	case theory.KRet:
 		if c.v == theory.Bottom {
-			return vUnknown
+			return vUnknown, noLit
 		}
-		t = e.knownRet(env[c.x], c.v)
+		t, l = e.knownRet(env[c.x], c.v)
 	case theory.KArgEq:
 		t = triOf(env[c.x].Label.Arg == env[c.y].Label.Arg)
 	case theory.KArgRet:
-		t = e.knownRet(env[c.y], env[c.x].Label.Arg)
+		t, l = e.knownRet(env[c.y], env[c.x].Label.Arg)
 	case theory.KArgLess:
 		t = triOf(env[c.x].Label.Prio < env[c.y].Label.Prio)
 	case theory.KEq:
@@ -274,16 +284,18 @@ func (e *Encoder) knownAtom(c *catom) tri {
 	case theory.KB:
 		x, y := env[c.x], env[c.y]
 		if t = realTime(x, y); t == vUnknown {
+			var ok bool
 			if !e.k.Sequential {
-				l, ok := e.reg.vars.get(varPair{vB, int32(x.Serial), int32(y.Serial)}.key())
-				t = e.knownVal(l, ok)
+				l, ok = e.reg.vars.get(varPair{vB, int32(x.Serial), int32(y.Serial)}.key())
 			} else {
-				t = e.knownVal(e.bExisting(x, y))
+				l, ok = e.bExisting(x, y)
 			}
+			t = e.knownVal(l, ok)
 		}
 	case theory.KMatch:
 		x, y := env[c.x], env[c.y]
-		l, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
+		var ok bool
+		l, ok = e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
 		if !ok && e.excluded(x, y) {
 			t = vFalse
 		} else {
@@ -293,18 +305,22 @@ func (e *Encoder) knownAtom(c *catom) tri {
 		if o := env[c.x]; !o.pending() {
 			t = vTrue
 		} else {
-			t = e.knownVal(o.usedVar, o.usedVar != z.LitNull)
+			l = o.usedVar
+			t = e.knownVal(l, l != z.LitNull)
 		}
 	}
 	if c.neg {
+		if l != noLit {
+			l = l.Not()
+		}
 		switch t {
 		case vTrue:
-			return vFalse
+			return vFalse, l
 		case vFalse:
-			return vTrue
+			return vTrue, l
 		}
 	}
-	return t
+	return t, l
 }
 
 func (e *Encoder) knownVal(l Lit, ok bool) tri {
@@ -314,24 +330,31 @@ func (e *Encoder) knownVal(l Lit, ok bool) tri {
 	return e.litTri(l)
 }
 
-func (e *Encoder) knownRet(o *Op, v h.Value) tri {
+func (e *Encoder) knownRet(o *Op, v h.Value) (tri, Lit) {
 	if !o.pending() {
-		return triOf(o.Label.Ret == v)
+		return triOf(o.Label.Ret == v), noLit
 	}
 	l, ok := o.rets[v]
-	return e.knownVal(l, ok)
+	return e.knownVal(l, ok), l
 }
 
-// knownWit is eval3(a.wit, e.known) for the template's conjunction.
+// knownWit is eval3(a.wit, e.known) for the template's conjunction. Unless
+// it returns vFalse, it leaves in e.scr.inst.witLits, for each atom, the
+// literal it found for it or z.LitNull: cwitness, right after, folds an
+// atom with a literal to it without looking it up again (variables are
+// made, never dropped, while an instance is grounded).
 func (e *Encoder) knownWit(t *template) tri {
 	r := vTrue
+	lits := &e.scr.inst.witLits
 	for i := range t.wit {
-		switch e.knownAtom(&t.wit[i]) {
+		k, l := e.knownAtom(&t.wit[i])
+		switch k {
 		case vFalse:
 			return vFalse
 		case vUnknown:
 			r = vUnknown
 		}
+		lits[i] = l
 	}
 	return r
 }
@@ -556,7 +579,8 @@ func hasTruePart(parts []cpart) bool {
 // conjunction used(o) (when no match atom guards it) ∧ wit, folded as
 // witnesses folds it. A false conjunction adds nothing; a true one is a
 // part that is always true (a literal-free true part is coded as the
-// empty conjunction at n = -1).
+// empty conjunction at n = -1). It follows knownWit for o, whose
+// witLits it reads.
 func (e *Encoder) cwitness(a *axiom, o *Op, parts []cpart, conj []Lit) ([]cpart, []Lit) {
 	t := a.tmpl
 	start := len(conj)
@@ -568,20 +592,23 @@ func (e *Encoder) cwitness(a *axiom, o *Op, parts []cpart, conj []Lit) ([]cpart,
 		usedL, usedK = e.used(o), nLit
 	}
 	// The witness's conjuncts; fold stops at the first constant false.
+	var lits [maxWit]Lit
+	n := 0
 	for i := range t.wit {
-		l, k := e.atomLit(&t.wit[i])
+		l := e.scr.inst.witLits[i]
+		k := nLit
+		if l == noLit {
+			l, k = e.atomLit(&t.wit[i])
+		}
 		if k == nFalse {
-			return parts, conj[:start]
+			return parts, conj
 		}
 		if k == nLit {
-			conj = append(conj, l)
+			lits[n] = l
+			n++
 		}
 	}
-	// Settle as and does, the used literal first. The folded literals
-	// are copied out first, as the settled ones replace them in conj.
-	lits := append(e.scr.witScratch[:0], conj[start:]...)
-	e.scr.witScratch = lits
-	conj = conj[:start]
+	// Settle as and does, the used literal first.
 	if usedK == nLit {
 		switch e.settledLit(usedL) {
 		case nFalse:
@@ -590,7 +617,7 @@ func (e *Encoder) cwitness(a *axiom, o *Op, parts []cpart, conj []Lit) ([]cpart,
 			conj = append(conj, usedL)
 		}
 	}
-	for _, l := range lits {
+	for _, l := range lits[:n] {
 		switch e.settledLit(l) {
 		case nFalse:
 			return parts, conj[:start]

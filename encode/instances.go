@@ -773,6 +773,8 @@ type instState struct {
 	// of the checks folded so far.
 	clv          []clevel
 	lante, lrest []Lit
+	// witLits are the literals knownWit found for the witness's atoms.
+	witLits [maxWit]Lit
 }
 
 // rec binds the universal variable of the given level to each candidate
