@@ -508,7 +508,12 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit) {
 	if t.hasWit && e.cwitnessHolds(a, win, nf) {
 		return
 	}
-	e.scr.cur = append(e.scr.cur[:0], e.scr.env[:nf]...)
+	// The instance's operations for origin.go are env's first nf, which
+	// stay put until cleaf returns (the witnesses bind env[nf]): cur is
+	// env's prefix meanwhile, capped so that no append can write into
+	// env, and gets its own buffer back at the end.
+	cur := e.scr.cur
+	e.scr.cur = e.scr.env[:nf:nf]
 	e.curAxiom = a.Axiom // origin.go
 	parts, conj := e.scr.cparts[:0], e.scr.conj[:0]
 	for j, o := range e.scr.env[:nf] {
@@ -540,14 +545,13 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit) {
 	}
 	e.scr.cparts, e.scr.conj = parts, conj
 	// The disjunction, folded as or folds it: a true part makes the
-	// instance true, a false one is left out.
-	out := e.scr.cout[:0]
+	// instance true, a false one is left out (in place).
+	out := parts[:0]
 	for _, p := range parts {
 		if p.n == 0 {
 			switch e.settledLit(p.lit) {
 			case nTrue:
-				e.scr.cur, e.curAxiom = e.scr.cur[:0], nil
-				e.scr.cout = out
+				e.scr.cur, e.curAxiom = cur[:0], nil
 				return
 			case nFalse:
 				continue
@@ -555,7 +559,6 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit) {
 		}
 		out = append(out, p)
 	}
-	e.scr.cout = out
 	if t.hasWit && e.watching(extra) {
 		if !hasTruePart(out) {
 			e.watchInstance(out, nf)
@@ -563,7 +566,7 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit) {
 	} else {
 		e.cassert(out, extra)
 	}
-	e.scr.cur, e.curAxiom = e.scr.cur[:0], nil
+	e.scr.cur, e.curAxiom = cur[:0], nil
 }
 
 func hasTruePart(parts []cpart) bool {

@@ -18,11 +18,10 @@ type scratch struct {
 	inst      instState
 	nodes     nodes // arena for the formulas being grounded
 	// The template's buffers (compiled.go): the parts of an instance's
-	// disjunction, the literals of its witnesses, the parts left after
-	// folding, and the clause.
+	// disjunction (folded in place), the literals of its witnesses, and
+	// the clause.
 	cparts    []cpart
 	conj      []Lit
-	cout      []cpart
 	cclause   []Lit
 	retUnits  []Lit    // Return's unit clauses
 	cycle     [6]Lit   // checkCycle's clause
