@@ -47,6 +47,19 @@ func (e *Encoder) partnersX(x *Op) []*Op {
 	if first < 0 {
 		return x.asX
 	}
+	if len(x.asX) == 0 && first == 0 {
+		// No stored partner, and maybe every pending one: a dequeue pending
+		// in a queue may return any add's value. Then the list is pend,
+		// read as it is (nothing changes it while the caller reads: it is
+		// rebuilt only once the pending operations change).
+		i := 1
+		for i < len(pend) && e.pendingMayMatch(x, pend[i]) {
+			i++
+		}
+		if i == len(pend) {
+			return pend[:len(pend):len(pend)]
+		}
+	}
 	// Merge the stored partners (returned) with the pending ones, both
 	// in window order (serials increase along the window).
 	start := len(e.scr.pbuf)
