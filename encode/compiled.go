@@ -260,11 +260,13 @@ func (e *Encoder) settledLit(l Lit) nodeKind {
 
 // knownAtom is known for a coded atom. It also returns the atom's
 // literal when it found the variable (z.LitNull otherwise): the atom
-// folds to that literal (see witLits).
+// folds to that literal (see witLits). Each kind either decides the atom
+// by labels and real time or finds its variable, whose value is then
+// read in one place.
 func (e *Encoder) knownAtom(c *catom) (tri, Lit) {
 	env := e.scr.env
-	var t tri
-	var l Lit
+	t := vUnknown
+	var l Lit // the atom's variable (positive), if it exists
 	switch c.kind {
 	case theory.KMeth:
 		t = triOf(env[c.x].Label.Method == c.m)
@@ -272,11 +274,19 @@ func (e *Encoder) knownAtom(c *catom) (tri, Lit) {
 		if c.v == theory.Bottom {
 			return vUnknown, noLit
 		}
-		t, l = e.knownRet(env[c.x], c.v)
+		if o := env[c.x]; !o.pending() {
+			t = triOf(o.Label.Ret == c.v)
+		} else {
+			l = o.rets[c.v] // z.LitNull when missing
+		}
 	case theory.KArgEq:
 		t = triOf(env[c.x].Label.Arg == env[c.y].Label.Arg)
 	case theory.KArgRet:
-		t, l = e.knownRet(env[c.y], env[c.x].Label.Arg)
+		if o, v := env[c.y], env[c.x].Label.Arg; !o.pending() {
+			t = triOf(o.Label.Ret == v)
+		} else {
+			l = o.rets[v]
+		}
 	case theory.KArgLess:
 		t = triOf(env[c.x].Label.Prio < env[c.y].Label.Prio)
 	case theory.KEq:
@@ -284,29 +294,32 @@ func (e *Encoder) knownAtom(c *catom) (tri, Lit) {
 	case theory.KB:
 		x, y := env[c.x], env[c.y]
 		if t = realTime(x, y); t == vUnknown {
-			var ok bool
-			if !e.k.Sequential {
-				l, ok = e.reg.vars.get(varPair{vB, int32(x.Serial), int32(y.Serial)}.key())
-			} else {
-				l, ok = e.bExisting(x, y)
+			// As bExisting: in a sequential kernel b(y,x) is ¬b(x,y).
+			if !e.k.Sequential || x.Serial < y.Serial {
+				l, _ = e.reg.vars.get(varPair{vB, int32(x.Serial), int32(y.Serial)}.key())
+			} else if r, ok := e.reg.vars.get(varPair{vB, int32(y.Serial), int32(x.Serial)}.key()); ok {
+				l = r.Not()
 			}
-			t = e.knownVal(l, ok)
 		}
 	case theory.KMatch:
 		x, y := env[c.x], env[c.y]
 		var ok bool
-		l, ok = e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
-		if !ok && e.excluded(x, y) {
+		if l, ok = e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); !ok && e.excluded(x, y) {
 			t = vFalse
-		} else {
-			t = e.knownVal(l, ok)
 		}
 	case theory.KUsed:
 		if o := env[c.x]; !o.pending() {
 			t = vTrue
 		} else {
 			l = o.usedVar
-			t = e.knownVal(l, l != z.LitNull)
+		}
+	}
+	if l != noLit && e.lazy != nil {
+		switch e.lazy.Value(l) {
+		case 1:
+			t = vTrue
+		case -1:
+			t = vFalse
 		}
 	}
 	if c.neg {
@@ -321,21 +334,6 @@ func (e *Encoder) knownAtom(c *catom) (tri, Lit) {
 		}
 	}
 	return t, l
-}
-
-func (e *Encoder) knownVal(l Lit, ok bool) tri {
-	if !ok || e.lazy == nil {
-		return vUnknown
-	}
-	return e.litTri(l)
-}
-
-func (e *Encoder) knownRet(o *Op, v h.Value) (tri, Lit) {
-	if !o.pending() {
-		return triOf(o.Label.Ret == v), noLit
-	}
-	l, ok := o.rets[v]
-	return e.knownVal(l, ok), l
 }
 
 // knownWit is eval3(a.wit, e.known) for the template's conjunction. Unless
