@@ -396,8 +396,11 @@ func (e *Encoder) crec(st *instState, level int) {
 		cands, full = st.one[:], false
 	}
 	head, tail, limit, admitted := e.levelRun(lv.cuts, cands, full)
+	// A closed instance binds no pending operation: skipped here, before
+	// the call (cbind would return at once).
+	closed := st.closed
 	for _, o := range head {
-		if m == h.NoMethod || o.Label.Method == m {
+		if (m == h.NoMethod || o.Label.Method == m) && !(closed && o.pending()) {
 			e.cbind(st, lv, level, o, tied, false)
 		}
 	}
@@ -405,18 +408,18 @@ func (e *Encoder) crec(st *instState, level int) {
 		if o.Call > limit {
 			break
 		}
-		e.cbind(st, lv, level, o, tied, admitted)
+		if !(closed && o.pending()) {
+			e.cbind(st, lv, level, o, tied, admitted)
+		}
 	}
 	e.scr.pbuf = e.scr.pbuf[:mark]
 }
 
 // cbind binds the variable of level lv to candidate o, folds the level's
 // checks and goes down a level unless one prunes the tuple. admitted says
-// that levelRun's run already applied the level's cuts to o.
+// that levelRun's run already applied the level's cuts to o; crec leaves
+// out the pending candidates of a closed instance.
 func (e *Encoder) cbind(st *instState, lv *clevel, level int, o *Op, tied, admitted bool) {
-	if st.closed && o.pending() {
-		return
-	}
 	v := lv.v
 	if o == st.must && v < st.fixed {
 		return
