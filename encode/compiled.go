@@ -369,7 +369,7 @@ func (e *Encoder) crec(st *instState, level int) {
 		if st.must == nil && a.closable && !anyPending(e.scr.env[:nf]) {
 			return // emitted for good when its last operation returned
 		}
-		e.cleaf(a, st.win, st.lante, st.lrest, st.extra)
+		e.cleaf(a, st.win, st.lante, st.lrest, st.extra, st.closed)
 		return
 	}
 	lv := &st.clv[level]
@@ -503,7 +503,7 @@ type cpart struct {
 // A literal the saturator assigned while the checks were folded is
 // settled again here, where leaf's disjunction settles it: a unit clause
 // emitted meanwhile is a fact at once.
-func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit) {
+func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit, closed bool) {
 	nf := len(a.Forall)
 	t := a.tmpl
 	if t.hasWit && e.cwitnessHolds(a, win, nf) {
@@ -517,7 +517,10 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit) {
 	e.scr.cur = e.scr.env[:nf:nf]
 	e.curAxiom = a.Axiom // origin.go
 	parts, conj := e.scr.cparts[:0], e.scr.conj[:0]
-	for j, o := range e.scr.env[:nf] {
+	// The guards ¬used(x); a closed instance's operations have all
+	// returned, and have none.
+	for j := 0; j < nf && !closed; j++ {
+		o := e.scr.env[j]
 		if !o.pending() || a.guarded[j] || slices.Contains(e.scr.env[:j], o) {
 			continue
 		}
