@@ -338,12 +338,15 @@ func (e *Encoder) knownAtom(c *catom) (tri, Lit) {
 
 // knownWit is eval3(a.wit, e.known) for the template's conjunction. Unless
 // it returns vFalse, it leaves in e.scr.inst.witLits, for each atom, the
-// literal it found for it or z.LitNull: cwitness, right after, folds an
-// atom with a literal to it without looking it up again (variables are
-// made, never dropped, while an instance is grounded).
+// literal it found for it or z.LitNull, and in witVals the literal's
+// value: cwitness, right after, folds an atom with a literal to it
+// without looking it up again (variables are made, never dropped, while
+// an instance is grounded), and settles it without asking the saturator
+// again (folding the other atoms assigns none but the variables it
+// makes).
 func (e *Encoder) knownWit(t *template) tri {
 	r := vTrue
-	lits := &e.scr.inst.witLits
+	st := &e.scr.inst
 	for i := range t.wit {
 		k, l := e.knownAtom(&t.wit[i])
 		switch k {
@@ -352,7 +355,7 @@ func (e *Encoder) knownWit(t *template) tri {
 		case vUnknown:
 			r = vUnknown
 		}
-		lits[i] = l
+		st.witLits[i], st.witVals[i] = l, k
 	}
 	return r
 }
@@ -599,19 +602,26 @@ func (e *Encoder) cwitness(a *axiom, o *Op, parts []cpart, conj []Lit) ([]cpart,
 		usedL, usedK = e.used(o), nLit
 	}
 	// The witness's conjuncts; fold stops at the first constant false.
+	// known[i] says that lits[i] was found by knownWit, which read its
+	// value: unknown (then it is not settled again below) or true (then
+	// it settles out).
 	var lits [maxWit]Lit
+	var known [maxWit]bool
 	n := 0
+	st := &e.scr.inst
 	for i := range t.wit {
-		l := e.scr.inst.witLits[i]
+		l := st.witLits[i]
 		k := nLit
 		if l == noLit {
 			l, k = e.atomLit(&t.wit[i])
+		} else if st.witVals[i] == vTrue {
+			continue
 		}
 		if k == nFalse {
 			return parts, conj
 		}
 		if k == nLit {
-			lits[n] = l
+			lits[n], known[n] = l, st.witLits[i] != noLit
 			n++
 		}
 	}
@@ -624,7 +634,11 @@ func (e *Encoder) cwitness(a *axiom, o *Op, parts []cpart, conj []Lit) ([]cpart,
 			conj = append(conj, usedL)
 		}
 	}
-	for _, l := range lits[:n] {
+	for i, l := range lits[:n] {
+		if known[i] {
+			conj = append(conj, l)
+			continue
+		}
 		switch e.settledLit(l) {
 		case nFalse:
 			return parts, conj[:start]

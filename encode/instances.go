@@ -773,8 +773,10 @@ type instState struct {
 	// of the checks folded so far.
 	clv          []clevel
 	lante, lrest []Lit
-	// witLits are the literals knownWit found for the witness's atoms.
+	// witLits are the literals knownWit found for the witness's atoms,
+	// witVals their values.
 	witLits [maxWit]Lit
+	witVals [maxWit]tri
 }
 
 // rec binds the universal variable of the given level to each candidate
