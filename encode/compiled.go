@@ -541,13 +541,16 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit, clos
 		if g := a.witGen; g != nil {
 			cands = e.partners(g, e.scr.env)
 		}
+		// cwitness appends to the buffers in e.scr, not to slices passed
+		// through each call.
+		e.scr.cparts, e.scr.conj = parts, conj
 		for _, o := range cands {
 			e.scr.env[nf] = o
-			if e.knownWit(t) == vFalse {
-				continue
+			if e.knownWit(t) != vFalse {
+				e.cwitness(a, o)
 			}
-			parts, conj = e.cwitness(a, o, parts, conj)
 		}
+		parts, conj = e.scr.cparts, e.scr.conj
 		e.scr.pbuf = e.scr.pbuf[:mark]
 	}
 	e.scr.cparts, e.scr.conj = parts, conj
@@ -585,30 +588,28 @@ func hasTruePart(parts []cpart) bool {
 	return false
 }
 
-// cwitness appends the witness o of the instance under e.env: the
-// conjunction used(o) (when no match atom guards it) ∧ wit, folded as
-// witnesses folds it. A false conjunction adds nothing; a true one is a
-// part that is always true (a literal-free true part is coded as the
-// empty conjunction at n = -1). It follows knownWit for o, whose
-// witLits it reads.
-func (e *Encoder) cwitness(a *axiom, o *Op, parts []cpart, conj []Lit) ([]cpart, []Lit) {
+// cwitness appends the witness o of the instance under e.env to
+// e.scr.cparts (its literals to e.scr.conj): the conjunction used(o)
+// (when no match atom guards it) ∧ wit, folded as witnesses folds it. A
+// false conjunction adds nothing; a true one is a part that is always
+// true (a literal-free true part is coded as the empty conjunction at n
+// = -1). It follows knownWit for o, whose witLits it reads.
+func (e *Encoder) cwitness(a *axiom, o *Op) {
 	t := a.tmpl
-	start := len(conj)
-	// used(o) is read before the witness is folded, as witnesses builds
-	// its conjunction in that order.
-	var usedL Lit
-	usedK := nTrue
+	// lits[0] is used(o), read before the witness is folded, as
+	// witnesses builds its conjunction in that order; known[i] says that
+	// lits[i] need not be settled again: knownWit found it and read its
+	// value, unknown (a true one settles out at once).
+	var lits [maxWit + 1]Lit
+	var known [maxWit + 1]bool
+	n := 1
 	if a.witGen == nil && o.pending() {
-		usedL, usedK = e.used(o), nLit
+		lits[0] = e.used(o)
+	} else {
+		n = 0
 	}
-	// The witness's conjuncts; fold stops at the first constant false.
-	// known[i] says that lits[i] was found by knownWit, which read its
-	// value: unknown (then it is not settled again below) or true (then
-	// it settles out).
-	var lits [maxWit]Lit
-	var known [maxWit]bool
-	n := 0
 	st := &e.scr.inst
+	// The witness's conjuncts; fold stops at the first constant false.
 	for i := range t.wit {
 		l := st.witLits[i]
 		k := nLit
@@ -618,42 +619,37 @@ func (e *Encoder) cwitness(a *axiom, o *Op, parts []cpart, conj []Lit) ([]cpart,
 			continue
 		}
 		if k == nFalse {
-			return parts, conj
+			return
 		}
 		if k == nLit {
 			lits[n], known[n] = l, st.witLits[i] != noLit
 			n++
 		}
 	}
-	// Settle as and does, the used literal first.
-	if usedK == nLit {
-		switch e.settledLit(usedL) {
-		case nFalse:
-			return parts, conj
-		case nLit:
-			conj = append(conj, usedL)
-		}
-	}
+	// Settle as and does, in order; the literals left gather in lits[:m].
+	m := 0
 	for i, l := range lits[:n] {
-		if known[i] {
-			conj = append(conj, l)
-			continue
+		if !known[i] {
+			switch e.settledLit(l) {
+			case nFalse:
+				return
+			case nTrue:
+				continue
+			}
 		}
-		switch e.settledLit(l) {
-		case nFalse:
-			return parts, conj[:start]
-		case nLit:
-			conj = append(conj, l)
-		}
+		lits[m] = l
+		m++
 	}
-	out := conj[start:]
-	switch len(out) {
+	switch m {
 	case 0:
-		return append(parts, cpart{n: -1}), conj
+		e.scr.cparts = append(e.scr.cparts, cpart{n: -1})
 	case 1:
-		return append(parts, cpart{lit: out[0]}), conj[:start]
+		e.scr.cparts = append(e.scr.cparts, cpart{lit: lits[0]})
+	default:
+		start := len(e.scr.conj)
+		e.scr.conj = append(e.scr.conj, lits[:m]...)
+		e.scr.cparts = append(e.scr.cparts, cpart{at: int32(start), n: int32(m)})
 	}
-	return append(parts, cpart{at: int32(start), n: int32(len(out))}), conj
 }
 
 // cassert is assert for the folded disjunction parts.
