@@ -304,7 +304,9 @@ func (e *Encoder) knownAtom(c *catom) (tri, Lit) {
 	case theory.KMatch:
 		x, y := env[c.x], env[c.y]
 		var ok bool
-		if l, ok = e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); !ok && e.excluded(x, y) {
+		// excluded needs a true match variable in x's row or y's column.
+		if l, ok = e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); !ok &&
+			(x.trueAsX != noLit || y.trueAsY != noLit) && e.excluded(x, y) {
 			t = vFalse
 		}
 	case theory.KUsed:
