@@ -130,11 +130,13 @@ type Encoder struct {
 
 	methPair [memoMethods * memoMethods]tri // methodsMayMatch's memo, by method pair
 	retKinds [memoMethods]h.RetKind         // retPossible's memo, by method (0: not yet)
-	// pendFor[m] caches pendingFor(m) while tab.pendGen is gen.
+	// pendFor[m] caches pendingFor(m) while tab.pendGen is gen; same
+	// says that its operations all have one method, below memoMethods.
 	pendFor [memoMethods]struct {
-		l   []*Op
-		gen uint64
-		ok  bool
+		l    []*Op
+		gen  uint64
+		ok   bool
+		same bool
 	}
 
 	bindings int    // GroundingStats

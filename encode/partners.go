@@ -51,8 +51,13 @@ func (e *Encoder) partnersX(x *Op) []*Op {
 		// No stored partner, and maybe every pending one: a dequeue pending
 		// in a queue may return any add's value. Then the list is pend,
 		// read as it is (nothing changes it while the caller reads: it is
-		// rebuilt only once the pending operations change).
+		// rebuilt only once the pending operations change). When they
+		// all have one method, pendingMayMatch, which reads only p's
+		// method (retPossible), said so for all with pend[0].
 		i := 1
+		if x.Label.Method < memoMethods && e.pendFor[x.Label.Method].same {
+			i = len(pend)
+		}
 		for i < len(pend) && e.pendingMayMatch(x, pend[i]) {
 			i++
 		}
@@ -95,9 +100,11 @@ func (e *Encoder) pendingFor(m h.Method) []*Op {
 	c := &e.pendFor[m]
 	if c.gen != e.tab.pendGen || !c.ok {
 		c.l = c.l[:0]
+		c.same = true
 		for _, p := range e.tab.pend {
 			if e.methodsMayMatch(m, p.Label.Method) {
 				c.l = append(c.l, p)
+				c.same = c.same && p.Label.Method < memoMethods && p.Label.Method == c.l[0].Label.Method
 			}
 		}
 		c.gen, c.ok = e.tab.pendGen, true
