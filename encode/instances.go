@@ -729,12 +729,12 @@ func (e *Encoder) noReturnedPartners(g *source, from int, o *Op) bool {
 }
 
 // noReturnedPartner reports whether a later level of a closed instance
-// would bind nothing under o (feeds: the level's plan.feeds): its candidates are the
-// partners of o, and none of them has returned. The stored partners
-// include every returned one (partners.go), and a closed instance binds
-// no pending operation. Then o is not bound: folding the level's checks
-// would only make variables (an order variable b(a1,a2) for each add a2
-// at FIFO's a1) that no instance uses.
+// would bind nothing under o (feeds: the level's plan.feeds): its
+// candidates are the partners of o, and none of them has returned. The
+// stored partners include every returned one (partners.go), and a
+// closed instance binds no pending operation. Then o is not bound:
+// folding the level's checks would only make variables (an order
+// variable b(a1,a2) for each add a2 at FIFO's a1) that no instance uses.
 func (e *Encoder) noReturnedPartner(feeds []*source, o *Op) bool {
 	for _, g := range feeds {
 		l := o.asY
