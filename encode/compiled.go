@@ -76,7 +76,9 @@ func compileAtom(f *theory.Formula) (catom, bool) {
 	return catom{}, false
 }
 
-func compilePlan(a *axiom, pl *plan) ([]clevel, bool) {
+// compilePlan compiles pl, a fixed plan (its first variable bound to one
+// given operation) when fixed is set.
+func compilePlan(a *axiom, pl *plan, fixed bool) ([]clevel, bool) {
 	out := make([]clevel, len(pl.checks))
 	for l, cs := range pl.checks {
 		v := pl.order[l]
@@ -86,10 +88,19 @@ func compilePlan(a *axiom, pl *plan) ([]clevel, bool) {
 			lv.feeds = pl.feeds[l]
 		}
 		lv.tied = a.shape == shapeFunction && (v == 0 || v == 1) && containsInt(pl.order[:l], 1-v)
+		// A level whose candidates are the window's operations of its
+		// method (crec: no partner source, not FUNCTION's byArg, not the
+		// given operation) binds only operations of that method: the
+		// conjunct meth(v) = m that chose them is true for each, and
+		// folding it would leave nothing.
+		byMeth := lv.gen == nil && lv.meth != h.NoMethod && !lv.tied && !(fixed && l == 0)
 		for _, c := range cs {
 			ca, ok := compileAtom(c.f)
 			if !ok {
 				return nil, false
+			}
+			if byMeth && c.ante && ca.kind == theory.KMeth && !ca.neg && ca.x == v && ca.m == lv.meth {
+				continue
 			}
 			lv.checks = append(lv.checks, ccheck{atom: ca, ante: c.ante})
 		}
@@ -104,11 +115,11 @@ func compile(a *axiom) *template {
 	}
 	t := &template{}
 	var ok bool
-	if t.levels, ok = compilePlan(a, &a.plan); !ok {
+	if t.levels, ok = compilePlan(a, &a.plan, false); !ok {
 		return nil
 	}
 	for i := range a.fixedPlans {
-		ls, ok := compilePlan(a, &a.fixedPlans[i])
+		ls, ok := compilePlan(a, &a.fixedPlans[i], true)
 		if !ok {
 			return nil
 		}
