@@ -1,10 +1,6 @@
 package encode
 
-import (
-	"slices"
-
-	h "github.com/satmon/satmon/internal/history"
-)
+import h "github.com/satmon/satmon/internal/history"
 
 // Partner lists of pending operations, on demand.
 //
@@ -193,7 +189,13 @@ func (e *Encoder) returnPartners(op *Op) {
 			out = append(out, x)
 		}
 	}
-	slices.SortFunc(out, func(a, b *Op) int { return a.Serial - b.Serial })
+	// By insertion: there are hardly ever more than a few, and the
+	// generic sort's setup cost more than the sorting.
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j-1].Serial > out[j].Serial; j-- {
+			out[j-1], out[j] = out[j], out[j-1]
+		}
+	}
 	for _, x := range out {
 		e.ruleOut(x, op)
 	}
