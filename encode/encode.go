@@ -627,13 +627,21 @@ const memoMethods = 16
 // pairs of a window (two adds, two removes) fail on their methods, and
 // Call tries every operation of the window both ways.
 func (e *Encoder) methodsMayMatch(mx, my h.Method) bool {
+	if mx < memoMethods && my < memoMethods {
+		if t := e.methPair[int(mx)*memoMethods+int(my)]; t != vUnknown {
+			return t == vTrue
+		}
+	}
+	return e.methodsMayMatchSlow(mx, my)
+}
+
+// methodsMayMatchSlow is methodsMayMatch on its first call for a pair
+// (or for methods it does not memoize).
+func (e *Encoder) methodsMayMatchSlow(mx, my h.Method) bool {
 	if mx >= memoMethods || my >= memoMethods {
 		return true // not memoized; the full fold decides
 	}
 	i := int(mx)*memoMethods + int(my)
-	if t := e.methPair[i]; t != vUnknown {
-		return t == vTrue
-	}
 	r := eval3(e.k.Pair.Body.Args[1], func(a *theory.Formula) tri {
 		if a.Kind != theory.KMeth {
 			return vUnknown
