@@ -568,19 +568,28 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit, clos
 	}
 	e.scr.cparts, e.scr.conj = parts, conj
 	// The disjunction, folded as or folds it: a true part makes the
-	// instance true, a false one is left out (in place).
-	out := parts[:0]
-	for _, p := range parts {
-		if p.n == 0 {
-			switch e.settledLit(p.lit) {
-			case nTrue:
-				e.scr.cur, e.curAxiom = cur[:0], nil
-				return
-			case nFalse:
-				continue
+	// instance true, a false one is left out (in place). Only the guards
+	// can be settled here: every other literal part was settled when it
+	// was made (a check's at its level, a witness's in cwitness), and
+	// grounding since has assigned only variables it made (the side
+	// clauses of a new match or ret variable, pendingVarMade). So a
+	// closed instance, which has no guards, has nothing to settle, nor
+	// has one without a saturator (settledLit is then nLit).
+	out := parts
+	if !closed && e.lazy != nil {
+		out = parts[:0]
+		for _, p := range parts {
+			if p.n == 0 {
+				switch e.settledLit(p.lit) {
+				case nTrue:
+					e.scr.cur, e.curAxiom = cur[:0], nil
+					return
+				case nFalse:
+					continue
+				}
 			}
+			out = append(out, p)
 		}
-		out = append(out, p)
 	}
 	if t.hasWit && e.watching(extra) {
 		if !hasTruePart(out) {
