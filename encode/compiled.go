@@ -79,6 +79,13 @@ func compileAtom(f *theory.Formula) (catom, bool) {
 // compilePlan compiles pl, a fixed plan (its first variable bound to one
 // given operation) when fixed is set.
 func compilePlan(a *axiom, pl *plan, fixed bool) ([]clevel, bool) {
+	n := 0
+	for _, cs := range pl.checks {
+		n += len(cs)
+	}
+	if n > maxChecks {
+		return nil, false
+	}
 	out := make([]clevel, len(pl.checks))
 	for l, cs := range pl.checks {
 		v := pl.order[l]
@@ -156,6 +163,10 @@ const noLit = z.LitNull
 // maxWit bounds the atoms of a compiled witness, which cwitness folds
 // into an array (every kernel's have at most 3).
 const maxWit = 8
+
+// maxChecks bounds the checks of a compiled plan, whose literals cbind
+// keeps in arrays (every kernel's have at most 5).
+const maxChecks = 16
 
 // atomLit grounds atom c under e.env as fold does: a literal (kind nLit)
 // or a constant (nTrue, nFalse), creating the same variables.
@@ -374,7 +385,7 @@ func (e *Encoder) knownWit(t *template) tri {
 }
 
 // crec is rec through the template: the folded checks are literals in
-// st.lante and st.lrest (constants that cannot prune are left out, as the
+// st.lante[:st.na] and st.lrest[:st.nr] (constants that cannot prune are left out, as the
 // interpreter's disjunction drops them).
 func (e *Encoder) crec(st *instState, level int) {
 	if e.poll() {
@@ -385,7 +396,7 @@ func (e *Encoder) crec(st *instState, level int) {
 		if st.must == nil && a.closable && !anyPending(e.scr.env[:nf]) {
 			return // emitted for good when its last operation returned
 		}
-		e.cleaf(a, st.win, st.lante, st.lrest, st.extra, st.closed)
+		e.cleaf(a, st.win, st.lante[:st.na], st.lrest[:st.nr], st.extra, st.closed)
 		return
 	}
 	lv := &st.clv[level]
@@ -454,7 +465,7 @@ func (e *Encoder) cbind(st *instState, lv *clevel, level int, o *Op, tied, admit
 	}
 	e.bindings++
 	e.scr.env[v] = o
-	na, nr := len(st.lante), len(st.lrest)
+	na, nr := st.na, st.nr
 	ok := true
 	for i := range lv.checks {
 		c := &lv.checks[i]
@@ -468,7 +479,8 @@ func (e *Encoder) cbind(st *instState, lv *clevel, level int, o *Op, tied, admit
 				break
 			}
 			if k == nLit {
-				st.lante = append(st.lante, l)
+				st.lante[st.na] = l
+				st.na++
 			}
 		} else {
 			if k == nTrue {
@@ -476,14 +488,15 @@ func (e *Encoder) cbind(st *instState, lv *clevel, level int, o *Op, tied, admit
 				break
 			}
 			if k == nLit {
-				st.lrest = append(st.lrest, l)
+				st.lrest[st.nr] = l
+				st.nr++
 			}
 		}
 	}
 	if ok {
 		e.crec(st, level+1)
 	}
-	st.lante, st.lrest = st.lante[:na], st.lrest[:nr]
+	st.na, st.nr = na, nr
 }
 
 func anyPending(ops []*Op) bool {

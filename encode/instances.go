@@ -676,7 +676,7 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 	st := &e.scr.inst
 	st.a, st.must, st.closed, st.extra, st.win, st.nf, st.fixed = a, must, closed, extra, win, nf, -1
 	st.pl, st.clv = &a.plan, nil
-	st.ante, st.rest, st.lante, st.lrest = st.ante[:0], st.rest[:0], st.lante[:0], st.lrest[:0]
+	st.ante, st.rest, st.na, st.nr = st.ante[:0], st.rest[:0], 0, 0
 	st.one[0] = must
 	compiled := a.tmpl != nil && !e.interpret
 	if must == nil {
@@ -772,7 +772,8 @@ type instState struct {
 	// The template's (compiled.go): its levels for pl, and the literals
 	// of the checks folded so far.
 	clv          []clevel
-	lante, lrest []Lit
+	lante, lrest [maxChecks]Lit
+	na, nr       int
 	// witLits are the literals knownWit found for the witness's atoms,
 	// witVals their values.
 	witLits [maxWit]Lit
