@@ -460,7 +460,7 @@ func (e *Encoder) cbind(st *instState, lv *clevel, level int, o *Op, tied, admit
 	if !admitted && !e.cutsAdmit(lv.cuts, o) {
 		return
 	}
-	if st.closed && e.noReturnedPartner(lv.feeds, o) {
+	if st.closed && lv.feeds != nil && e.noReturnedPartner(lv.feeds, o) {
 		return
 	}
 	e.bindings++
