@@ -568,8 +568,9 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit, clos
 			cands = e.partners(g, e.scr.env)
 		}
 		// cwitness appends to the buffers in e.scr, not to slices passed
-		// through each call.
+		// through each call, and notes a true witness in truePart.
 		e.scr.cparts, e.scr.conj = parts, conj
+		e.scr.inst.truePart = false
 		for _, o := range cands {
 			e.scr.env[nf] = o
 			if e.knownWit(t) != vFalse {
@@ -605,22 +606,13 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit, clos
 		}
 	}
 	if t.hasWit && e.watching(extra) {
-		if !hasTruePart(out) {
+		if !e.scr.inst.truePart {
 			e.watchInstance(out, nf)
 		}
 	} else {
 		e.cassert(out, extra)
 	}
 	e.scr.cur, e.curAxiom = cur[:0], nil
-}
-
-func hasTruePart(parts []cpart) bool {
-	for _, p := range parts {
-		if p.n < 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // cwitness appends the witness o of the instance under e.env to
@@ -678,6 +670,7 @@ func (e *Encoder) cwitness(a *axiom, o *Op) {
 	switch m {
 	case 0:
 		e.scr.cparts = append(e.scr.cparts, cpart{n: -1})
+		e.scr.inst.truePart = true
 	case 1:
 		e.scr.cparts = append(e.scr.cparts, cpart{lit: lits[0]})
 	default:

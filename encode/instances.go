@@ -778,6 +778,8 @@ type instState struct {
 	// witVals their values.
 	witLits [maxWit]Lit
 	witVals [maxWit]tri
+	// truePart: cwitness found a witness of the instance true.
+	truePart bool
 }
 
 // rec binds the universal variable of the given level to each candidate
