@@ -423,11 +423,13 @@ func (e *Encoder) crec(st *instState, level int) {
 		cands, full = st.one[:], false
 	}
 	head, tail, limit, admitted := e.levelRun(lv.cuts, cands, full)
-	// A closed instance binds no pending operation: skipped here, before
-	// the call (cbind would return at once).
-	closed := st.closed
+	// A closed instance binds no pending operation, nor one whose
+	// partners a later level reads when none of them has returned
+	// (noReturnedPartner): skipped here, before the call.
+	closed, feeds := st.closed, st.closed && lv.feeds != nil
 	for _, o := range head {
-		if (m == h.NoMethod || o.Label.Method == m) && !(closed && o.pending()) {
+		if (m == h.NoMethod || o.Label.Method == m) && !(closed && o.pending()) &&
+			!(feeds && e.noReturnedPartner(lv.feeds, o)) {
 			e.cbind(st, lv, level, o, tied, false)
 		}
 	}
@@ -435,7 +437,7 @@ func (e *Encoder) crec(st *instState, level int) {
 		if o.Call > limit {
 			break
 		}
-		if !(closed && o.pending()) {
+		if !(closed && o.pending()) && !(feeds && e.noReturnedPartner(lv.feeds, o)) {
 			e.cbind(st, lv, level, o, tied, admitted)
 		}
 	}
@@ -445,7 +447,7 @@ func (e *Encoder) crec(st *instState, level int) {
 // cbind binds the variable of level lv to candidate o, folds the level's
 // checks and goes down a level unless one prunes the tuple. admitted says
 // that levelRun's run already applied the level's cuts to o; crec leaves
-// out the pending candidates of a closed instance.
+// out the candidates a closed instance does not bind.
 func (e *Encoder) cbind(st *instState, lv *clevel, level int, o *Op, tied, admitted bool) {
 	v := lv.v
 	if o == st.must && v < st.fixed {
@@ -458,9 +460,6 @@ func (e *Encoder) cbind(st *instState, lv *clevel, level int, o *Op, tied, admit
 		return
 	}
 	if !admitted && !e.cutsAdmit(lv.cuts, o) {
-		return
-	}
-	if st.closed && lv.feeds != nil && e.noReturnedPartner(lv.feeds, o) {
 		return
 	}
 	e.bindings++
