@@ -1,6 +1,7 @@
 package encode
 
 import (
+	"math"
 	"slices"
 
 	h "github.com/satmon/satmon/internal/history"
@@ -422,7 +423,13 @@ func (e *Encoder) crec(st *instState, level int) {
 	if v == st.fixed {
 		cands, full = st.one[:], false
 	}
-	head, tail, limit, admitted := e.levelRun(lv.cuts, cands, full)
+	var head, tail []*Op
+	limit, admitted := math.MaxInt, true
+	if len(lv.cuts) == 0 {
+		tail = cands // levelRun without cuts
+	} else {
+		head, tail, limit, admitted = e.levelRun(lv.cuts, cands, full)
+	}
 	// A closed instance binds no pending operation, nor one whose
 	// partners a later level reads when none of them has returned
 	// (noReturnedPartner): skipped here, before the call.
