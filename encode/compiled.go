@@ -448,7 +448,9 @@ func (e *Encoder) crec(st *instState, level int) {
 			e.cbind(st, lv, level, o, tied, admitted)
 		}
 	}
-	e.scr.pbuf = e.scr.pbuf[:mark]
+	if len(e.scr.pbuf) != mark {
+		e.scr.pbuf = e.scr.pbuf[:mark]
+	}
 }
 
 // cbind binds the variable of level lv to candidate o, folds the level's
