@@ -166,11 +166,21 @@ func (g *source) stored(env []*Op) []*Op {
 // the returned y of the window (op as y, and the pending y, are read on
 // demand).
 func (e *Encoder) callPartners(op *Op) {
-	for _, o := range e.partnerCands(op.Label.Method, true) {
-		if !o.pending() && e.matchPossible(op, o) {
-			op.asX = e.tab.push(op.asX, o)
-			o.asY = e.tab.push(o.asY, op)
+	cands := e.partnerCands(op.Label.Method, true)
+	// When the candidates are one method's operations that MATCH allows
+	// opposite op's (partnerCands found one such method), all that is
+	// left of matchPossible for a returned one is arg(op) = ret(o).
+	fast := e.pairRet && len(cands) > 0 && len(cands) < len(e.tab.win) &&
+		op.Label.Method < memoMethods && cands[0].Label.Method < memoMethods
+	for _, o := range cands {
+		if o.pending() {
+			continue
 		}
+		if fast && op.Label.Arg != o.Label.Ret || !fast && !e.matchPossible(op, o) {
+			continue
+		}
+		op.asX = e.tab.push(op.asX, o)
+		o.asY = e.tab.push(o.asY, op)
 	}
 }
 
