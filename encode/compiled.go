@@ -1,6 +1,7 @@
 package encode
 
 import (
+	"math"
 	"slices"
 
 	h "github.com/satmon/satmon/internal/history"
@@ -37,10 +38,24 @@ type ccheck struct {
 	ante bool
 }
 
+// clevel is a level of a plan as the template reads it: what the plan
+// keeps in per-level slices (instances.go), gathered in one struct.
+type clevel struct {
+	v      int      // the variable bound
+	gen    *source  // plan.gen
+	meth   h.Method // plan.meth
+	checks []ccheck
+	cuts   []rtCut   // plan.cuts
+	feeds  []*source // plan.feeds
+	// tied: FUNCTION's level whose candidates are byArg when the kernel
+	// ties values (see rec).
+	tied bool
+}
+
 // template is an axiom's compiled grounding.
 type template struct {
-	checks      [][]ccheck   // for plan
-	fixedChecks [][][]ccheck // for fixedPlans[f]
+	levels      []clevel   // for plan
+	fixedLevels [][]clevel // for fixedPlans[f]
 	// wit is the witness as a conjunction of atoms; hasWit says whether
 	// there is one (an empty conjunction is true).
 	wit    []catom
@@ -62,15 +77,40 @@ func compileAtom(f *theory.Formula) (catom, bool) {
 	return catom{}, false
 }
 
-func compilePlan(pl *plan) ([][]ccheck, bool) {
-	out := make([][]ccheck, len(pl.checks))
+// compilePlan compiles pl, a fixed plan (its first variable bound to one
+// given operation) when fixed is set.
+func compilePlan(a *axiom, pl *plan, fixed bool) ([]clevel, bool) {
+	n := 0
+	for _, cs := range pl.checks {
+		n += len(cs)
+	}
+	if n > maxChecks {
+		return nil, false
+	}
+	out := make([]clevel, len(pl.checks))
 	for l, cs := range pl.checks {
+		v := pl.order[l]
+		lv := &out[l]
+		lv.v, lv.gen, lv.meth, lv.cuts = v, pl.gen[l], pl.meth[l], pl.cuts[l]
+		if pl.feeds != nil {
+			lv.feeds = pl.feeds[l]
+		}
+		lv.tied = a.shape == shapeFunction && (v == 0 || v == 1) && containsInt(pl.order[:l], 1-v)
+		// A level whose candidates are the window's operations of its
+		// method (crec: no partner source, not FUNCTION's byArg, not the
+		// given operation) binds only operations of that method: the
+		// conjunct meth(v) = m that chose them is true for each, and
+		// folding it would leave nothing.
+		byMeth := lv.gen == nil && lv.meth != h.NoMethod && !lv.tied && !(fixed && l == 0)
 		for _, c := range cs {
 			ca, ok := compileAtom(c.f)
 			if !ok {
 				return nil, false
 			}
-			out[l] = append(out[l], ccheck{atom: ca, ante: c.ante})
+			if byMeth && c.ante && ca.kind == theory.KMeth && !ca.neg && ca.x == v && ca.m == lv.meth {
+				continue
+			}
+			lv.checks = append(lv.checks, ccheck{atom: ca, ante: c.ante})
 		}
 	}
 	return out, true
@@ -83,15 +123,15 @@ func compile(a *axiom) *template {
 	}
 	t := &template{}
 	var ok bool
-	if t.checks, ok = compilePlan(&a.plan); !ok {
+	if t.levels, ok = compilePlan(a, &a.plan, false); !ok {
 		return nil
 	}
 	for i := range a.fixedPlans {
-		cs, ok := compilePlan(&a.fixedPlans[i])
+		ls, ok := compilePlan(a, &a.fixedPlans[i], true)
 		if !ok {
 			return nil
 		}
-		t.fixedChecks = append(t.fixedChecks, cs)
+		t.fixedLevels = append(t.fixedLevels, ls)
 	}
 	if a.wit != nil {
 		if len(a.Exists) != 1 {
@@ -103,6 +143,9 @@ func compile(a *axiom) *template {
 			// Only a flat conjunction: fold stops at the first constant
 			// false conjunct, and the template must stop at the same one.
 			ws = a.wit.Args
+		}
+		if len(ws) > maxWit {
+			return nil
 		}
 		for _, f := range ws {
 			ca, ok := compileAtom(f)
@@ -117,6 +160,14 @@ func compile(a *axiom) *template {
 
 // noLit stands for no literal, next to a constant kind.
 const noLit = z.LitNull
+
+// maxWit bounds the atoms of a compiled witness, which cwitness folds
+// into an array (every kernel's have at most 3).
+const maxWit = 8
+
+// maxChecks bounds the checks of a compiled plan, whose literals cbind
+// keeps in arrays (every kernel's have at most 5).
+const maxChecks = 16
 
 // atomLit grounds atom c under e.env as fold does: a literal (kind nLit)
 // or a constant (nTrue, nFalse), creating the same variables.
@@ -230,22 +281,35 @@ func (e *Encoder) settledLit(l Lit) nodeKind {
 	return nLit
 }
 
-// knownAtom is known for a coded atom.
-func (e *Encoder) knownAtom(c *catom) tri {
+// knownAtom is known for a coded atom. It also returns the atom's
+// literal when it found the variable (z.LitNull otherwise): the atom
+// folds to that literal (see witLits). Each kind either decides the atom
+// by labels and real time or finds its variable, whose value is then
+// read in one place.
+func (e *Encoder) knownAtom(c *catom) (tri, Lit) {
 	env := e.scr.env
-	var t tri
+	t := vUnknown
+	var l Lit // the atom's variable (positive), if it exists
 	switch c.kind {
 	case theory.KMeth:
 		t = triOf(env[c.x].Label.Method == c.m)
 	case theory.KRet:
 		if c.v == theory.Bottom {
-			return vUnknown
+			return vUnknown, noLit
 		}
-		t = e.knownRet(env[c.x], c.v)
+		if o := env[c.x]; !o.pending() {
+			t = triOf(o.Label.Ret == c.v)
+		} else {
+			l = o.rets[c.v] // z.LitNull when missing
+		}
 	case theory.KArgEq:
 		t = triOf(env[c.x].Label.Arg == env[c.y].Label.Arg)
 	case theory.KArgRet:
-		t = e.knownRet(env[c.y], env[c.x].Label.Arg)
+		if o, v := env[c.y], env[c.x].Label.Arg; !o.pending() {
+			t = triOf(o.Label.Ret == v)
+		} else {
+			l = o.rets[v]
+		}
 	case theory.KArgLess:
 		t = triOf(env[c.x].Label.Prio < env[c.y].Label.Prio)
 	case theory.KEq:
@@ -253,120 +317,148 @@ func (e *Encoder) knownAtom(c *catom) tri {
 	case theory.KB:
 		x, y := env[c.x], env[c.y]
 		if t = realTime(x, y); t == vUnknown {
-			if !e.k.Sequential {
-				l, ok := e.reg.vars.get(varPair{vB, int32(x.Serial), int32(y.Serial)}.key())
-				t = e.knownVal(l, ok)
-			} else {
-				t = e.knownVal(e.bExisting(x, y))
+			// As bExisting: in a sequential kernel b(y,x) is ¬b(x,y).
+			if !e.k.Sequential || x.Serial < y.Serial {
+				l, _ = e.reg.vars.get(varPair{vB, int32(x.Serial), int32(y.Serial)}.key())
+			} else if r, ok := e.reg.vars.get(varPair{vB, int32(y.Serial), int32(x.Serial)}.key()); ok {
+				l = r.Not()
 			}
 		}
 	case theory.KMatch:
 		x, y := env[c.x], env[c.y]
-		l, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
-		if !ok && e.excluded(x, y) {
+		var ok bool
+		// excluded needs a true match variable in x's row or y's column.
+		if l, ok = e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); !ok &&
+			(x.trueAsX != noLit || y.trueAsY != noLit) && e.excluded(x, y) {
 			t = vFalse
-		} else {
-			t = e.knownVal(l, ok)
 		}
 	case theory.KUsed:
 		if o := env[c.x]; !o.pending() {
 			t = vTrue
 		} else {
-			t = e.knownVal(o.usedVar, o.usedVar != z.LitNull)
+			l = o.usedVar
+		}
+	}
+	if l != noLit && e.lazy != nil {
+		switch e.val(l) {
+		case 1:
+			t = vTrue
+		case -1:
+			t = vFalse
 		}
 	}
 	if c.neg {
+		if l != noLit {
+			l = l.Not()
+		}
 		switch t {
 		case vTrue:
-			return vFalse
+			return vFalse, l
 		case vFalse:
-			return vTrue
+			return vTrue, l
 		}
 	}
-	return t
+	return t, l
 }
 
-func (e *Encoder) knownVal(l Lit, ok bool) tri {
-	if !ok || e.lazy == nil {
-		return vUnknown
-	}
-	return e.litTri(l)
-}
-
-func (e *Encoder) knownRet(o *Op, v h.Value) tri {
-	if !o.pending() {
-		return triOf(o.Label.Ret == v)
-	}
-	l, ok := o.rets[v]
-	return e.knownVal(l, ok)
-}
-
-// knownWit is eval3(a.wit, e.known) for the template's conjunction.
+// knownWit is eval3(a.wit, e.known) for the template's conjunction. Unless
+// it returns vFalse, it leaves in e.scr.inst.witLits, for each atom, the
+// literal it found for it or z.LitNull, and in witVals the literal's
+// value: cwitness, right after, folds an atom with a literal to it
+// without looking it up again (variables are made, never dropped, while
+// an instance is grounded), and settles it without asking the saturator
+// again (folding the other atoms assigns none but the variables it
+// makes).
 func (e *Encoder) knownWit(t *template) tri {
 	r := vTrue
+	st := &e.scr.inst
 	for i := range t.wit {
-		switch e.knownAtom(&t.wit[i]) {
+		k, l := e.knownAtom(&t.wit[i])
+		switch k {
 		case vFalse:
 			return vFalse
 		case vUnknown:
 			r = vUnknown
 		}
+		st.witLits[i], st.witVals[i] = l, k
 	}
 	return r
 }
 
 // crec is rec through the template: the folded checks are literals in
-// st.lante and st.lrest (constants that cannot prune are left out, as the
+// st.lante[:st.na] and st.lrest[:st.nr] (constants that cannot prune are left out, as the
 // interpreter's disjunction drops them).
 func (e *Encoder) crec(st *instState, level int) {
 	if e.poll() {
 		return
 	}
-	a, nf, pl := st.a, st.nf, st.pl
+	a, nf := st.a, st.nf
 	if level == nf {
 		if st.must == nil && a.closable && !anyPending(e.scr.env[:nf]) {
 			return // emitted for good when its last operation returned
 		}
-		e.cleaf(a, st.win, st.lante, st.lrest, st.extra)
+		e.cleaf(a, st.win, st.lante[:st.na], st.lrest[:st.nr], st.extra, st.closed)
 		return
 	}
-	v := pl.order[level]
+	lv := &st.clv[level]
+	v := lv.v
 	cands, full := st.win, true
-	m := pl.meth[level]
+	m := lv.meth
 	mark := len(e.scr.pbuf)
-	if g := pl.gen[level]; g != nil {
+	if g := lv.gen; g != nil && st.closed {
+		// A closed instance binds only returned operations, and the
+		// stored partners hold every returned one, in the same order as
+		// partners lists them (partners.go): the pending ones are not
+		// merged in only to be skipped.
+		cands, full, m = g.stored(e.scr.env), false, h.NoMethod
+	} else if g != nil {
 		cands, full, m = e.partners(g, e.scr.env), false, h.NoMethod
 	} else if m != h.NoMethod {
 		cands = e.tab.opsOf(m)
 	}
-	tied := a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) && containsInt(pl.order[:level], 1-v)
+	tied := lv.tied && e.valueTied
 	if tied {
 		cands, full = e.tab.byArg.get(e.scr.env[1-v].Label.Arg), false // see rec
 	}
 	if v == st.fixed {
 		cands, full = st.one[:], false
 	}
-	head, tail, limit := e.levelRun(pl, level, cands, full)
+	var head, tail []*Op
+	limit, admitted := math.MaxInt, true
+	if len(lv.cuts) == 0 {
+		tail = cands // levelRun without cuts
+	} else {
+		head, tail, limit, admitted = e.levelRun(lv.cuts, cands, full)
+	}
+	// A closed instance binds no pending operation, nor one whose
+	// partners a later level reads when none of them has returned
+	// (noReturnedPartner): skipped here, before the call.
+	closed, feeds := st.closed, st.closed && lv.feeds != nil
 	for _, o := range head {
-		if m == h.NoMethod || o.Label.Method == m {
-			e.cbind(st, level, v, o, tied)
+		if (m == h.NoMethod || o.Label.Method == m) && !(closed && o.pending()) &&
+			!(feeds && e.noReturnedPartner(lv.feeds, o)) {
+			e.cbind(st, lv, level, o, tied, false)
 		}
 	}
 	for _, o := range tail {
 		if o.Call > limit {
 			break
 		}
-		e.cbind(st, level, v, o, tied)
+		if !(closed && o.pending()) && !(feeds && e.noReturnedPartner(lv.feeds, o)) {
+			e.cbind(st, lv, level, o, tied, admitted)
+		}
 	}
-	e.scr.pbuf = e.scr.pbuf[:mark]
+	if len(e.scr.pbuf) != mark {
+		e.scr.pbuf = e.scr.pbuf[:mark]
+	}
 }
 
-// cbind binds variable v of the given level to candidate o, folds the
-// level's checks and goes down a level unless one prunes the tuple.
-func (e *Encoder) cbind(st *instState, level, v int, o *Op, tied bool) {
-	if st.closed && o.pending() {
-		return
-	}
+// cbind binds the variable of level lv to candidate o, folds the level's
+// checks and goes down a level unless one prunes the tuple. admitted says
+// that levelRun's run already applied the level's cuts to o; crec leaves
+// out the candidates a closed instance does not bind.
+func (e *Encoder) cbind(st *instState, lv *clevel, level int, o *Op, tied, admitted bool) {
+	v := lv.v
 	if o == st.must && v < st.fixed {
 		return
 	}
@@ -376,16 +468,18 @@ func (e *Encoder) cbind(st *instState, level, v int, o *Op, tied bool) {
 	if tied && e.scr.env[1-v].Label.Arg != o.Label.Arg {
 		return
 	}
-	if !e.cutsAdmit(st.pl, level, o) {
+	if !admitted && !e.cutsAdmit(lv.cuts, o) {
 		return
 	}
 	e.bindings++
 	e.scr.env[v] = o
-	na, nr := len(st.lante), len(st.lrest)
+	if level == 0 {
+		st.clauseAt = e.clause
+	}
+	na, nr := st.na, st.nr
 	ok := true
-	checks := st.cchecks[level]
-	for i := range checks {
-		c := &checks[i]
+	for i := range lv.checks {
+		c := &lv.checks[i]
 		l, k := e.atomLit(&c.atom)
 		if k == nLit {
 			k = e.settledLit(l)
@@ -396,7 +490,8 @@ func (e *Encoder) cbind(st *instState, level, v int, o *Op, tied bool) {
 				break
 			}
 			if k == nLit {
-				st.lante = append(st.lante, l)
+				st.lante[st.na] = l
+				st.na++
 			}
 		} else {
 			if k == nTrue {
@@ -404,14 +499,15 @@ func (e *Encoder) cbind(st *instState, level, v int, o *Op, tied bool) {
 				break
 			}
 			if k == nLit {
-				st.lrest = append(st.lrest, l)
+				st.lrest[st.nr] = l
+				st.nr++
 			}
 		}
 	}
 	if ok {
 		e.crec(st, level+1)
 	}
-	st.lante, st.lrest = st.lante[:na], st.lrest[:nr]
+	st.na, st.nr = na, nr
 }
 
 func anyPending(ops []*Op) bool {
@@ -447,17 +543,25 @@ type cpart struct {
 // A literal the saturator assigned while the checks were folded is
 // settled again here, where leaf's disjunction settles it: a unit clause
 // emitted meanwhile is a fact at once.
-func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit) {
+func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit, closed bool) {
 	nf := len(a.Forall)
 	t := a.tmpl
 	if t.hasWit && e.cwitnessHolds(a, win, nf) {
 		return
 	}
 	e.w.settledAt = e.clause // watchInstance
-	e.scr.cur = append(e.scr.cur[:0], e.scr.env[:nf]...)
+	// The instance's operations for origin.go are env's first nf, which
+	// stay put until cleaf returns (the witnesses bind env[nf]): cur is
+	// env's prefix meanwhile, capped so that no append can write into
+	// env, and gets its own buffer back at the end.
+	cur := e.scr.cur
+	e.scr.cur = e.scr.env[:nf:nf]
 	e.curAxiom = a.Axiom // origin.go
 	parts, conj := e.scr.cparts[:0], e.scr.conj[:0]
-	for j, o := range e.scr.env[:nf] {
+	// The guards ¬used(x); a closed instance's operations have all
+	// returned, and have none.
+	for j := 0; j < nf && !closed; j++ {
+		o := e.scr.env[j]
 		if !o.pending() || a.guarded[j] || slices.Contains(e.scr.env[:j], o) {
 			continue
 		}
@@ -475,106 +579,122 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit) {
 		if g := a.witGen; g != nil {
 			cands = e.partners(g, e.scr.env)
 		}
+		// cwitness appends to the buffers in e.scr, not to slices passed
+		// through each call, and notes a true witness in truePart.
+		e.scr.cparts, e.scr.conj = parts, conj
+		e.scr.inst.truePart = false
 		for _, o := range cands {
 			e.scr.env[nf] = o
-			if e.knownWit(t) == vFalse {
-				continue
+			if e.knownWit(t) != vFalse {
+				e.cwitness(a, o)
 			}
-			parts, conj = e.cwitness(a, o, parts, conj)
 		}
+		parts, conj = e.scr.cparts, e.scr.conj
 		e.scr.pbuf = e.scr.pbuf[:mark]
 	}
 	e.scr.cparts, e.scr.conj = parts, conj
 	// The disjunction, folded as or folds it: a true part makes the
-	// instance true, a false one is left out.
-	out := e.scr.cout[:0]
-	for _, p := range parts {
-		if p.n == 0 {
-			switch e.settledLit(p.lit) {
-			case nTrue:
-				e.scr.cur, e.curAxiom = e.scr.cur[:0], nil
-				e.scr.cout = out
-				return
-			case nFalse:
-				continue
+	// instance true, a false one is left out (in place). Every literal
+	// part but the guards was settled when it was made (a check's at its
+	// level, a witness's in cwitness), and making variables since has
+	// assigned only those variables (the side clauses of a new match or
+	// ret variable, pendingVarMade), each settled after. But a clause
+	// emitted by another instance grounded since the first level was
+	// bound (a unit one materialised at once, say) may have assigned a
+	// check's literal: then every part is settled again, as leaf's
+	// disjunction settles it. So a closed instance, which has no guards,
+	// has nothing to settle when no clause has been emitted since, nor
+	// has one without a saturator (settledLit is then nLit); watchInstance
+	// relies on every part being settled.
+	out := parts
+	if (!closed || e.clause != e.scr.inst.clauseAt) && e.lazy != nil {
+		out = parts[:0]
+		for _, p := range parts {
+			if p.n == 0 {
+				switch e.settledLit(p.lit) {
+				case nTrue:
+					e.scr.cur, e.curAxiom = cur[:0], nil
+					return
+				case nFalse:
+					continue
+				}
 			}
+			out = append(out, p)
 		}
-		out = append(out, p)
 	}
-	e.scr.cout = out
 	if t.hasWit && e.watching(extra) {
-		if !hasTruePart(out) {
+		if !e.scr.inst.truePart {
 			e.watchInstance(out, nf)
 		}
 	} else {
 		e.cassert(out, extra)
 	}
-	e.scr.cur, e.curAxiom = e.scr.cur[:0], nil
+	e.scr.cur, e.curAxiom = cur[:0], nil
 }
 
-func hasTruePart(parts []cpart) bool {
-	for _, p := range parts {
-		if p.n < 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// cwitness appends the witness o of the instance under e.env: the
-// conjunction used(o) (when no match atom guards it) ∧ wit, folded as
-// witnesses folds it. A false conjunction adds nothing; a true one is a
-// part that is always true (a literal-free true part is coded as the
-// empty conjunction at n = -1).
-func (e *Encoder) cwitness(a *axiom, o *Op, parts []cpart, conj []Lit) ([]cpart, []Lit) {
+// cwitness appends the witness o of the instance under e.env to
+// e.scr.cparts (its literals to e.scr.conj): the conjunction used(o)
+// (when no match atom guards it) ∧ wit, folded as witnesses folds it. A
+// false conjunction adds nothing; a true one is a part that is always
+// true (a literal-free true part is coded as the empty conjunction at n
+// = -1). It follows knownWit for o, whose witLits it reads.
+func (e *Encoder) cwitness(a *axiom, o *Op) {
 	t := a.tmpl
-	start := len(conj)
-	// used(o) is read before the witness is folded, as witnesses builds
-	// its conjunction in that order.
-	var usedL Lit
-	usedK := nTrue
+	// lits[0] is used(o), read before the witness is folded, as
+	// witnesses builds its conjunction in that order; known[i] says that
+	// lits[i] need not be settled again: knownWit found it and read its
+	// value, unknown (a true one settles out at once).
+	var lits [maxWit + 1]Lit
+	var known [maxWit + 1]bool
+	n := 1
 	if a.witGen == nil && o.pending() {
-		usedL, usedK = e.used(o), nLit
+		lits[0] = e.used(o)
+	} else {
+		n = 0
 	}
+	st := &e.scr.inst
 	// The witness's conjuncts; fold stops at the first constant false.
 	for i := range t.wit {
-		l, k := e.atomLit(&t.wit[i])
+		l := st.witLits[i]
+		k := nLit
+		if l == noLit {
+			l, k = e.atomLit(&t.wit[i])
+		} else if st.witVals[i] == vTrue {
+			continue
+		}
 		if k == nFalse {
-			return parts, conj[:start]
+			return
 		}
 		if k == nLit {
-			conj = append(conj, l)
+			lits[n], known[n] = l, st.witLits[i] != noLit
+			n++
 		}
 	}
-	// Settle as and does, the used literal first. The folded literals
-	// are copied out first, as the settled ones replace them in conj.
-	lits := append(e.scr.witScratch[:0], conj[start:]...)
-	e.scr.witScratch = lits
-	conj = conj[:start]
-	if usedK == nLit {
-		switch e.settledLit(usedL) {
-		case nFalse:
-			return parts, conj
-		case nLit:
-			conj = append(conj, usedL)
+	// Settle as and does, in order; the literals left gather in lits[:m].
+	m := 0
+	for i, l := range lits[:n] {
+		if !known[i] {
+			switch e.settledLit(l) {
+			case nFalse:
+				return
+			case nTrue:
+				continue
+			}
 		}
+		lits[m] = l
+		m++
 	}
-	for _, l := range lits {
-		switch e.settledLit(l) {
-		case nFalse:
-			return parts, conj[:start]
-		case nLit:
-			conj = append(conj, l)
-		}
-	}
-	out := conj[start:]
-	switch len(out) {
+	switch m {
 	case 0:
-		return append(parts, cpart{n: -1}), conj
+		e.scr.cparts = append(e.scr.cparts, cpart{n: -1})
+		e.scr.inst.truePart = true
 	case 1:
-		return append(parts, cpart{lit: out[0]}), conj[:start]
+		e.scr.cparts = append(e.scr.cparts, cpart{lit: lits[0]})
+	default:
+		start := len(e.scr.conj)
+		e.scr.conj = append(e.scr.conj, lits[:m]...)
+		e.scr.cparts = append(e.scr.cparts, cpart{at: int32(start), n: int32(m)})
 	}
-	return append(parts, cpart{at: int32(start), n: int32(len(out))}), conj
 }
 
 // cassert is assert for the folded disjunction parts.

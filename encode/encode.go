@@ -136,11 +136,13 @@ type Encoder struct {
 
 	methPair [memoMethods * memoMethods]tri // methodsMayMatch's memo, by method pair
 	retKinds [memoMethods]h.RetKind         // retPossible's memo, by method (0: not yet)
-	// pendFor[m] caches pendingFor(m) while tab.pendGen is gen.
+	// pendFor[m] caches pendingFor(m) while tab.pendGen is gen; same
+	// says that its operations all have one method, below memoMethods.
 	pendFor [memoMethods]struct {
-		l   []*Op
-		gen uint64
-		ok  bool
+		l    []*Op
+		gen  uint64
+		ok   bool
+		same bool
 	}
 
 	bindings int    // GroundingStats
@@ -698,13 +700,21 @@ const memoMethods = 16
 // pairs of a window (two adds, two removes) fail on their methods, and
 // Call tries every operation of the window both ways.
 func (e *Encoder) methodsMayMatch(mx, my h.Method) bool {
+	if mx < memoMethods && my < memoMethods {
+		if t := e.methPair[int(mx)*memoMethods+int(my)]; t != vUnknown {
+			return t == vTrue
+		}
+	}
+	return e.methodsMayMatchSlow(mx, my)
+}
+
+// methodsMayMatchSlow is methodsMayMatch on its first call for a pair
+// (or for methods it does not memoize).
+func (e *Encoder) methodsMayMatchSlow(mx, my h.Method) bool {
 	if mx >= memoMethods || my >= memoMethods {
 		return true // not memoized; the full fold decides
 	}
 	i := int(mx)*memoMethods + int(my)
-	if t := e.methPair[i]; t != vUnknown {
-		return t == vTrue
-	}
 	r := eval3(e.k.Pair.Body.Args[1], func(a *theory.Formula) tri {
 		if a.Kind != theory.KMeth {
 			return vUnknown

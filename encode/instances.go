@@ -269,6 +269,9 @@ type plan struct {
 	// cuts[l] are the checks of level l that real time decides for runs
 	// of candidates (rtCut).
 	cuts [][]rtCut
+	// feeds[l] are the candidate sources of later levels that read the
+	// partners of the variable bound at level l (see noReturnedPartner).
+	feeds [][]*source
 }
 
 type check struct {
@@ -349,6 +352,17 @@ func (p *axiom) planOrder(first int) plan {
 		for _, c := range pl.checks[l] {
 			if cut, ok := cutOf(c, v, best[:l]); ok {
 				pl.cuts[l] = append(pl.cuts[l], cut)
+			}
+		}
+	}
+	// FUNCTION's levels may read byArg instead of partners (see rec).
+	if p.shape != shapeFunction {
+		pl.feeds = make([][]*source, nf)
+		for l, v := range best {
+			for _, g := range pl.gen[l+1:] {
+				if g != nil && g.from == v {
+					pl.feeds[l] = append(pl.feeds[l], g)
+				}
 			}
 		}
 	}
@@ -661,13 +675,13 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 	// every call (a return grounds several axioms).
 	st := &e.scr.inst
 	st.a, st.must, st.closed, st.extra, st.win, st.nf, st.fixed = a, must, closed, extra, win, nf, -1
-	st.pl, st.cchecks = &a.plan, nil
-	st.ante, st.rest, st.lante, st.lrest = st.ante[:0], st.rest[:0], st.lante[:0], st.lrest[:0]
+	st.pl, st.clv = &a.plan, nil
+	st.ante, st.rest, st.na, st.nr = st.ante[:0], st.rest[:0], 0, 0
 	st.one[0] = must
 	compiled := a.tmpl != nil && !e.interpret
 	if must == nil {
 		if compiled {
-			st.cchecks = a.tmpl.checks
+			st.clv = a.tmpl.levels
 			e.crec(st, 0)
 		} else {
 			e.rec(st, 0)
@@ -692,7 +706,7 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 			continue
 		}
 		if compiled {
-			st.cchecks = a.tmpl.fixedChecks[st.fixed]
+			st.clv = a.tmpl.fixedLevels[st.fixed]
 			e.crec(st, 0)
 		} else {
 			e.rec(st, 0)
@@ -714,6 +728,35 @@ func (e *Encoder) noReturnedPartners(g *source, from int, o *Op) bool {
 	return len(o.asY) == 0
 }
 
+// noReturnedPartner reports whether a later level of a closed instance
+// would bind nothing under o (feeds: the level's plan.feeds): its
+// candidates are the partners of o, and none of them has returned. The
+// stored partners include every returned one (partners.go), and a
+// closed instance binds no pending operation. Then o is not bound:
+// folding the level's checks would only make variables (an order
+// variable b(a1,a2) for each add a2 at FIFO's a1) that no instance uses.
+func (e *Encoder) noReturnedPartner(feeds []*source, o *Op) bool {
+	for _, g := range feeds {
+		l := o.asY
+		if g.asX {
+			l = o.asX
+		}
+		if !anyReturned(l) {
+			return true
+		}
+	}
+	return false
+}
+
+func anyReturned(ops []*Op) bool {
+	for _, o := range ops {
+		if !o.pending() {
+			return true
+		}
+	}
+	return false
+}
+
 // instState is one run of instances: a struct kept in the encoder rather
 // than a recursive closure, which was allocated at every call.
 type instState struct {
@@ -726,10 +769,21 @@ type instState struct {
 	one        [1]*Op
 	pl         *plan
 	ante, rest []*node // folded atoms of the variables bound so far
-	// The template's (compiled.go): its checks per level for pl, and the
-	// literals of the checks folded so far.
-	cchecks      [][]ccheck
-	lante, lrest []Lit
+	// The template's (compiled.go): its levels for pl, and the literals
+	// of the checks folded so far.
+	clv          []clevel
+	lante, lrest [maxChecks]Lit
+	na, nr       int
+	// witLits are the literals knownWit found for the witness's atoms,
+	// witVals their values.
+	witLits [maxWit]Lit
+	witVals [maxWit]tri
+	// truePart: cwitness found a witness of the instance true.
+	truePart bool
+	// clauseAt is the encoder's clause count when the first level was
+	// bound: the checks' literals were settled since, and are current
+	// while no clause has been emitted (see cleaf).
+	clauseAt int
 }
 
 // rec binds the universal variable of the given level to each candidate
@@ -769,7 +823,7 @@ func (e *Encoder) rec(st *instState, level int) {
 	if v == st.fixed {
 		cands, full = st.one[:], false
 	}
-	head, tail, limit := e.levelRun(pl, level, cands, full)
+	head, tail, limit, _ := e.levelRun(pl.cuts[level], cands, full)
 	for _, o := range head {
 		if m == h.NoMethod || o.Label.Method == m {
 			e.bind(st, level, v, o)
@@ -805,7 +859,10 @@ func (e *Encoder) bind(st *instState, level, v int, o *Op) {
 			return
 		}
 	}
-	if !e.cutsAdmit(pl, level, o) {
+	if !e.cutsAdmit(pl.cuts[level], o) {
+		return
+	}
+	if st.closed && pl.feeds != nil && e.noReturnedPartner(pl.feeds[level], o) {
 		return
 	}
 	e.bindings++
@@ -842,26 +899,36 @@ func (e *Encoder) bind(st *instState, level, v int, o *Op) {
 // then may candidates be taken from an operation's overlap list. What
 // the run leaves out, cutsAdmit rejects; candidates in the run are
 // still checked by cutsAdmit, which keeps the result independent of the
-// narrowing (and exact when calls are not in order: see unordered).
-func (e *Encoder) levelRun(pl *plan, level int, cands []*Op, full bool) (head, tail []*Op, limit int) {
+// narrowing (and exact when calls are not in order: see unordered),
+// except those of the tail when admitted is set: there the run applied
+// every cut (below).
+func (e *Encoder) levelRun(cuts []rtCut, cands []*Op, full bool) (head, tail []*Op, limit int, admitted bool) {
 	limit = math.MaxInt
 	if e.tab.unordered {
-		return nil, cands, limit
+		return nil, cands, limit, len(cuts) == 0
 	}
 	var from *Op // of the !after cuts, the operation called last
-	for _, c := range pl.cuts[level] {
+	befores := false
+	for _, c := range cuts {
 		u := e.scr.env[c.u]
 		switch {
 		case c.after:
 			if !u.pending() && u.Return < limit {
 				limit = u.Return
 			}
-		case full && (from == nil || u.Call > from.Call):
+		case !full:
+			befores = true
+		case from == nil || u.Call > from.Call:
 			from = u
 		}
 	}
+	// In call order, a tail candidate o called no later than limit was
+	// not called after an after cut's u returned; and one called no
+	// earlier than from did not return before any !after cut's u (called
+	// no later than from) was called. So without !after cuts left
+	// unapplied, the tail needs no cutsAdmit.
 	if from == nil {
-		return nil, cands, limit
+		return nil, cands, limit, !befores
 	}
 	// The candidates called before from that did not return before it
 	// was called overlap it: they open from.conc, in call order. Then
@@ -879,12 +946,12 @@ func (e *Encoder) levelRun(pl *plan, level int, cands []*Op, full bool) (head, t
 	for n < len(from.conc) && from.conc[n].Call < from.Call {
 		n++
 	}
-	return from.conc[:n], cands[lo:], limit
+	return from.conc[:n], cands[lo:], limit, true
 }
 
-// cutsAdmit reports whether no real-time cut of the level prunes o.
-func (e *Encoder) cutsAdmit(pl *plan, level int, o *Op) bool {
-	for _, c := range pl.cuts[level] {
+// cutsAdmit reports whether no real-time cut of a level prunes o.
+func (e *Encoder) cutsAdmit(cuts []rtCut, o *Op) bool {
+	for _, c := range cuts {
 		u := e.scr.env[c.u]
 		if c.after && before(u, o) || !c.after && before(o, u) {
 			return false

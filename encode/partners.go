@@ -1,10 +1,6 @@
 package encode
 
-import (
-	"slices"
-
-	h "github.com/satmon/satmon/internal/history"
-)
+import h "github.com/satmon/satmon/internal/history"
 
 // Partner lists of pending operations, on demand.
 //
@@ -47,6 +43,24 @@ func (e *Encoder) partnersX(x *Op) []*Op {
 	if first < 0 {
 		return x.asX
 	}
+	if len(x.asX) == 0 && first == 0 {
+		// No stored partner, and maybe every pending one: a dequeue pending
+		// in a queue may return any add's value. Then the list is pend,
+		// read as it is (nothing changes it while the caller reads: it is
+		// rebuilt only once the pending operations change). When they
+		// all have one method, pendingMayMatch, which reads only p's
+		// method (retPossible), said so for all with pend[0].
+		i := 1
+		if x.Label.Method < memoMethods && e.pendFor[x.Label.Method].same {
+			i = len(pend)
+		}
+		for i < len(pend) && e.pendingMayMatch(x, pend[i]) {
+			i++
+		}
+		if i == len(pend) {
+			return pend[:len(pend):len(pend)]
+		}
+	}
 	// Merge the stored partners (returned) with the pending ones, both
 	// in window order (serials increase along the window).
 	start := len(e.scr.pbuf)
@@ -82,9 +96,11 @@ func (e *Encoder) pendingFor(m h.Method) []*Op {
 	c := &e.pendFor[m]
 	if c.gen != e.tab.pendGen || !c.ok {
 		c.l = c.l[:0]
+		c.same = true
 		for _, p := range e.tab.pend {
 			if e.methodsMayMatch(m, p.Label.Method) {
 				c.l = append(c.l, p)
+				c.same = c.same && p.Label.Method < memoMethods && p.Label.Method == c.l[0].Label.Method
 			}
 		}
 		c.gen, c.ok = e.tab.pendGen, true
@@ -137,15 +153,34 @@ func (e *Encoder) partners(g *source, env []*Op) []*Op {
 	return e.partnersY(env[g.from])
 }
 
+// stored are the stored partners g names under env: every returned one,
+// and, unless e.virt, the pending ones too.
+func (g *source) stored(env []*Op) []*Op {
+	if g.asX {
+		return env[g.from].asX
+	}
+	return env[g.from].asY
+}
+
 // callPartners makes the stored pairs of op, just called: with op as x,
 // the returned y of the window (op as y, and the pending y, are read on
 // demand).
 func (e *Encoder) callPartners(op *Op) {
-	for _, o := range e.partnerCands(op.Label.Method, true) {
-		if !o.pending() && e.matchPossible(op, o) {
-			op.asX = e.tab.push(op.asX, o)
-			o.asY = e.tab.push(o.asY, op)
+	cands := e.partnerCands(op.Label.Method, true)
+	// When the candidates are one method's operations that MATCH allows
+	// opposite op's (partnerCands found one such method), all that is
+	// left of matchPossible for a returned one is arg(op) = ret(o).
+	fast := e.pairRet && len(cands) > 0 && len(cands) < len(e.tab.win) &&
+		op.Label.Method < memoMethods && cands[0].Label.Method < memoMethods
+	for _, o := range cands {
+		if o.pending() {
+			continue
 		}
+		if fast && op.Label.Arg != o.Label.Ret || !fast && !e.matchPossible(op, o) {
+			continue
+		}
+		op.asX = e.tab.push(op.asX, o)
+		o.asY = e.tab.push(o.asY, op)
 	}
 }
 
@@ -164,7 +199,13 @@ func (e *Encoder) returnPartners(op *Op) {
 			out = append(out, x)
 		}
 	}
-	slices.SortFunc(out, func(a, b *Op) int { return a.Serial - b.Serial })
+	// By insertion: there are hardly ever more than a few, and the
+	// generic sort's setup cost more than the sorting.
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j-1].Serial > out[j].Serial; j-- {
+			out[j-1], out[j] = out[j], out[j-1]
+		}
+	}
 	for _, x := range out {
 		e.ruleOut(x, op)
 	}

@@ -18,18 +18,16 @@ type scratch struct {
 	inst      instState
 	nodes     nodes // arena for the formulas being grounded
 	// The template's buffers (compiled.go): the parts of an instance's
-	// disjunction, the literals of its witnesses, the parts left after
-	// folding, the clause, and a copy of one witness's literals.
-	cparts     []cpart
-	conj       []Lit
-	cout       []cpart
-	cclause    []Lit
-	witScratch []Lit
-	retUnits   []Lit    // Return's unit clauses
-	cycle      [6]Lit   // checkCycle's clause
-	pair       [2]Lit   // emit2's clause
-	byTri      [3][]*Op // usedAssigned's scratch
-	pbuf       []*Op    // the lists partnersX and partnersY build
-	opScratch  []*Op    // returnPartners' and pairClauses' scratch
-	forget     []z.Var  // Remove's result, reused from call to call
+	// disjunction (folded in place), the literals of its witnesses, and
+	// the clause.
+	cparts    []cpart
+	conj      []Lit
+	cclause   []Lit
+	retUnits  []Lit    // Return's unit clauses
+	cycle     [6]Lit   // checkCycle's clause
+	pair      [2]Lit   // emit2's clause
+	byTri     [3][]*Op // usedAssigned's scratch
+	pbuf      []*Op    // the lists partnersX and partnersY build
+	opScratch []*Op    // returnPartners' and pairClauses' scratch
+	forget    []z.Var  // Remove's result, reused from call to call
 }

@@ -134,7 +134,8 @@ type watchState struct {
 	closed  bool
 	revisit []int32
 	// settledAt is the encoder's clause count when cleaf began to settle
-	// the literals of its instance (see watchInstance).
+	// the guards of its instance, when every other part was already
+	// settled (see cleaf and watchInstance).
 	settledAt int
 	// evalAll (tests only) evaluates every instance at every event instead
 	// of counting: the reference the counts are checked against.
@@ -185,8 +186,10 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 		return
 	}
 	if e.clause == w.settledAt {
-		// cleaf settled every literal, and no clause has been emitted
-		// since: the saturator's values are as it read them (it assigns
+		// Every literal is settled (cleaf settles the guards, the other
+		// parts were settled when made and only variables made since
+		// were assigned, each settled after), and no clause has been
+		// emitted since cleaf began: the saturator's values are as it read them (it assigns
 		// nothing but when a clause is added, or when it propagates,
 		// which it does not during grounding), so every literal is
 		// unassigned, every item open, and the instance not unit.
