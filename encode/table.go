@@ -170,17 +170,24 @@ func (t *opTable) takeList(c int) []*Op {
 	if k < 0 {
 		return make([]*Op, 0, c)
 	}
-	if n := len(t.freeLists[k]); n > 0 {
-		l := t.freeLists[k][n-1]
-		t.freeLists[k] = t.freeLists[k][:n-1]
+	return takeFrom(&t.freeLists[k], &t.madeLists[k], c)
+}
+
+// takeFrom pops an empty list of capacity c from a pool's class free,
+// or, when the class is empty, carves a slab of such lists from one
+// allocation (see slabCount), keeps all but one in free and returns that
+// one; made counts the lists the class has made.
+func takeFrom[L ~[]E, E any](free *[]L, made *int, c int) L {
+	if n := len(*free); n > 0 {
+		l := (*free)[n-1]
+		*free = (*free)[:n-1]
 		return l
 	}
-	// The pool is empty: carve a slab (see slabCount), keep the others.
-	n := slabCount(t.madeLists[k], c)
-	t.madeLists[k] += n
-	slab := make([]*Op, n*c)
+	n := slabCount(*made, c)
+	*made += n
+	slab := make(L, n*c)
 	for i := n - 1; i > 0; i-- {
-		t.freeLists[k] = append(t.freeLists[k], slab[i*c:i*c:(i+1)*c])
+		*free = append(*free, slab[i*c:i*c:(i+1)*c])
 	}
 	return slab[0:0:c]
 }
@@ -201,19 +208,7 @@ func (t *opTable) takeOwned(c int) ownedList {
 	if k < 0 {
 		return make(ownedList, 0, c)
 	}
-	if n := len(t.freeOwned[k]); n > 0 {
-		l := t.freeOwned[k][n-1]
-		t.freeOwned[k] = t.freeOwned[k][:n-1]
-		return l
-	}
-	// As takeList; an entry is one word.
-	n := slabCount(t.madeOwned[k], c)
-	t.madeOwned[k] += n
-	slab := make(ownedList, n*c)
-	for i := n - 1; i > 0; i-- {
-		t.freeOwned[k] = append(t.freeOwned[k], slab[i*c:i*c:(i+1)*c])
-	}
-	return slab[0:0:c]
+	return takeFrom(&t.freeOwned[k], &t.madeOwned[k], c)
 }
 
 // putOwned keeps l for reuse if its capacity is a class and the class is
