@@ -8,12 +8,12 @@ import (
 
 // argTable maps an argument to the live operations that have it, in
 // call order (opTable.byArg). Every call adds to it and every forgotten
-// operation leaves it, and with the values of a queue or a stack all
-// distinct, each of those inserted or deleted a key of a Go map, which
-// hashed the string twice or three times per operation. This is a hash
-// table with open addressing, linear probing and backward-shift deletion,
-// as varTable: each operation hashes its argument once on the way in and
-// once on the way out. Nothing iterates over it, so its layout decides
+// operation leaves it; with the values of a queue or a stack all
+// distinct, each is an insertion or a deletion, and a Go map would hash
+// the string at every look-up of the call and of the forgetting. This is
+// a hash table with open addressing, linear probing and backward-shift
+// deletion, as varTable: each operation hashes its argument once on the
+// way in and once on the way out. Nothing iterates over it, so its layout decides
 // nothing but speed.
 type argTable struct {
 	slots []argSlot

@@ -162,24 +162,12 @@ func compareVariants(t *testing.T, name string, k *theory.Kernel, acts []h.Actio
 		return true
 	}
 	for i, a := range acts {
-		seq := a.Seq + 2
-		if a.Kind == h.Call {
-			serial[a.ID], next = next, next+1
+		var after func(*run)
+		if !lazy && a.Kind == h.Return {
+			after = func(r *run) { r.e.EmitOpen(r.e.sink.NewVar().Pos()) }
 		}
-		for _, r := range runs {
-			switch a.Kind {
-			case h.Call:
-				r.e.Call(Op{Serial: serial[a.ID], Label: a.Label, Call: seq})
-			case h.Return:
-				r.e.Return(serial[a.ID], a.Label.Ret, seq)
-			}
-			if !lazy && a.Kind == h.Return {
-				r.e.EmitOpen(r.e.sink.NewVar().Pos())
-			}
-			r.step()
-		}
-		if a.Kind == h.Return {
-			returned = append(returned, serial[a.ID])
+		if sr := feed(runs[:], a, serial, &next, after); a.Kind == h.Return {
+			returned = append(returned, sr)
 			delete(serial, a.ID)
 		}
 		if !check(i) || runs[0].dead {
@@ -261,21 +249,8 @@ func compareFixpoints(t *testing.T, name string, k *theory.Kernel, acts []h.Acti
 	serial, next := map[string]int{}, 1
 	var returned []int
 	for i, a := range acts {
-		seq := a.Seq + 2
-		if a.Kind == h.Call {
-			serial[a.ID], next = next, next+1
-		}
-		for _, r := range runs {
-			switch a.Kind {
-			case h.Call:
-				r.e.Call(Op{Serial: serial[a.ID], Label: a.Label, Call: seq})
-			case h.Return:
-				r.e.Return(serial[a.ID], a.Label.Ret, seq)
-			}
-			r.step()
-		}
-		if a.Kind == h.Return {
-			returned = append(returned, serial[a.ID])
+		if sr := feed(runs[:], a, serial, &next, nil); a.Kind == h.Return {
+			returned = append(returned, sr)
 		}
 		if runs[0].dead != runs[1].dead {
 			t.Fatalf("%s: after action %d: conflict %v with clauses, %v watched", name, i, runs[0].dead, runs[1].dead)
@@ -306,4 +281,31 @@ func compareFixpoints(t *testing.T, name string, k *theory.Kernel, acts []h.Acti
 		}
 	}
 	return runs[1].e.w.materialised
+}
+
+// feed gives the action a to each run: a call gets the serial next (and
+// next moves on), noted in serial by the action's id; both get the log's
+// sequence number shifted past the encoder's own first actions. after,
+// when not nil, runs on each run before its step. feed returns a's
+// serial.
+func feed(runs []*run, a h.Action, serial map[string]int, next *int, after func(*run)) int {
+	seq := a.Seq + 2
+	if a.Kind == h.Call {
+		serial[a.ID] = *next
+		*next++
+	}
+	s := serial[a.ID]
+	for _, r := range runs {
+		switch a.Kind {
+		case h.Call:
+			r.e.Call(Op{Serial: s, Label: a.Label, Call: seq})
+		case h.Return:
+			r.e.Return(s, a.Label.Ret, seq)
+		}
+		if after != nil {
+			after(r)
+		}
+		r.step()
+	}
+	return s
 }

@@ -82,21 +82,8 @@ func compareSweep(t *testing.T, name string, k *theory.Kernel, acts []h.Action, 
 	serial, next := map[string]int{}, 1
 	var returned []int
 	for i, a := range acts {
-		seq := a.Seq + 2
-		if a.Kind == h.Call {
-			serial[a.ID], next = next, next+1
-		}
-		for _, r := range runs {
-			switch a.Kind {
-			case h.Call:
-				r.e.Call(Op{Serial: serial[a.ID], Label: a.Label, Call: seq})
-			case h.Return:
-				r.e.Return(serial[a.ID], a.Label.Ret, seq)
-			}
-			r.step()
-		}
-		if a.Kind == h.Return {
-			returned = append(returned, serial[a.ID])
+		if sr := feed(runs[:], a, serial, &next, nil); a.Kind == h.Return {
+			returned = append(returned, sr)
 		}
 		check := func(when string) bool {
 			t.Helper()
