@@ -761,30 +761,30 @@ func (e *Encoder) cwitnessHolds(a *axiom, win []*Op, nf int) bool {
 	if e.lazy == nil {
 		return false
 	}
-	cands := win
-	var pend []*Op
-	x := (*Op)(nil)
-	if g := a.witGen; g != nil && g.asX && e.virt {
-		// Any witness will do, in any order: the stored partners, then
-		// the pending ones (partners.go), without merging them.
-		x = e.scr.env[g.from]
-		cands, pend = x.asX, e.pendingFor(x.Label.Method)
-	} else if g != nil {
+	g := a.witGen
+	if g == nil {
+		return e.witHoldsAmong(a, nf, win)
+	}
+	if !g.asX || !e.virt {
 		mark := len(e.scr.pbuf)
-		cands = e.partners(g, e.scr.env)
-		holds := e.witHoldsAmong(a, nf, cands)
+		holds := e.witHoldsAmong(a, nf, e.partners(g, e.scr.env))
 		e.scr.pbuf = e.scr.pbuf[:mark]
 		return holds
 	}
-	if e.witHoldsAmong(a, nf, cands) {
+	// Any witness will do, in any order: the stored partners, then the
+	// pending ones (partners.go), without merging them; the pending ones
+	// are listed only when no stored one is a true witness (most often
+	// one is).
+	x := e.scr.env[g.from]
+	if e.witHoldsAmong(a, nf, x.asX) {
 		return true
 	}
-	for _, o := range pend {
+	for _, o := range e.pendingFor(x.Label.Method) {
 		if o.usedVar == z.LitNull || e.val(o.usedVar) != 1 || !e.pendingMayMatch(x, o) {
 			continue
 		}
 		e.scr.env[nf] = o
-		if e.knownWit(a.tmpl) == vTrue {
+		if e.witTrue(a.tmpl) {
 			return true
 		}
 	}
@@ -798,9 +798,21 @@ func (e *Encoder) witHoldsAmong(a *axiom, nf int, cands []*Op) bool {
 			continue
 		}
 		e.scr.env[nf] = o
-		if e.knownWit(a.tmpl) == vTrue {
+		if e.witTrue(a.tmpl) {
 			return true
 		}
 	}
 	return false
+}
+
+// witTrue reports whether knownWit(t) is vTrue, stopping at the first
+// atom not known true. It leaves witLits alone: only cwitness reads
+// them, right after the knownWit that wrote them.
+func (e *Encoder) witTrue(t *template) bool {
+	for i := range t.wit {
+		if k, _ := e.knownAtom(&t.wit[i]); k != vTrue {
+			return false
+		}
+	}
+	return true
 }
