@@ -60,6 +60,13 @@ type template struct {
 	// there is one (an empty conjunction is true).
 	wit    []catom
 	hasWit bool
+	// witFresh[i]: wit[i] is a b or match atom whose variable no other
+	// b or match atom of the witness names. knownWit's look-up of it,
+	// when it finds none, then holds until cwitness folds it: folding the
+	// atoms before it makes only their own variables (and used and ret
+	// ones, by makeVar's side clauses), so cwitness makes it without
+	// looking it up again.
+	witFresh []bool
 }
 
 // compileAtom codes f, an atom or a negated atom, or reports that it
@@ -153,6 +160,16 @@ func compile(a *axiom) *template {
 				return nil
 			}
 			t.wit = append(t.wit, ca)
+		}
+		for i, ca := range t.wit {
+			fresh := ca.kind == theory.KB || ca.kind == theory.KMatch
+			for j, cb := range t.wit {
+				if j != i && (cb.kind == theory.KB || cb.kind == theory.KMatch) &&
+					(cb.x == ca.x && cb.y == ca.y || cb.x == ca.y && cb.y == ca.x) {
+					fresh = false
+				}
+			}
+			t.witFresh = append(t.witFresh, fresh)
 		}
 	}
 	return t
@@ -265,6 +282,31 @@ func (e *Encoder) matchLit(x, y *Op) (Lit, nodeKind) {
 		return noLit, nFalse
 	}
 	return e.makeVar(&varKey{kind: vMatch, x: x.Serial, y: y.Serial, xo: x, yo: y}), nLit // not found above
+}
+
+// absentLit is atomLit for a b or match atom that knownAtom found
+// undecided with no variable: it makes the variable without looking it
+// up again (real time, which knownAtom read, leaves a b atom open).
+func (e *Encoder) absentLit(c *catom) (Lit, nodeKind) {
+	x, y := e.scr.env[c.x], e.scr.env[c.y]
+	var l Lit
+	if c.kind == theory.KMatch {
+		if x == y && e.k.Object != h.Exchanger || !e.matchPossible(x, y) {
+			if c.neg {
+				return noLit, nTrue
+			}
+			return noLit, nFalse
+		}
+		l = e.makeVar(&varKey{kind: vMatch, x: x.Serial, y: y.Serial, xo: x, yo: y})
+	} else if !e.k.Sequential || x.Serial < y.Serial {
+		l = e.makeVar(&varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y})
+	} else {
+		l = e.makeVar(&varKey{kind: vB, x: y.Serial, y: x.Serial, xo: y, yo: x}).Not()
+	}
+	if c.neg {
+		l = l.Not()
+	}
+	return l, nLit
 }
 
 // settledLit is settled for a literal: nTrue or nFalse when the saturator
@@ -658,7 +700,11 @@ func (e *Encoder) cwitness(a *axiom, o *Op) {
 		l := st.witLits[i]
 		k := nLit
 		if l == noLit {
-			l, k = e.atomLit(&t.wit[i])
+			if st.witVals[i] == vUnknown && t.witFresh[i] {
+				l, k = e.absentLit(&t.wit[i])
+			} else {
+				l, k = e.atomLit(&t.wit[i])
+			}
 		} else if st.witVals[i] == vTrue {
 			continue
 		}
