@@ -50,6 +50,12 @@ type clevel struct {
 	// tied: FUNCTION's level whose candidates are byArg when the kernel
 	// ties values (see rec).
 	tied bool
+	// label: the first check is meth(v) = m, or ret(v) = val with val
+	// not ⊥, possibly negated: the candidate's label decides it (once it
+	// has returned, for ret), and cbind reads the label rather than
+	// folding the atom. Such a check often prunes nearly every candidate
+	// (EMPTY's ret(e) = empty at an add's return).
+	label bool
 }
 
 // template is an axiom's compiled grounding.
@@ -118,6 +124,10 @@ func compilePlan(a *axiom, pl *plan, fixed bool) ([]clevel, bool) {
 				continue
 			}
 			lv.checks = append(lv.checks, ccheck{atom: ca, ante: c.ante})
+		}
+		if len(lv.checks) > 0 {
+			ca := lv.checks[0].atom
+			lv.label = ca.x == v && (ca.kind == theory.KMeth || ca.kind == theory.KRet && ca.v != theory.Bottom)
 		}
 	}
 	return out, true
@@ -514,13 +524,28 @@ func (e *Encoder) cbind(st *instState, lv *clevel, level int, o *Op, tied, admit
 		return
 	}
 	e.bindings++
+	first := 0
+	if lv.label && (lv.checks[0].atom.kind == theory.KMeth || !o.pending()) {
+		// The first check is a constant, true or false, as atomLit would
+		// find it without making a variable; a true antecedent conjunct
+		// or false disjunct adds nothing.
+		c := &lv.checks[0]
+		t := o.Label.Ret == c.atom.v
+		if c.atom.kind == theory.KMeth {
+			t = o.Label.Method == c.atom.m
+		}
+		if t == c.atom.neg == c.ante {
+			return
+		}
+		first = 1
+	}
 	e.scr.env[v] = o
 	if level == 0 {
 		st.clauseAt = e.clause
 	}
 	na, nr := st.na, st.nr
 	ok := true
-	for i := range lv.checks {
+	for i := first; i < len(lv.checks); i++ {
 		c := &lv.checks[i]
 		l, k := e.atomLit(&c.atom)
 		if k == nLit {
