@@ -50,12 +50,12 @@ type clevel struct {
 	// tied: FUNCTION's level whose candidates are byArg when the kernel
 	// ties values (see rec).
 	tied bool
-	// label: the first check is meth(v) = m, or ret(v) = val with val
-	// not ⊥, possibly negated: the candidate's label decides it (once it
-	// has returned, for ret), and cbind reads the label rather than
-	// folding the atom. Such a check often prunes nearly every candidate
-	// (EMPTY's ret(e) = empty at an add's return).
-	label bool
+	// label: the first label checks are meth(v) = m, or ret(v) = val
+	// with val not ⊥, possibly negated: the candidate's label decides
+	// them (once it has returned, for ret), and cbind reads the label
+	// rather than folding the atoms. Such a check often prunes nearly
+	// every candidate (EMPTY's ret(e) = empty at an add's return).
+	label int
 }
 
 // template is an axiom's compiled grounding.
@@ -125,9 +125,11 @@ func compilePlan(a *axiom, pl *plan, fixed bool) ([]clevel, bool) {
 			}
 			lv.checks = append(lv.checks, ccheck{atom: ca, ante: c.ante})
 		}
-		if len(lv.checks) > 0 {
-			ca := lv.checks[0].atom
-			lv.label = ca.x == v && (ca.kind == theory.KMeth || ca.kind == theory.KRet && ca.v != theory.Bottom)
+		for _, c := range lv.checks {
+			if ca := c.atom; ca.x != v || ca.kind != theory.KMeth && (ca.kind != theory.KRet || ca.v == theory.Bottom) {
+				break
+			}
+			lv.label++
 		}
 	}
 	return out, true
@@ -524,20 +526,23 @@ func (e *Encoder) cbind(st *instState, lv *clevel, level int, o *Op, tied, admit
 		return
 	}
 	e.bindings++
+	// A label check is a constant, true or false, as atomLit would find
+	// it without making a variable; a true antecedent conjunct or false
+	// disjunct adds nothing.
 	first := 0
-	if lv.label && (lv.checks[0].atom.kind == theory.KMeth || !o.pending()) {
-		// The first check is a constant, true or false, as atomLit would
-		// find it without making a variable; a true antecedent conjunct
-		// or false disjunct adds nothing.
-		c := &lv.checks[0]
-		t := o.Label.Ret == c.atom.v
+	for ; first < lv.label; first++ {
+		c := &lv.checks[first]
+		var t bool
 		if c.atom.kind == theory.KMeth {
 			t = o.Label.Method == c.atom.m
+		} else if o.pending() {
+			break
+		} else {
+			t = o.Label.Ret == c.atom.v
 		}
 		if t == c.atom.neg == c.ante {
 			return
 		}
-		first = 1
 	}
 	e.scr.env[v] = o
 	if level == 0 {
