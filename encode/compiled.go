@@ -657,9 +657,7 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit, clos
 		e.scr.inst.truePart = false
 		for _, o := range cands {
 			e.scr.env[nf] = o
-			if e.knownWit(t) != vFalse {
-				e.cwitness(a, o)
-			}
+			e.cwitness(a, o)
 		}
 		parts, conj = e.scr.cparts, e.scr.conj
 		e.scr.pbuf = e.scr.pbuf[:mark]
@@ -709,9 +707,12 @@ func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit, clos
 // (when no match atom guards it) ∧ wit, folded as witnesses folds it. A
 // false conjunction adds nothing; a true one is a part that is always
 // true (a literal-free true part is coded as the empty conjunction at n
-// = -1). It follows knownWit for o, whose witLits it reads.
+// = -1). It calls knownWit for o first, and reads its witLits.
 func (e *Encoder) cwitness(a *axiom, o *Op) {
 	t := a.tmpl
+	if e.knownWit(t) == vFalse {
+		return
+	}
 	// lits[0] is used(o), read before the witness is folded, as
 	// witnesses builds its conjunction in that order; known[i] says that
 	// lits[i] need not be settled again: knownWit found it and read its
