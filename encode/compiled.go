@@ -451,7 +451,7 @@ func (e *Encoder) crec(st *instState, level int) {
 		if st.must == nil && a.closable && !anyPending(e.scr.env[:nf]) {
 			return // emitted for good when its last operation returned
 		}
-		e.cleaf(a, st.win, st.lante[:st.na], st.lrest[:st.nr], st.extra, st.closed)
+		e.cleaf(st)
 		return
 	}
 	lv := &st.clv[level]
@@ -615,12 +615,14 @@ type cpart struct {
 // A literal the saturator assigned while the checks were folded is
 // settled again here, where leaf's disjunction settles it: a unit clause
 // emitted meanwhile is a fact at once.
-func (e *Encoder) cleaf(a *axiom, win []*Op, ante, rest []Lit, extra []Lit, closed bool) {
-	nf := len(a.Forall)
+func (e *Encoder) cleaf(st *instState) {
+	a, nf := st.a, st.nf
 	t := a.tmpl
-	if t.hasWit && e.cwitnessHolds(a, win, nf) {
+	if t.hasWit && e.cwitnessHolds(a, st.win, nf) {
 		return
 	}
+	win, extra, closed := st.win, st.extra, st.closed
+	ante, rest := st.lante[:st.na], st.lrest[:st.nr]
 	e.w.settledAt = e.clause // watchInstance
 	// The instance's operations for origin.go are env's first nf, which
 	// stay put until cleaf returns (the witnesses bind env[nf]): cur is
