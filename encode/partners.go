@@ -43,15 +43,17 @@ func (e *Encoder) partnersX(x *Op) []*Op {
 	if first < 0 {
 		return x.asX
 	}
+	// When the pending operations all have one method, pendingMayMatch,
+	// which reads only p's method (retPossible), said so for all with
+	// pend[first].
+	same := x.Label.Method < memoMethods && e.pendFor[x.Label.Method].same
 	if len(x.asX) == 0 && first == 0 {
 		// No stored partner, and maybe every pending one: a dequeue pending
 		// in a queue may return any add's value. Then the list is pend,
 		// read as it is (nothing changes it while the caller reads: it is
-		// rebuilt only once the pending operations change). When they
-		// all have one method, pendingMayMatch, which reads only p's
-		// method (retPossible), said so for all with pend[0].
+		// rebuilt only once the pending operations change).
 		i := 1
-		if x.Label.Method < memoMethods && e.pendFor[x.Label.Method].same {
+		if same {
 			i = len(pend)
 		}
 		for i < len(pend) && e.pendingMayMatch(x, pend[i]) {
@@ -68,7 +70,7 @@ func (e *Encoder) partnersX(x *Op) []*Op {
 	st, pd := x.asX, pend[first:]
 	for len(pd) > 0 {
 		p := pd[0]
-		if !e.pendingMayMatch(x, p) {
+		if !same && !e.pendingMayMatch(x, p) {
 			pd = pd[1:]
 			continue
 		}
