@@ -716,11 +716,11 @@ func (e *Encoder) cwitness(a *axiom, o *Op) {
 		return
 	}
 	// lits[0] is used(o), read before the witness is folded, as
-	// witnesses builds its conjunction in that order; known[i] says that
-	// lits[i] need not be settled again: knownWit found it and read its
+	// witnesses builds its conjunction in that order; bit i of known says
+	// that lits[i] need not be settled again: knownWit found it and read its
 	// value, unknown (a true one settles out at once).
 	var lits [maxWit + 1]Lit
-	var known [maxWit + 1]bool
+	var known uint32
 	n := 1
 	if a.witGen == nil && o.pending() {
 		lits[0] = e.used(o)
@@ -745,14 +745,17 @@ func (e *Encoder) cwitness(a *axiom, o *Op) {
 			return
 		}
 		if k == nLit {
-			lits[n], known[n] = l, st.witLits[i] != noLit
+			lits[n] = l
+			if st.witLits[i] != noLit {
+				known |= 1 << n
+			}
 			n++
 		}
 	}
 	// Settle as and does, in order; the literals left gather in lits[:m].
 	m := 0
 	for i, l := range lits[:n] {
-		if !known[i] {
+		if known&(1<<i) == 0 {
 			switch e.settledLit(l) {
 			case nFalse:
 				return
