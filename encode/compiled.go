@@ -73,7 +73,14 @@ type template struct {
 	// ones, by makeVar's side clauses), so cwitness makes it without
 	// looking it up again.
 	witFresh []bool
+	// witOwn: every atom of the witness names the witness: two
+	// candidates' atoms have no variable in common.
+	witOwn bool
 }
+
+// maxHeld bounds the stored partners whose witness findings
+// cwitnessHolds keeps for cleaf.
+const maxHeld = 4
 
 // compileAtom codes f, an atom or a negated atom, or reports that it
 // cannot.
@@ -182,6 +189,16 @@ func compile(a *axiom) *template {
 				}
 			}
 			t.witFresh = append(t.witFresh, fresh)
+		}
+		t.witOwn = true
+		for _, ca := range t.wit {
+			ex := len(a.Forall)
+			switch ca.kind {
+			case theory.KMeth, theory.KRet, theory.KUsed:
+				t.witOwn = t.witOwn && ca.x == ex
+			default:
+				t.witOwn = t.witOwn && (ca.x == ex || ca.y == ex)
+			}
 		}
 	}
 	return t
@@ -618,6 +635,7 @@ type cpart struct {
 func (e *Encoder) cleaf(st *instState) {
 	a, nf := st.a, st.nf
 	t := a.tmpl
+	st.nheld = 0
 	if t.hasWit && e.cwitnessHolds(a, st.win, nf) {
 		return
 	}
@@ -657,8 +675,24 @@ func (e *Encoder) cleaf(st *instState) {
 		// through each call, and notes a true witness in truePart.
 		e.scr.cparts, e.scr.conj = parts, conj
 		e.scr.inst.truePart = false
+		var held []*Op // the stored partners cwitnessHolds looked at
+		if st.nheld > 0 {
+			held = e.scr.env[a.witGen.from].asX[:st.nheld]
+		}
+		k := 0
 		for _, o := range cands {
 			e.scr.env[nf] = o
+			if k < len(held) && o == held[k] {
+				// Its atoms as cwitnessHolds found them: candidates' atoms
+				// share no variable (witOwn), and grounding the witnesses
+				// before it made and assigned only their own variables.
+				st.witLits, st.witVals = st.heldLits[k], st.heldVals[k]
+				if st.heldRes[k] != vFalse {
+					e.cfold(a, o)
+				}
+				k++
+				continue
+			}
 			e.cwitness(a, o)
 		}
 		parts, conj = e.scr.cparts, e.scr.conj
@@ -711,10 +745,15 @@ func (e *Encoder) cleaf(st *instState) {
 // true (a literal-free true part is coded as the empty conjunction at n
 // = -1). It calls knownWit for o first, and reads its witLits.
 func (e *Encoder) cwitness(a *axiom, o *Op) {
-	t := a.tmpl
-	if e.knownWit(t) == vFalse {
+	if e.knownWit(a.tmpl) == vFalse {
 		return
 	}
+	e.cfold(a, o)
+}
+
+// cfold is cwitness after knownWit.
+func (e *Encoder) cfold(a *axiom, o *Op) {
+	t := a.tmpl
 	// lits[0] is used(o), read before the witness is folded, as
 	// witnesses builds its conjunction in that order; bit i of known says
 	// that lits[i] need not be settled again: knownWit found it and read its
@@ -858,8 +897,24 @@ func (e *Encoder) cwitnessHolds(a *axiom, win []*Op, nf int) bool {
 	// are listed only when no stored one is a true witness (most often
 	// one is).
 	x := e.scr.env[g.from]
-	if e.witHoldsAmong(a, nf, x.asX) {
-		return true
+	if !a.tmpl.witOwn || len(x.asX) > maxHeld {
+		if e.witHoldsAmong(a, nf, x.asX) {
+			return true
+		}
+	} else {
+		// The stored partners have returned (e.virt: partners.go). What
+		// knownWit finds for them is kept for cleaf's witnesses, which
+		// look at them again when none is true.
+		st := &e.scr.inst
+		for i, o := range x.asX {
+			e.scr.env[nf] = o
+			r := e.knownWit(a.tmpl)
+			if r == vTrue {
+				return true
+			}
+			st.heldLits[i], st.heldVals[i], st.heldRes[i] = st.witLits, st.witVals, r
+		}
+		st.nheld = len(x.asX)
 	}
 	for _, o := range e.pendingFor(x.Label.Method) {
 		if o.usedVar == z.LitNull || e.val(o.usedVar) != 1 || !e.pendingMayMatch(x, o) {

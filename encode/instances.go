@@ -778,6 +778,14 @@ type instState struct {
 	// witVals their values.
 	witLits [maxWit]Lit
 	witVals [maxWit]tri
+	// held are knownWit's findings for the first nheld stored partners
+	// that cwitnessHolds looked at (heldRes the results), which the
+	// witnesses of the same instance take rather than look them up
+	// again (see cwitnessHolds).
+	nheld    int
+	heldLits [maxHeld][maxWit]Lit
+	heldVals [maxHeld][maxWit]tri
+	heldRes  [maxHeld]tri
 	// truePart: cwitness found a witness of the instance true.
 	truePart bool
 	// clauseAt is the encoder's clause count when the first level was
