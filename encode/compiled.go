@@ -666,37 +666,25 @@ func (e *Encoder) cleaf(st *instState) {
 		parts = append(parts, cpart{lit: l})
 	}
 	if t.hasWit {
-		mark := len(e.scr.pbuf)
-		cands := win
-		if g := a.witGen; g != nil {
-			cands = e.partners(g, e.scr.env)
-		}
 		// cwitness appends to the buffers in e.scr, not to slices passed
 		// through each call, and notes a true witness in truePart.
 		e.scr.cparts, e.scr.conj = parts, conj
 		e.scr.inst.truePart = false
-		var held []*Op // the stored partners cwitnessHolds looked at
-		if st.nheld > 0 {
-			held = e.scr.env[a.witGen.from].asX[:st.nheld]
-		}
-		k := 0
-		for _, o := range cands {
-			e.scr.env[nf] = o
-			if k < len(held) && o == held[k] {
-				// Its atoms as cwitnessHolds found them: candidates' atoms
-				// share no variable (witOwn), and grounding the witnesses
-				// before it made and assigned only their own variables.
-				st.witLits, st.witVals = st.heldLits[k], st.heldVals[k]
-				if st.heldRes[k] != vFalse {
-					e.cfold(a, o)
-				}
-				k++
-				continue
+		if g := a.witGen; g != nil && g.asX && e.virt {
+			e.witnessesX(st, e.scr.env[g.from])
+		} else {
+			mark := len(e.scr.pbuf)
+			cands := win
+			if g != nil {
+				cands = e.partners(g, e.scr.env)
 			}
-			e.cwitness(a, o)
+			for _, o := range cands {
+				e.scr.env[nf] = o
+				e.cwitness(a, o)
+			}
+			e.scr.pbuf = e.scr.pbuf[:mark]
 		}
 		parts, conj = e.scr.cparts, e.scr.conj
-		e.scr.pbuf = e.scr.pbuf[:mark]
 	}
 	e.scr.cparts, e.scr.conj = parts, conj
 	// The disjunction, folded as or folds it: a true part makes the
@@ -736,6 +724,50 @@ func (e *Encoder) cleaf(st *instState) {
 		e.cassert(out, extra)
 	}
 	e.scr.cur, e.curAxiom = cur[:0], nil
+}
+
+// witnessesX runs cwitness for each of partnersX(x), in the same order,
+// merging the stored partners with the pending ones as it goes rather
+// than into a list.
+func (e *Encoder) witnessesX(st *instState, x *Op) {
+	a := st.a
+	stored, pend := x.asX, e.pendingFor(x.Label.Method)
+	// When the pending operations all have one method, pendingMayMatch
+	// says of each what it says of the first (partnersX).
+	same := x.Label.Method < memoMethods && e.pendFor[x.Label.Method].same
+	if same && len(pend) > 0 && !e.pendingMayMatch(x, pend[0]) {
+		pend = nil
+	}
+	i := 0
+	for _, p := range pend {
+		if !same && !e.pendingMayMatch(x, p) {
+			continue
+		}
+		for ; i < len(stored) && stored[i].Serial < p.Serial; i++ {
+			e.storedWitness(st, stored[i], i)
+		}
+		e.scr.env[st.nf] = p
+		e.cwitness(a, p)
+	}
+	for ; i < len(stored); i++ {
+		e.storedWitness(st, stored[i], i)
+	}
+}
+
+// storedWitness is cwitness for o, x's i-th stored partner (witnessesX).
+func (e *Encoder) storedWitness(st *instState, o *Op, i int) {
+	e.scr.env[st.nf] = o
+	if i < st.nheld {
+		// Its atoms as cwitnessHolds found them: candidates' atoms share
+		// no variable (witOwn), and grounding the witnesses before it
+		// made and assigned only their own variables.
+		st.witLits, st.witVals = st.heldLits[i], st.heldVals[i]
+		if st.heldRes[i] != vFalse {
+			e.cfold(st.a, o)
+		}
+		return
+	}
+	e.cwitness(st.a, o)
 }
 
 // cwitness appends the witness o of the instance under e.env to
