@@ -93,17 +93,18 @@ type wown struct {
 // was stored. seen: its value is in the counts. A literal assigned when
 // it is stored is counted then; Assigned may still be told of it later
 // (it was assigned in the batch being told, or by a unit emitted since),
-// and must not count it twice.
+// and must not count it twice. next links the watch list of its
+// variable, while it is in it: the next stored literal (+1; 0 ends the
+// list). A literal is in its own variable's list or in none, so the
+// lists need no entries of their own: linking and unlinking one writes
+// the literal already at hand.
 type wlit struct {
 	l     Lit
 	epoch uint32
 	item  int32
+	next  int32
 	seen  bool
 }
-
-// wnode is an entry of a watch list: a stored literal (an index into
-// lits), and the next entry (+1; 0 ends the list).
-type wnode struct{ lit, next int32 }
 
 // watchState holds the watched instances.
 type watchState struct {
@@ -112,14 +113,12 @@ type watchState struct {
 	items  []witem
 	lits   []wlit
 	owners []wown
-	// head[v] is the first entry (+1) of variable v's watch list: the
-	// stored literals of v whose assignment or forgetting may still
-	// change their instance (watchAssigned, watchForgotten). The lists
-	// live in nodes; free is the first unused node (+1).
-	head  []int32
-	nodes []wnode
-	free  int32
-	live  int // instances not done
+	// head[v] is the first stored literal (+1) of variable v's watch
+	// list, linked through wlit.next: the stored literals of v whose
+	// assignment or forgetting may still change their instance
+	// (watchAssigned, watchForgotten).
+	head []int32
+	live int // instances not done
 	// compactAt is the instance count at which done instances are swept.
 	compactAt int
 	// watched counts the instances taken, materialised those that became
@@ -198,11 +197,11 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 			item := int32(len(items))
 			it := witem{at: int32(len(lits)), inst: id, n: 1, unk: 1}
 			if p.n == 0 {
-				lits = append(lits, wlit{p.lit, epoch[p.lit.Var()], item, false})
+				lits = append(lits, wlit{l: p.lit, epoch: epoch[p.lit.Var()], item: item})
 			} else {
 				it.conj, hasConj, it.n, it.unk = true, true, p.n, p.n
 				for _, l := range conj[p.at : p.at+p.n] {
-					lits = append(lits, wlit{l, epoch[l.Var()], item, false})
+					lits = append(lits, wlit{l: l, epoch: epoch[l.Var()], item: item})
 				}
 			}
 			items = append(items, it)
@@ -226,7 +225,7 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 		if p.n == 0 {
 			l := p.lit
 			val := e.val(l)
-			lits = append(lits, wlit{l, epoch[l.Var()], item, val != 0})
+			lits = append(lits, wlit{l: l, epoch: epoch[l.Var()], item: item, seen: val != 0})
 			it.n = 1
 			switch val {
 			case 0:
@@ -240,7 +239,7 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 			it.conj, hasConj = true, true
 			for _, l := range conj[p.at : p.at+p.n] {
 				val := e.val(l)
-				lits = append(lits, wlit{l, epoch[l.Var()], item, val != 0})
+				lits = append(lits, wlit{l: l, epoch: epoch[l.Var()], item: item, seen: val != 0})
 				switch val {
 				case 0:
 					it.unk++
@@ -480,7 +479,7 @@ func (w *watchState) ownersAlive(in *winst) bool {
 }
 
 // watchAssigned is told that literal t became true, and updates the
-// instances that watch its variable; it drops the entries that no
+// instances that watch its variable; it drops the literals that no
 // assignment or forgetting can make matter any more (keeps).
 //
 // An instance is unit or false exactly when at most one of its items is
@@ -514,17 +513,15 @@ func (e *Encoder) wakeWatched(t Lit) {
 	v := t.Var()
 	prev := int32(0)
 	for n := w.head[v]; n != 0; {
-		nd := w.nodes[n-1]
-		if e.litAssigned(nd.lit, t) {
+		next := w.lits[n-1].next
+		if e.litAssigned(n-1, t) {
 			prev = n
 		} else if prev == 0 {
-			w.head[v] = nd.next
-			w.freeNode(n)
+			w.head[v] = next
 		} else {
-			w.nodes[prev-1].next = nd.next
-			w.freeNode(n)
+			w.lits[prev-1].next = next
 		}
-		n = nd.next
+		n = next
 	}
 }
 
@@ -581,19 +578,18 @@ func (e *Encoder) watchForgotten(v z.Var) {
 // forgetWatched is watchForgotten for a variable with a watch list.
 func (e *Encoder) forgetWatched(v z.Var) {
 	w := &e.w
-	for n := w.head[v]; n != 0; {
-		nd := w.nodes[n-1]
-		if w.closed {
-			it := &w.items[w.lits[nd.lit].item]
+	if w.closed {
+		for n := w.head[v]; n != 0; {
+			wl := &w.lits[n-1]
+			it := &w.items[wl.item]
 			if in := &w.insts[it.inst]; !in.done && !it.false_ {
 				it.false_ = true
 				if in.open--; in.open <= 1 {
 					w.revisit = append(w.revisit, it.inst)
 				}
 			}
+			n = wl.next
 		}
-		w.freeNode(n)
-		n = nd.next
 	}
 	w.head[v] = 0
 }
@@ -619,48 +615,29 @@ func (e *Encoder) visitAll() {
 	}
 }
 
-// addWatch puts stored literal k in v's watch list.
+// addWatch puts stored literal k, of variable v, in v's watch list.
 func (w *watchState) addWatch(v z.Var, k int32) {
 	if int(v) >= len(w.head) {
 		w.head = append(w.head, make([]int32, int(v)+1-len(w.head))...)
 	}
-	n := w.free
-	if n != 0 {
-		w.free = w.nodes[n-1].next
-	} else {
-		w.nodes = append(w.nodes, wnode{})
-		n = int32(len(w.nodes))
-	}
-	w.nodes[n-1] = wnode{lit: k, next: w.head[v]}
-	w.head[v] = n
+	w.lits[k].next = w.head[v]
+	w.head[v] = k + 1
 }
 
 // addWatches puts every stored literal lits[from:] in its variable's
-// watch list: addWatch, in one pass with the lists' state in locals.
+// watch list: addWatch, in one pass with the head table in a local.
 func (w *watchState) addWatches(lits []wlit, from int) {
-	head, nodes, free := w.head, w.nodes, w.free
+	head := w.head
 	for k := from; k < len(lits); k++ {
-		v := lits[k].l.Var()
+		wl := &lits[k]
+		v := wl.l.Var()
 		if int(v) >= len(head) {
 			head = append(head, make([]int32, int(v)+1-len(head))...)
 		}
-		n := free
-		if n != 0 {
-			free = nodes[n-1].next
-			nodes[n-1] = wnode{lit: int32(k), next: head[v]}
-		} else {
-			nodes = append(nodes, wnode{lit: int32(k), next: head[v]})
-			n = int32(len(nodes))
-		}
-		head[v] = n
+		wl.next = head[v]
+		head[v] = int32(k) + 1
 	}
-	w.head, w.nodes, w.free = head, nodes, free
-}
-
-// freeNode puts node n back for reuse.
-func (w *watchState) freeNode(n int32) {
-	w.nodes[n-1].next = w.free
-	w.free = n
+	w.head = head
 }
 
 // compactWatched sweeps the done and dead instances out of the arenas
@@ -669,7 +646,6 @@ func (w *watchState) freeNode(n int32) {
 func (e *Encoder) compactWatched() {
 	w := &e.w
 	clear(w.head)
-	w.nodes, w.free = w.nodes[:0], 0
 	insts, items, lits, owners := w.insts[:0], w.items[:0], w.lits[:0], w.owners[:0]
 	// In place: every write index trails its read index.
 	for i := range w.insts {
