@@ -1,6 +1,10 @@
 package encode
 
-import "github.com/satmon/satmon/internal/z"
+import (
+	"slices"
+
+	"github.com/satmon/satmon/internal/z"
+)
 
 // Watched ∀∃ instances (SATURATE). An instance of a ∀∃ axiom is the
 // disjunction
@@ -191,23 +195,44 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 		// emitted since cleaf began: the saturator's values are as it read them (it assigns
 		// nothing but when a clause is added, or when it propagates,
 		// which it does not during grounding), so every literal is
-		// unassigned, every item open, and the instance not unit.
+		// unassigned, every item open, and the instance not unit. So
+		// every literal is watched, and is put in its variable's watch
+		// list as it is stored. The arenas are grown once for the whole
+		// instance.
+		nl := 0
+		for i := range parts {
+			nl += max(int(parts[i].n), 1)
+		}
+		lits = slices.Grow(lits, nl)[:lits0+nl]
+		items = slices.Grow(items, len(parts))[:int(in.items)+len(parts)]
+		head := w.head
+		if len(head) < len(epoch) {
+			// epoch has an entry for every variable made.
+			head = append(head, make([]int32, len(epoch)-len(head))...)
+		}
+		k := lits0
 		for i := range parts {
 			p := &parts[i]
-			item := int32(len(items))
-			it := witem{at: int32(len(lits)), inst: id, n: 1, unk: 1}
+			item := in.items + int32(i)
 			if p.n == 0 {
-				lits = append(lits, wlit{l: p.lit, epoch: epoch[p.lit.Var()], item: item})
-			} else {
-				it.conj, hasConj, it.n, it.unk = true, true, p.n, p.n
-				for _, l := range conj[p.at : p.at+p.n] {
-					lits = append(lits, wlit{l: l, epoch: epoch[l.Var()], item: item})
-				}
+				v := p.lit.Var()
+				items[item] = witem{at: int32(k), inst: id, n: 1, unk: 1}
+				lits[k] = wlit{l: p.lit, epoch: epoch[v], item: item, next: head[v]}
+				k++
+				head[v] = int32(k)
+				continue
 			}
-			items = append(items, it)
+			hasConj = true
+			items[item] = witem{at: int32(k), inst: id, n: p.n, unk: p.n, conj: true}
+			for _, l := range conj[p.at : p.at+p.n] {
+				v := l.Var()
+				lits[k] = wlit{l: l, epoch: epoch[v], item: item, next: head[v]}
+				k++
+				head[v] = int32(k)
+			}
 		}
 		in.open = int32(len(parts))
-		w.items, w.lits = items, lits
+		w.items, w.lits, w.head = items, lits, head
 		if w.evalAll { // tests: check the claim
 			for _, wl := range lits[lits0:] {
 				if e.val(wl.l) != 0 {
@@ -215,7 +240,7 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 				}
 			}
 		}
-		e.keepWatched(in, hasConj, nf, lits0, false)
+		e.keepWatched(in, hasConj, nf, lits0, watchLinked)
 		return
 	}
 	for i := range parts {
@@ -267,13 +292,23 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 		w.items, w.lits = items[:in.items], lits[:lits0]
 		return
 	}
-	e.keepWatched(in, hasConj, nf, lits0, assigned)
+	how := watchAll
+	if assigned {
+		how = watchOpen
+	}
+	e.keepWatched(in, hasConj, nf, lits0, how)
 }
 
+// How keepWatched puts a new instance's literals in the watch lists.
+const (
+	watchLinked = iota // they are in them already
+	watchAll           // none is assigned: every one
+	watchOpen          // some are assigned: those that watches keeps
+)
+
 // keepWatched stores instance in, whose items and literals are stored
-// from lits0 on, and watches its literals (all of them if none is
-// assigned).
-func (e *Encoder) keepWatched(in winst, hasConj bool, nf, lits0 int, assigned bool) {
+// from lits0 on, and watches its literals as how says.
+func (e *Encoder) keepWatched(in winst, hasConj bool, nf, lits0 int, how int) {
 	w := &e.w
 	items, lits := w.items, w.lits
 	if hasConj || w.closed {
@@ -289,9 +324,10 @@ func (e *Encoder) keepWatched(in winst, hasConj bool, nf, lits0 int, assigned bo
 	w.live++
 	// cleaf has settled the literals: normally none is assigned, and
 	// every one is watched.
-	if !assigned {
+	switch how {
+	case watchAll:
 		w.addWatches(lits, lits0)
-	} else {
+	case watchOpen:
 		for k := lits0; k < len(lits); k++ {
 			if wl := lits[k]; w.watches(wl, &items[wl.item], e.val(wl.l)) {
 				w.addWatch(wl.l.Var(), int32(k))
