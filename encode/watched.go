@@ -603,7 +603,8 @@ func valueGiven(l, t Lit) int8 {
 // may be recycled). With ClosedRemoval its literals' items are now
 // false, and an instance left with one open item or none is kept for
 // revisitForgotten, which visits it once every variable of the
-// forgetting is gone. Without, see keeps.
+// forgetting is gone, unless one of its universal operations is already
+// forgotten: it is dead, and done at once. Without, see keeps.
 func (e *Encoder) watchForgotten(v z.Var) {
 	// Small enough to be inlined: most variables have no watch list.
 	if int(v) < len(e.w.head) && e.w.head[v] != 0 {
@@ -621,7 +622,14 @@ func (e *Encoder) forgetWatched(v z.Var) {
 			if in := &w.insts[it.inst]; !in.done && !it.false_ {
 				it.false_ = true
 				if in.open--; in.open <= 1 {
-					w.revisit = append(w.revisit, it.inst)
+					if w.ownersAlive(in) {
+						w.revisit = append(w.revisit, it.inst)
+					} else {
+						// Dead already (Remove forgets an operation's
+						// variables after it has ended its life), as
+						// visit would find it: done now.
+						w.finish(in)
+					}
 				}
 			}
 			n = wl.next
