@@ -213,13 +213,47 @@ func (e *Encoder) matchTrue(x, y *Op, m Lit) {
 	mark := len(e.scr.pbuf)
 	if e.injective {
 		x.trueAsX = m
-		e.exclude(m, x, y, e.partnersX(x), true)
+		e.exclude(m, x, y, e.rowOps(x), true)
+		clear(e.scr.opScratch)
+		e.scr.opScratch = e.scr.opScratch[:0]
 	}
 	if e.function {
 		y.trueAsY = m
 		e.exclude(m, x, y, e.functionCands(x, y), false)
 	}
 	e.scr.pbuf = e.scr.pbuf[:mark]
+}
+
+// rowOps lists, in window order (by serial), the y of x's live match
+// variables match(x,y), in e.scr.opScratch (the caller clears it). These
+// are the partners of x that exclude can find a variable for: a match
+// variable is owned by both its operations, and one whose pair a return
+// has ruled out has left the table (ruleOut), so every pair still in the
+// table is one of partnersX(x). Reading x's owned list spares merging
+// the pending partners with the stored ones, where a pending remove is a
+// partner of every add and has a variable with few of them.
+func (e *Encoder) rowOps(x *Op) []*Op {
+	e.stamp++
+	seen := e.stamp
+	ys := e.scr.opScratch[:0]
+	for _, ov := range x.owned {
+		if e.reg.liveKind(ov) != vMatch || e.reg.varOps[ov.v][0] != x {
+			continue
+		}
+		// match(x,x) is owned twice by x.
+		if y := e.reg.varOps[ov.v][1]; y.mark != seen {
+			y.mark = seen
+			ys = append(ys, y)
+		}
+	}
+	// By insertion: there are hardly ever more than a few.
+	for i := 1; i < len(ys); i++ {
+		for j := i; j > 0 && ys[j-1].Serial > ys[j].Serial; j-- {
+			ys[j-1], ys[j] = ys[j], ys[j-1]
+		}
+	}
+	e.scr.opScratch = ys
+	return ys
 }
 
 // exclude emits ¬m ∨ ¬n for the other variables n of m's row (injective)

@@ -60,31 +60,50 @@ func (e *Encoder) retFalse(y *Op, r Lit) { e.pairClauses(y, r, true) }
 func (e *Encoder) otherValue(y *Op, r Lit) { e.pairClauses(y, r, false) }
 
 // pairClauses emits MATCH's clause for each live, flushed, not false
-// match(x,y) whose return variable is r (same) or is not (!same). The x
-// are found among the match variables y owns, not among its partners: a
-// pending dequeue has an add of the window for partner, and a variable
-// for a few of them. They are visited in window order, as the partner
-// list would give them.
+// match(x,y) whose return variable is r (same) or is not (!same), in
+// window order, as the partner list would give them.
+//
+// With same, the x are the window's operations of r's value (byArg, in
+// serial order): a match(x,y) that lives is in the table, and its x is in
+// the window. Most values of a queue or a stack have one operation,
+// where y's owned variables, a pending dequeue's match variable with each
+// add of the window among them, are many. Without, the x are found among
+// the match variables y owns, which are fewer than its partners (a
+// pending dequeue has every add of the window for partner, and a
+// variable for a few of them).
 func (e *Encoder) pairClauses(y *Op, r Lit, same bool) {
+	val := e.reg.meaning[r.Var()].ret
+	if same {
+		for _, x := range e.tab.byArg.get(val) {
+			e.pairClauseOf(x, y)
+		}
+		return
+	}
 	// y.rets[arg(x)] is r exactly when arg(x) is r's value: the value is
 	// compared with each x's argument instead of looking the argument up
 	// in y.rets, and only the x kept are sorted.
-	val := e.reg.meaning[r.Var()].ret
 	xs := e.scr.opScratch[:0]
 	for _, ov := range y.owned {
 		if e.reg.liveKind(ov) == vMatch && e.reg.varOps[ov.v][1] == y {
-			if x := e.reg.varOps[ov.v][0]; (x.Label.Arg == val) == same {
+			if x := e.reg.varOps[ov.v][0]; x.Label.Arg != val {
 				xs = append(xs, x)
 			}
 		}
 	}
 	slices.SortFunc(xs, func(a, b *Op) int { return a.Serial - b.Serial })
-	defer func() { clear(xs); e.scr.opScratch = xs[:0] }()
 	for _, x := range xs {
-		m, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
-		if ok && !e.waiting(m) && e.val(m) != -1 {
-			e.pairClause(x, y, m)
-		}
+		e.pairClauseOf(x, y)
+	}
+	clear(xs)
+	e.scr.opScratch = xs[:0]
+}
+
+// pairClauseOf emits MATCH's clause for match(x,y) if it is live,
+// flushed and not false.
+func (e *Encoder) pairClauseOf(x, y *Op) {
+	m, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
+	if ok && !e.waiting(m) && e.val(m) != -1 {
+		e.pairClause(x, y, m)
 	}
 }
 

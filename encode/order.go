@@ -43,18 +43,20 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 	e.stamp++
 	seen := e.stamp
 	p.mark, q.mark = seen, seen
+	// Each z is visited once (marked seen): the loops below test the
+	// mark themselves, with no closure to call per z.
 	pq := edgeVal{l: l, t: vTrue, known: true, read: true}
-	visit := func(z *Op) {
+	for _, z := range q.succ {
 		if z.mark != seen {
 			z.mark = seen
 			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
 		}
 	}
-	for _, z := range q.succ {
-		visit(z)
-	}
 	for _, z := range p.pred {
-		visit(z)
+		if z.mark != seen {
+			z.mark = seen
+			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
+		}
 	}
 	// For these z two edges of the cycle are true (p→q, and q→z or z→p
 	// by real time), so the third decides: if its variable is false the
@@ -89,7 +91,8 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 				z.mark = seen
 				continue
 			}
-			visit(z)
+			z.mark = seen
+			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
 		}
 	}
 	// z returned before p was called, so was called before p: while
@@ -105,7 +108,8 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 				z.mark = seen
 				continue
 			}
-			visit(z)
+			z.mark = seen
+			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
 		}
 	}
 }
@@ -300,24 +304,43 @@ func (e *Encoder) calledAfter(l []*Op, q *Op) []*Op {
 // bc and ca are the edges a→b, b→c and c→a if the caller knows them
 // already.
 func (e *Encoder) checkCycle(a, b, c *Op, ab, bc, ca edgeVal) {
+	// The edges are read one by one, and the clause is dropped at the
+	// first that says it cannot be unit: a false edge (¬b(u,w) is true:
+	// satisfied) or a second open one. (edgeKnown only reads.)
+	open := 0 // literals not false
+	if !ab.known {
+		ab = e.edgeKnown(a, b)
+	}
+	switch ab.t {
+	case vFalse:
+		return
+	case vUnknown:
+		open++
+	}
+	if !bc.known {
+		bc = e.edgeKnown(b, c)
+	}
+	switch bc.t {
+	case vFalse:
+		return
+	case vUnknown:
+		if open++; open > 1 {
+			return
+		}
+	}
+	if !ca.known {
+		ca = e.edgeKnown(c, a)
+	}
+	switch ca.t {
+	case vFalse:
+		return
+	case vUnknown:
+		if open++; open > 1 {
+			return
+		}
+	}
 	ends := [3][2]*Op{{a, b}, {b, c}, {c, a}}
 	ev := [3]edgeVal{ab, bc, ca}
-	for i := range ev {
-		if !ev[i].known {
-			ev[i] = e.edgeKnown(ends[i][0], ends[i][1])
-		}
-	}
-	open := 0 // literals not false
-	for _, v := range ev {
-		switch v.t {
-		case vFalse:
-			return // ¬b(u,w) is true: satisfied
-		case vUnknown:
-			if open++; open > 1 {
-				return
-			}
-		}
-	}
 	// Not a local array: passed to the sink it would escape, and be
 	// allocated on every call, emitted or not.
 	lits := e.scr.cycle[:]

@@ -114,6 +114,12 @@ func (e *Encoder) Waiting() bool { return len(e.usedFacts) > 0 }
 // transitivity and side clauses that they made unit or false; the caller
 // propagates again and repeats until no literal is new. Otherwise it does
 // nothing.
+//
+// Not inlined: its loop inlines the per-literal checks (watchAssigned),
+// which its caller, inlining it under profile-guided optimisation, ran
+// out of budget for.
+//
+//go:noinline
 func (e *Encoder) Assigned(lits []Lit) {
 	if e.lazy == nil {
 		return

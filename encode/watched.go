@@ -1,6 +1,10 @@
 package encode
 
-import "github.com/satmon/satmon/internal/z"
+import (
+	"slices"
+
+	"github.com/satmon/satmon/internal/z"
+)
 
 // Watched ∀∃ instances (SATURATE). An instance of a ∀∃ axiom is the
 // disjunction
@@ -93,17 +97,18 @@ type wown struct {
 // was stored. seen: its value is in the counts. A literal assigned when
 // it is stored is counted then; Assigned may still be told of it later
 // (it was assigned in the batch being told, or by a unit emitted since),
-// and must not count it twice.
+// and must not count it twice. next links the watch list of its
+// variable, while it is in it: the next stored literal (+1; 0 ends the
+// list). A literal is in its own variable's list or in none, so the
+// lists need no entries of their own: linking and unlinking one writes
+// the literal already at hand.
 type wlit struct {
 	l     Lit
 	epoch uint32
 	item  int32
+	next  int32
 	seen  bool
 }
-
-// wnode is an entry of a watch list: a stored literal (an index into
-// lits), and the next entry (+1; 0 ends the list).
-type wnode struct{ lit, next int32 }
 
 // watchState holds the watched instances.
 type watchState struct {
@@ -112,14 +117,12 @@ type watchState struct {
 	items  []witem
 	lits   []wlit
 	owners []wown
-	// head[v] is the first entry (+1) of variable v's watch list: the
-	// stored literals of v whose assignment or forgetting may still
-	// change their instance (watchAssigned, watchForgotten). The lists
-	// live in nodes; free is the first unused node (+1).
-	head  []int32
-	nodes []wnode
-	free  int32
-	live  int // instances not done
+	// head[v] is the first stored literal (+1) of variable v's watch
+	// list, linked through wlit.next: the stored literals of v whose
+	// assignment or forgetting may still change their instance
+	// (watchAssigned, watchForgotten).
+	head []int32
+	live int // instances not done
 	// compactAt is the instance count at which done instances are swept.
 	compactAt int
 	// watched counts the instances taken, materialised those that became
@@ -192,23 +195,44 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 		// emitted since cleaf began: the saturator's values are as it read them (it assigns
 		// nothing but when a clause is added, or when it propagates,
 		// which it does not during grounding), so every literal is
-		// unassigned, every item open, and the instance not unit.
+		// unassigned, every item open, and the instance not unit. So
+		// every literal is watched, and is put in its variable's watch
+		// list as it is stored. The arenas are grown once for the whole
+		// instance.
+		nl := 0
+		for i := range parts {
+			nl += max(int(parts[i].n), 1)
+		}
+		lits = slices.Grow(lits, nl)[:lits0+nl]
+		items = slices.Grow(items, len(parts))[:int(in.items)+len(parts)]
+		head := w.head
+		if len(head) < len(epoch) {
+			// epoch has an entry for every variable made.
+			head = append(head, make([]int32, len(epoch)-len(head))...)
+		}
+		k := lits0
 		for i := range parts {
 			p := &parts[i]
-			item := int32(len(items))
-			it := witem{at: int32(len(lits)), inst: id, n: 1, unk: 1}
+			item := in.items + int32(i)
 			if p.n == 0 {
-				lits = append(lits, wlit{p.lit, epoch[p.lit.Var()], item, false})
-			} else {
-				it.conj, hasConj, it.n, it.unk = true, true, p.n, p.n
-				for _, l := range conj[p.at : p.at+p.n] {
-					lits = append(lits, wlit{l, epoch[l.Var()], item, false})
-				}
+				v := p.lit.Var()
+				items[item] = witem{at: int32(k), inst: id, n: 1, unk: 1}
+				lits[k] = wlit{l: p.lit, epoch: epoch[v], item: item, next: head[v]}
+				k++
+				head[v] = int32(k)
+				continue
 			}
-			items = append(items, it)
+			hasConj = true
+			items[item] = witem{at: int32(k), inst: id, n: p.n, unk: p.n, conj: true}
+			for _, l := range conj[p.at : p.at+p.n] {
+				v := l.Var()
+				lits[k] = wlit{l: l, epoch: epoch[v], item: item, next: head[v]}
+				k++
+				head[v] = int32(k)
+			}
 		}
 		in.open = int32(len(parts))
-		w.items, w.lits = items, lits
+		w.items, w.lits, w.head = items, lits, head
 		if w.evalAll { // tests: check the claim
 			for _, wl := range lits[lits0:] {
 				if e.val(wl.l) != 0 {
@@ -216,7 +240,7 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 				}
 			}
 		}
-		e.keepWatched(in, hasConj, nf, lits0, false)
+		e.keepWatched(in, hasConj, nf, lits0, watchLinked)
 		return
 	}
 	for i := range parts {
@@ -226,7 +250,7 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 		if p.n == 0 {
 			l := p.lit
 			val := e.val(l)
-			lits = append(lits, wlit{l, epoch[l.Var()], item, val != 0})
+			lits = append(lits, wlit{l: l, epoch: epoch[l.Var()], item: item, seen: val != 0})
 			it.n = 1
 			switch val {
 			case 0:
@@ -240,7 +264,7 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 			it.conj, hasConj = true, true
 			for _, l := range conj[p.at : p.at+p.n] {
 				val := e.val(l)
-				lits = append(lits, wlit{l, epoch[l.Var()], item, val != 0})
+				lits = append(lits, wlit{l: l, epoch: epoch[l.Var()], item: item, seen: val != 0})
 				switch val {
 				case 0:
 					it.unk++
@@ -268,13 +292,23 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 		w.items, w.lits = items[:in.items], lits[:lits0]
 		return
 	}
-	e.keepWatched(in, hasConj, nf, lits0, assigned)
+	how := watchAll
+	if assigned {
+		how = watchOpen
+	}
+	e.keepWatched(in, hasConj, nf, lits0, how)
 }
 
+// How keepWatched puts a new instance's literals in the watch lists.
+const (
+	watchLinked = iota // they are in them already
+	watchAll           // none is assigned: every one
+	watchOpen          // some are assigned: those that watches keeps
+)
+
 // keepWatched stores instance in, whose items and literals are stored
-// from lits0 on, and watches its literals (all of them if none is
-// assigned).
-func (e *Encoder) keepWatched(in winst, hasConj bool, nf, lits0 int, assigned bool) {
+// from lits0 on, and watches its literals as how says.
+func (e *Encoder) keepWatched(in winst, hasConj bool, nf, lits0 int, how int) {
 	w := &e.w
 	items, lits := w.items, w.lits
 	if hasConj || w.closed {
@@ -290,9 +324,10 @@ func (e *Encoder) keepWatched(in winst, hasConj bool, nf, lits0 int, assigned bo
 	w.live++
 	// cleaf has settled the literals: normally none is assigned, and
 	// every one is watched.
-	if !assigned {
+	switch how {
+	case watchAll:
 		w.addWatches(lits, lits0)
-	} else {
+	case watchOpen:
 		for k := lits0; k < len(lits); k++ {
 			if wl := lits[k]; w.watches(wl, &items[wl.item], e.val(wl.l)) {
 				w.addWatch(wl.l.Var(), int32(k))
@@ -480,7 +515,7 @@ func (w *watchState) ownersAlive(in *winst) bool {
 }
 
 // watchAssigned is told that literal t became true, and updates the
-// instances that watch its variable; it drops the entries that no
+// instances that watch its variable; it drops the literals that no
 // assignment or forgetting can make matter any more (keeps).
 //
 // An instance is unit or false exactly when at most one of its items is
@@ -514,17 +549,15 @@ func (e *Encoder) wakeWatched(t Lit) {
 	v := t.Var()
 	prev := int32(0)
 	for n := w.head[v]; n != 0; {
-		nd := w.nodes[n-1]
-		if e.litAssigned(nd.lit, t) {
+		next := w.lits[n-1].next
+		if e.litAssigned(n-1, t) {
 			prev = n
 		} else if prev == 0 {
-			w.head[v] = nd.next
-			w.freeNode(n)
+			w.head[v] = next
 		} else {
-			w.nodes[prev-1].next = nd.next
-			w.freeNode(n)
+			w.lits[prev-1].next = next
 		}
-		n = nd.next
+		n = next
 	}
 }
 
@@ -570,7 +603,8 @@ func valueGiven(l, t Lit) int8 {
 // may be recycled). With ClosedRemoval its literals' items are now
 // false, and an instance left with one open item or none is kept for
 // revisitForgotten, which visits it once every variable of the
-// forgetting is gone. Without, see keeps.
+// forgetting is gone, unless one of its universal operations is already
+// forgotten: it is dead, and done at once. Without, see keeps.
 func (e *Encoder) watchForgotten(v z.Var) {
 	// Small enough to be inlined: most variables have no watch list.
 	if int(v) < len(e.w.head) && e.w.head[v] != 0 {
@@ -581,19 +615,25 @@ func (e *Encoder) watchForgotten(v z.Var) {
 // forgetWatched is watchForgotten for a variable with a watch list.
 func (e *Encoder) forgetWatched(v z.Var) {
 	w := &e.w
-	for n := w.head[v]; n != 0; {
-		nd := w.nodes[n-1]
-		if w.closed {
-			it := &w.items[w.lits[nd.lit].item]
+	if w.closed {
+		for n := w.head[v]; n != 0; {
+			wl := &w.lits[n-1]
+			it := &w.items[wl.item]
 			if in := &w.insts[it.inst]; !in.done && !it.false_ {
 				it.false_ = true
 				if in.open--; in.open <= 1 {
-					w.revisit = append(w.revisit, it.inst)
+					if w.ownersAlive(in) {
+						w.revisit = append(w.revisit, it.inst)
+					} else {
+						// Dead already (Remove forgets an operation's
+						// variables after it has ended its life), as
+						// visit would find it: done now.
+						w.finish(in)
+					}
 				}
 			}
+			n = wl.next
 		}
-		w.freeNode(n)
-		n = nd.next
 	}
 	w.head[v] = 0
 }
@@ -619,48 +659,29 @@ func (e *Encoder) visitAll() {
 	}
 }
 
-// addWatch puts stored literal k in v's watch list.
+// addWatch puts stored literal k, of variable v, in v's watch list.
 func (w *watchState) addWatch(v z.Var, k int32) {
 	if int(v) >= len(w.head) {
 		w.head = append(w.head, make([]int32, int(v)+1-len(w.head))...)
 	}
-	n := w.free
-	if n != 0 {
-		w.free = w.nodes[n-1].next
-	} else {
-		w.nodes = append(w.nodes, wnode{})
-		n = int32(len(w.nodes))
-	}
-	w.nodes[n-1] = wnode{lit: k, next: w.head[v]}
-	w.head[v] = n
+	w.lits[k].next = w.head[v]
+	w.head[v] = k + 1
 }
 
 // addWatches puts every stored literal lits[from:] in its variable's
-// watch list: addWatch, in one pass with the lists' state in locals.
+// watch list: addWatch, in one pass with the head table in a local.
 func (w *watchState) addWatches(lits []wlit, from int) {
-	head, nodes, free := w.head, w.nodes, w.free
+	head := w.head
 	for k := from; k < len(lits); k++ {
-		v := lits[k].l.Var()
+		wl := &lits[k]
+		v := wl.l.Var()
 		if int(v) >= len(head) {
 			head = append(head, make([]int32, int(v)+1-len(head))...)
 		}
-		n := free
-		if n != 0 {
-			free = nodes[n-1].next
-			nodes[n-1] = wnode{lit: int32(k), next: head[v]}
-		} else {
-			nodes = append(nodes, wnode{lit: int32(k), next: head[v]})
-			n = int32(len(nodes))
-		}
-		head[v] = n
+		wl.next = head[v]
+		head[v] = int32(k) + 1
 	}
-	w.head, w.nodes, w.free = head, nodes, free
-}
-
-// freeNode puts node n back for reuse.
-func (w *watchState) freeNode(n int32) {
-	w.nodes[n-1].next = w.free
-	w.free = n
+	w.head = head
 }
 
 // compactWatched sweeps the done and dead instances out of the arenas
@@ -669,7 +690,6 @@ func (w *watchState) freeNode(n int32) {
 func (e *Encoder) compactWatched() {
 	w := &e.w
 	clear(w.head)
-	w.nodes, w.free = w.nodes[:0], 0
 	insts, items, lits, owners := w.insts[:0], w.items[:0], w.lits[:0], w.owners[:0]
 	// In place: every write index trails its read index.
 	for i := range w.insts {
