@@ -312,7 +312,10 @@ func (r *remover) settle(w *window) []int {
 			}
 		}
 	}
-	r.quiet = append(r.quiet[:held], r.quiet[n:]...)
+	if n > held {
+		// Some left the list (most returns release none: nothing moves).
+		r.quiet = append(r.quiet[:held], r.quiet[n:]...)
+	}
 	if lastWrite >= 0 {
 		out = append(out, r.overwritten(w, lastWrite)...)
 	}
