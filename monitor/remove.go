@@ -319,7 +319,9 @@ func (r *remover) settle(w *window) []int {
 	if lastWrite >= 0 {
 		out = append(out, r.overwritten(w, lastWrite)...)
 	}
-	out = append(out, r.recheck(w, out)...)
+	if len(r.kept) > 0 {
+		out = append(out, r.recheck(w, out)...)
+	}
 	r.out = out
 	return out
 }
