@@ -388,9 +388,12 @@ func removeAt(l []*Op, i int) []*Op {
 func cutSorted(l, gs []*Op) []*Op {
 	w, r := -1, 0 // l[:w] is kept and final, l[r:] untouched
 	for _, g := range gs {
-		i := r + bisectSerial(l[r:], g.Serial)
+		i := r
 		if i == len(l) || l[i] != g {
-			continue
+			// Not next to the previous one (or the head): bisect.
+			if i += bisectSerial(l[r:], g.Serial); i == len(l) || l[i] != g {
+				continue
+			}
 		}
 		if w < 0 {
 			w = i

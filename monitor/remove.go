@@ -44,11 +44,11 @@ import (
 // the operations carrying it are never removed, and the count is reported.
 type remover struct {
 	obj     h.Object
-	byKey   map[h.Value]*tagged
-	quiet   []int // serials waiting for no pending operation to overlap them
-	repeats int   // tags seen repeated (matching not unique)
-	maxWait int   // most operations waiting for quiescence (injective objects)
-	forced  int   // operations forgotten because the cap was reached
+	byKey   tagTable // the live tags (tagtable.go)
+	quiet   []int    // serials waiting for no pending operation to overlap them
+	repeats int      // tags seen repeated (matching not unique)
+	maxWait int      // most operations waiting for quiescence (injective objects)
+	forced  int      // operations forgotten because the cap was reached
 	// repeatedLive counts the tags of byKey seen repeated, so that
 	// anyRepeated, asked at every quiescent point, visits no map.
 	repeatedLive int
@@ -84,6 +84,7 @@ type remover struct {
 type tagged struct {
 	adds, rems []int // serials: the adding side and the matched side
 	repeated   bool
+	hash       uint64 // the tag's hash in byKey, so that deleting it hashes nothing
 	// add1 and rem1 hold adds and rems while a tag is unique, as most
 	// are, so that a new tag allocates no slices.
 	add1, rem1 [1]int
@@ -96,11 +97,12 @@ type tagged struct {
 const defaultMaxWait = 64
 
 func newRemover(obj h.Object) *remover {
-	return &remover{obj: obj, byKey: map[h.Value]*tagged{}, observers: map[h.Value][]int{}, maxWait: defaultMaxWait}
+	return &remover{obj: obj, observers: map[h.Value][]int{}, maxWait: defaultMaxWait}
 }
 
 func (r *remover) tag(v h.Value) *tagged {
-	t := r.byKey[v]
+	s := r.byKey.at(v)
+	t := s.t
 	if t == nil {
 		if n := len(r.freeTags); n > 0 {
 			t = r.freeTags[n-1]
@@ -113,7 +115,9 @@ func (r *remover) tag(v h.Value) *tagged {
 			r.tagChunk = r.tagChunk[1:]
 			t.adds, t.rems = t.add1[:0], t.rem1[:0]
 		}
-		r.byKey[v] = t
+		t.hash = s.hash
+		s.t = t
+		r.byKey.filled()
 	}
 	return t
 }
@@ -122,6 +126,11 @@ func (r *remover) tag(v h.Value) *tagged {
 // struct for reuse.
 func (r *remover) release(key h.Value, t *tagged) {
 	r.drop(key, t)
+	r.reuse(t)
+}
+
+// reuse keeps the struct of a tag no longer in byKey for the next tag.
+func (r *remover) reuse(t *tagged) {
 	if len(r.freeTags) < maxFreeTags {
 		*t = tagged{adds: t.adds[:0], rems: t.rems[:0]}
 		r.freeTags = append(r.freeTags, t)
@@ -293,7 +302,7 @@ func (r *remover) settle(w *window) []int {
 				r.kept = append(r.kept, s)
 			}
 		case matches:
-			if t := r.byKey[key]; t != nil && !t.repeated && len(t.adds) == 1 && len(t.rems) == 1 {
+			if t := r.byKey.get(key); t != nil && !t.repeated && len(t.adds) == 1 && len(t.rems) == 1 {
 				add, rem := t.adds[0], t.rems[0]
 				out = append(out, add, rem)
 				r.release(key, t)
@@ -303,11 +312,16 @@ func (r *remover) settle(w *window) []int {
 			}
 		}
 	}
-	r.quiet = append(r.quiet[:held], r.quiet[n:]...)
+	if n > held {
+		// Some left the list (most returns release none: nothing moves).
+		r.quiet = append(r.quiet[:held], r.quiet[n:]...)
+	}
 	if lastWrite >= 0 {
 		out = append(out, r.overwritten(w, lastWrite)...)
 	}
-	out = append(out, r.recheck(w, out)...)
+	if len(r.kept) > 0 {
+		out = append(out, r.recheck(w, out)...)
+	}
 	r.out = out
 	return out
 }
@@ -413,17 +427,22 @@ func (r *remover) overwritten(w *window, latest int) []int {
 	lw := w.op(latest)
 	keys := r.keys[:0]
 	defer func() { r.keys = keys[:0] }()
-	for key, t := range r.byKey {
+	blocked := false
+	r.byKey.all(func(key h.Value, t *tagged) {
 		for _, a := range t.adds {
 			wr := w.op(a)
-			if a == latest || wr == nil || wr.Return < 0 || wr.Return >= lw.Call {
+			if blocked || a == latest || wr == nil || wr.Return < 0 || wr.Return >= lw.Call {
 				continue
 			}
 			if t.repeated || len(t.adds) != 1 {
-				return nil
+				blocked = true
+				continue
 			}
 			keys = append(keys, key)
 		}
+	})
+	if blocked {
+		return nil
 	}
 	if v, ok := w.kernel.InitialWrite(); ok {
 		for _, o := range w.all() {
@@ -434,7 +453,7 @@ func (r *remover) overwritten(w *window, latest int) []int {
 	}
 	out := r.over[:0]
 	for _, key := range keys {
-		t := r.byKey[key]
+		t := r.byKey.get(key)
 		out = append(out, t.adds[0])
 		for _, rd := range t.rems {
 			if o := w.op(rd); o != nil && o.Return >= 0 {
@@ -452,12 +471,12 @@ func (r *remover) drop(key h.Value, t *tagged) {
 	if t.repeated {
 		r.repeatedLive--
 	}
-	delete(r.byKey, key)
+	r.byKey.del(key, t.hash)
 }
 
 // repeated reports whether tag key is live and seen repeated.
 func (r *remover) repeated(key h.Value) bool {
-	t := r.byKey[key]
+	t := r.byKey.get(key)
 	return t != nil && t.repeated
 }
 
@@ -470,15 +489,16 @@ func (r *remover) anyRepeated() bool { return r.repeatedLive > 0 }
 // gone.
 func (r *remover) forgetTags(keys []h.Value) {
 	if keys == nil {
-		for k, t := range r.byKey {
-			r.release(k, t)
-		}
+		// Every struct is kept before the table is emptied at once:
+		// deleting while iterating could move a tag past the iteration.
+		r.byKey.all(func(_ h.Value, t *tagged) { r.reuse(t) })
+		r.byKey.reset()
 		clear(r.observers)
 		r.repeatedLive = 0
 		return
 	}
 	for _, k := range keys {
-		if t := r.byKey[k]; t != nil {
+		if t := r.byKey.get(k); t != nil {
 			r.drop(k, t)
 		}
 		delete(r.observers, k)
