@@ -160,6 +160,14 @@ type Reader struct {
 
 	err error // sticky: once set, Next returns it forever
 	eof bool
+
+	// The fast path's state (fast.go): the methods of sigsOf's kind, and
+	// the buffer an operation's strings are built in. noFast, for tests,
+	// reads every line by the general path.
+	sigs   []history.Signature
+	sigsOf *ObjectDecl
+	buf    []byte
+	noFast bool
 }
 
 // NewReader returns a reader of the log r.
@@ -204,7 +212,12 @@ func (r *Reader) Next() (history.Action, error) {
 	}
 	for r.sc.Scan() {
 		r.line++
-		s := r.sc.Text()
+		b := r.sc.Bytes()
+		if a, ok := r.fast(b); ok {
+			r.seq++
+			return a, nil
+		}
+		s := string(b)
 		r.colOff = 0
 		if r.line == 1 && strings.HasPrefix(s, "\ufeff") {
 			s = s[3:]

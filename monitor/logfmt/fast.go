@@ -1,0 +1,216 @@
+package logfmt
+
+import (
+	"github.com/satmon/satmon/internal/history"
+)
+
+// The fast path reads the lines a writer produces — "[ID] call
+// METHOD(ARG, ARG)" and "[ID] return VALUE", in ASCII and with single
+// spaces — straight from the scanner's bytes, without copying the line or
+// splitting it into tokens. Every line of a log goes through the reader,
+// and a monitor step costs little more than reading its line several
+// times over.
+//
+// It is an abbreviation of the general path, never a second definition of
+// the format: it accepts a line only when it is sure the general path
+// would read the same action from it, and it changes nothing before it
+// is sure. Anything else — another spelling, a comment, trailing space,
+// the first action (which settles the object), named objects, methods
+// with a priority or two values, every error — it leaves to the general
+// path, which then reads the line from the start as before and words any
+// error. TestFastPathAgrees and FuzzReader compare the two paths.
+
+// maxFastArgs is the most arguments the fast path reads.
+const maxFastArgs = 2
+
+// fast reads line b, the whole line, as an action; ok is false when it
+// leaves the line to the general path.
+func (r *Reader) fast(b []byte) (a history.Action, ok bool) {
+	if !r.started || r.named != nil || r.obj == history.NoObject || r.noFast {
+		return a, false
+	}
+	if len(b) < 4 || b[0] != '[' {
+		return a, false
+	}
+	// The id: stops at ']' or at anything the general path would look at
+	// twice (space, non-ASCII).
+	q := 1
+	for q < len(b) && b[q] != ']' && b[q] > ' ' && b[q] < 0x7f {
+		q++
+	}
+	if q == 1 || q+2 >= len(b) || b[q] != ']' || b[q+1] != ' ' {
+		return a, false
+	}
+	id := b[1:q]
+	rest := b[q+2:]
+	switch {
+	case len(rest) > 5 && string(rest[:5]) == "call ":
+		return r.fastCall(id, rest[5:])
+	case len(rest) >= 6 && string(rest[:6]) == "return":
+		return r.fastReturn(id, rest[6:])
+	}
+	return a, false
+}
+
+// word is the length of the value token at the start of b (as wordEnd, on
+// ASCII bytes), stopping also at every control byte and DEL, which the
+// fast path leaves to the general one.
+func word(b []byte) int {
+	i := 0
+	for i < len(b) {
+		c := b[i]
+		if stops[c] || c < ' ' || c == 0x7f {
+			break
+		}
+		i++
+	}
+	return i
+}
+
+// fastCall reads "METHOD" or "METHOD(ARGS)" at the start of b, the line
+// after "[ID] call ".
+func (r *Reader) fastCall(id, b []byte) (a history.Action, ok bool) {
+	n := word(b)
+	if n == 0 {
+		return a, false
+	}
+	m := b[:n]
+	var args [maxFastArgs][]byte
+	nargs := 0
+	if p := b[n:]; len(p) > 0 {
+		if p[0] != '(' || p[len(p)-1] != ')' {
+			return a, false
+		}
+		p = p[1 : len(p)-1]
+		for len(p) > 0 {
+			k := word(p)
+			if k == 0 || nargs == maxFastArgs {
+				return a, false
+			}
+			args[nargs] = p[:k]
+			nargs++
+			p = p[k:]
+			if len(p) == 0 {
+				break
+			}
+			// ", " as the writer writes it, or ",".
+			if p[0] != ',' || len(p) == 1 {
+				return a, false
+			}
+			p = p[1:]
+			if p[0] == ' ' {
+				p = p[1:]
+			}
+			if len(p) == 0 {
+				return a, false // "f(a, )": an argument is missing
+			}
+		}
+	}
+	if r.open.findBytes(id) != nil {
+		return a, false // a duplicate: the general path words the error
+	}
+	decl := r.single
+	if decl == nil || decl.Kind != r.obj {
+		return a, false
+	}
+	// As LookupMethod finds a method written as one of its names.
+	if r.sigsOf != decl {
+		r.sigs, r.sigsOf = history.Signatures(decl.Kind), decl
+	}
+	var sig *history.Signature
+	var name string
+	for i := range r.sigs {
+		for _, nm := range r.sigs[i].Names {
+			if nm == string(m) {
+				sig, name = &r.sigs[i], nm
+				break
+			}
+		}
+		if sig != nil {
+			break
+		}
+	}
+	if sig == nil || nargs < sig.MinArgs || nargs > sig.MaxArgs ||
+		sig.Method == history.CAS || decl.Kind == history.PQueue && sig.Method == history.Add {
+		return a, false
+	}
+	// The id and the argument outlive the line: one string holds both,
+	// so that an open operation pins neither the line nor the scanner's
+	// buffer.
+	buf := append(append(r.buf[:0], id...), args[0]...)
+	r.buf = buf
+	s := string(buf)
+	ids := s[:len(id)]
+	l := history.Label{Method: sig.Method, Pending: true, Arg: history.Value(s[len(id):])}
+	o := r.newOpen()
+	*o = openOp{id: ids, name: name, label: l, seq: r.seq, line: r.line, obj: decl}
+	r.open.add(o)
+	r.last = decl
+	return history.Action{Kind: history.Call, ID: ids, Label: l, Seq: r.seq, Line: r.line}, true
+}
+
+// fastReturn reads "" or " VALUE", the line after "[ID] return".
+func (r *Reader) fastReturn(id, b []byte) (a history.Action, ok bool) {
+	var v []byte
+	nv := 0
+	if len(b) > 0 {
+		if b[0] != ' ' {
+			return a, false
+		}
+		v = b[1:]
+		if k := word(v); k == 0 || k != len(v) {
+			return a, false
+		}
+		nv = 1
+	}
+	o := r.open.findBytes(id)
+	if o == nil {
+		return a, false
+	}
+	sig, _ := history.SignatureOf(o.obj.Kind, o.label.Method)
+	switch sig.Ret {
+	case history.RetNone:
+		if nv != 0 {
+			return a, false
+		}
+	case history.RetBool:
+		if nv != 1 || string(v) != string(history.True) && string(v) != string(history.False) {
+			return a, false
+		}
+	case history.RetValue:
+		if nv != 1 {
+			return a, false
+		}
+	case history.RetStatus:
+		if nv != 1 || string(v) != string(history.OK) && string(v) != string(history.Fail) {
+			return a, false
+		}
+	case history.RetOptional:
+	default:
+		return a, false
+	}
+	l := o.label
+	l.Pending = false
+	if nv == 1 {
+		l.Ret = r.value(v)
+	}
+	r.open.remove(o)
+	r.last = o.obj
+	r.done.add(o.id, r.line)
+	r.free = append(r.free, o)
+	return history.Action{Kind: history.Return, ID: o.id, Label: l, Seq: r.seq, Line: r.line}, true
+}
+
+// commonValues are values logs return often; value returns these strings
+// rather than a copy.
+var commonValues = [...]history.Value{history.True, history.False, history.OK, history.Fail, "empty", "null"}
+
+// value is a return value as a string of its own.
+func (r *Reader) value(v []byte) history.Value {
+	for _, c := range commonValues {
+		if string(c) == string(v) {
+			return c
+		}
+	}
+	return history.Value(v)
+}

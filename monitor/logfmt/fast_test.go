@@ -1,0 +1,176 @@
+package logfmt
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/satmon/satmon/internal/gen"
+	"github.com/satmon/satmon/internal/history"
+)
+
+// readBoth reads src by the fast path and by the general path alone and
+// returns what differs, or "".
+func readBoth(src string) string {
+	read := func(noFast bool) string {
+		rd := NewReader(strings.NewReader(src), Options{Name: "f"})
+		rd.noFast = noFast
+		var b strings.Builder
+		for {
+			a, err := rd.Next()
+			if err != nil {
+				fmt.Fprintf(&b, "end: %v\n", err)
+				if _, err2 := rd.Next(); err2 != err {
+					fmt.Fprintf(&b, "not sticky: %v\n", err2)
+				}
+				break
+			}
+			fmt.Fprintf(&b, "%s line %d obj %v\n", show(a), a.Line, rd.last)
+		}
+		fmt.Fprintf(&b, "object %v %q pending %q named %v\n", rd.Object(), rd.Param(), rd.Pending(), rd.Named())
+		return b.String()
+	}
+	fast, general := read(false), read(true)
+	if fast != general {
+		return fmt.Sprintf("fast path:\n%s\ngeneral path:\n%s", fast, general)
+	}
+	return ""
+}
+
+// genLog writes a random history of obj as a log.
+func genLog(t testing.TB, obj history.Object, seed int64, conc, pending int) string {
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, obj, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := gen.Config{Object: obj, Ops: 60, Concurrency: conc, Pending: pending, Seed: seed, Values: int(seed % 5)}
+	if obj == history.Semaphore {
+		cfg.Capacity = 2
+		w, _ = NewWriter(&buf, obj, "2")
+	}
+	if err := gen.Generate(cfg, w.Write); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+// mutate damages one line of a log in one of the ways that sit at the
+// fast path's edges: spacing, punctuation, case, non-ASCII, repeated or
+// swapped lines.
+func mutate(src string, rng *rand.Rand) string {
+	lines := strings.Split(src, "\n")
+	i := 1 + rng.IntN(len(lines)-1)
+	l := lines[i]
+	bits := []string{" ", "  ", ",", ", ", "(", ")", "()", "#", "# c", "\t", "é", "\u00a0", "\x01", "\x7f", "]", "[", "A", "x", "\r", "", "1", "true", "empty", "CALL", "Return", ".", "\xff", " 7", " empty", " ok", " true", "(3)", "(1, 2)", ", 4"}
+	switch k := rng.IntN(10); {
+	case k >= 8: // append
+		l += bits[rng.IntN(len(bits))]
+	case k == 0 && len(l) > 0: // delete a byte
+		j := rng.IntN(len(l))
+		l = l[:j] + l[j+1:]
+	case k == 1: // repeat a line
+		j := 1 + rng.IntN(len(lines)-1)
+		lines = append(lines[:j+1], lines[j:]...)
+	case k == 2: // swap two lines
+		j := 1 + rng.IntN(len(lines)-1)
+		lines[i], lines[j] = lines[j], lines[i]
+		l = lines[i]
+	case k == 3: // replace a byte
+		if len(l) > 0 {
+			j := rng.IntN(len(l))
+			l = l[:j] + bits[rng.IntN(len(bits))] + l[j+1:]
+		}
+	default: // insert
+		j := rng.IntN(len(l) + 1)
+		l = l[:j] + bits[rng.IntN(len(bits))] + l[j:]
+	}
+	lines[i] = l
+	return strings.Join(lines, "\n")
+}
+
+// The fast path must read exactly what the general path reads: the same
+// actions, objects, pending operations and errors, on the logs writers
+// produce and on logs damaged at the fast path's edges.
+func TestFastPathAgrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, tc := range validLogs {
+		if d := readBoth(tc.src); d != "" {
+			t.Fatalf("%s:\n%s", tc.name, d)
+		}
+	}
+	for _, obj := range history.Objects {
+		for seed := range int64(12) {
+			conc := 1 + int(seed)*4 // up to 45 open: the open set hashes
+			src := genLog(t, obj, seed, conc, int(seed%3))
+			if d := readBoth(src); d != "" {
+				t.Fatalf("%v seed %d:\n%s\nlog:\n%s", obj, seed, d, src)
+			}
+			for range 40 {
+				m := mutate(src, rng)
+				if rng.IntN(3) == 0 {
+					m = mutate(m, rng)
+				}
+				if d := readBoth(m); d != "" {
+					t.Fatalf("%v seed %d, damaged:\n%s\nlog:\n%s", obj, seed, d, m)
+				}
+			}
+		}
+	}
+}
+
+// The fast path takes most lines: a writer's log must not fall back to
+// the general path line after line (which would be correct but slow).
+func TestFastPathTaken(t *testing.T) {
+	for _, obj := range history.Objects {
+		src := genLog(t, obj, 3, 4, 0)
+		lines := strings.Split(strings.TrimSpace(src), "\n")[1:]
+		rd := NewReader(strings.NewReader(src), Options{})
+		// Feed the header and first action through Next, then try each
+		// following line on the fast path directly.
+		if _, err := rd.Next(); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range lines[1:] {
+			rd.line++
+			if _, ok := rd.fast([]byte(l)); !ok {
+				if obj == history.PQueue || obj == history.CASRegister {
+					break // two values: the general path's
+				}
+				t.Errorf("%v: fast path declined %q", obj, l)
+				break
+			}
+			rd.seq++
+		}
+	}
+}
+
+// Nothing an action holds may change when the reader goes on: the fast
+// path builds strings in a buffer it reuses.
+func TestFastPathStringsStay(t *testing.T) {
+	src := genLog(t, history.Queue, 5, 6, 0)
+	rd := NewReader(strings.NewReader(src), Options{})
+	var acts []history.Action
+	var shown []string
+	for {
+		a, err := rd.Next()
+		if err != nil {
+			break
+		}
+		acts = append(acts, a)
+		shown = append(shown, strings.Clone(show(a)))
+	}
+	if len(acts) < 100 {
+		t.Fatalf("only %d actions", len(acts))
+	}
+	for i, a := range acts {
+		if show(a) != shown[i] {
+			t.Fatalf("action %d was %s, is now %s", i, shown[i], show(a))
+		}
+	}
+}
