@@ -174,3 +174,56 @@ func TestFastPathStringsStay(t *testing.T) {
 		}
 	}
 }
+
+// Many open operations: the open set hashes their ids beyond maxScanOpen
+// and scans them again below half of it; duplicates, returns and Pending
+// must not notice.
+func TestManyOpen(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# @object queue\n")
+	const n = 3 * maxScanOpen
+	for i := range n {
+		fmt.Fprintf(&b, "[%d] call enqueue(%d)\n", i, i)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	order := rng.Perm(n)
+	for _, i := range order[:n-3] {
+		fmt.Fprintf(&b, "[%d] return\n", i)
+	}
+	src := b.String()
+	for _, noFast := range []bool{false, true} {
+		rd := NewReader(strings.NewReader(src), Options{Name: "m"})
+		rd.noFast = noFast
+		for {
+			if _, err := rd.Next(); err != nil {
+				break
+			}
+		}
+		left := order[n-3:]
+		want := []string{}
+		for i := range n {
+			for _, j := range left {
+				if i == j {
+					want = append(want, fmt.Sprint(i))
+				}
+			}
+		}
+		if got := rd.Pending(); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("noFast %v: pending %v, want %v", noFast, got, want)
+		}
+	}
+	// A duplicate while hashed, a second return while hashed and after.
+	dup := src[:strings.Index(src, "] return")-len(fmt.Sprint(order[0]))-1] + fmt.Sprintf("[%d] call dequeue\n", order[0])
+	_, _, err := readAll(dup, Options{Name: "m"})
+	if err == nil || !strings.Contains(err.Error(), "duplicate id") {
+		t.Errorf("duplicate while hashed: %v", err)
+	}
+	_, _, err = readAll(src+fmt.Sprintf("[%d] return\n", order[0]), Options{Name: "m"})
+	if err == nil || !strings.Contains(err.Error(), "second return") {
+		t.Errorf("second return: %v", err)
+	}
+	_, _, err = readAll(src+fmt.Sprintf("[%d] call dequeue\n", order[n-1]), Options{Name: "m"})
+	if err == nil || !strings.Contains(err.Error(), "duplicate id") {
+		t.Errorf("duplicate after hashing: %v", err)
+	}
+}
