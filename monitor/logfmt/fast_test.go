@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -225,5 +226,28 @@ func TestManyOpen(t *testing.T) {
 	_, _, err = readAll(src+fmt.Sprintf("[%d] call dequeue\n", order[n-1]), Options{Name: "m"})
 	if err == nil || !strings.Contains(err.Error(), "duplicate id") {
 		t.Errorf("duplicate after hashing: %v", err)
+	}
+}
+
+// Ids that share their last bytes, their length or both: find and
+// findBytes tell every id apart.
+func TestOpenKeys(t *testing.T) {
+	ids := []string{"1", "01", "10", "1234567", "2234567", "x1234567", "y1234567", "xy1234567",
+		"op-00000001", "op-10000001", "op-00000011", "\x00", "\x00\x00", "\x01", "a\x00b", "ab"}
+	near := []string{"", "11", "001", "123456", "12345678", "z1234567", "op-00000002", "\x02", "b"}
+	for _, n := range []int{len(ids) / 2, len(ids)} {
+		var s openSet
+		for i, id := range ids[:n] {
+			s.add(&openOp{id: id, seq: i})
+		}
+		for _, id := range append(ids, near...) {
+			want := slices.Index(ids[:n], id) >= 0
+			if o := s.find(id); (o != nil) != want || o != nil && o.id != id {
+				t.Errorf("%d open: find(%q) = %v, want open %v", n, id, o, want)
+			}
+			if o := s.findBytes([]byte(id)); (o != nil) != want || o != nil && o.id != id {
+				t.Errorf("%d open: findBytes(%q) = %v, want open %v", n, id, o, want)
+			}
+		}
 	}
 }
