@@ -113,23 +113,7 @@ func (r *Reader) fastCall(id, b []byte) (a history.Action, ok bool) {
 	if decl == nil || decl.Kind != r.obj {
 		return a, false
 	}
-	// As LookupMethod finds a method written as one of its names.
-	if r.sigsOf != decl {
-		r.sigs, r.sigsOf = history.Signatures(decl.Kind), decl
-	}
-	var sig *history.Signature
-	var name string
-	for i := range r.sigs {
-		for _, nm := range r.sigs[i].Names {
-			if nm == string(m) {
-				sig, name = &r.sigs[i], nm
-				break
-			}
-		}
-		if sig != nil {
-			break
-		}
-	}
+	sig, name := r.method(decl, m)
 	if sig == nil || nargs < sig.MinArgs || nargs > sig.MaxArgs ||
 		sig.Method == history.CAS || decl.Kind == history.PQueue && sig.Method == history.Add {
 		return a, false
@@ -143,10 +127,41 @@ func (r *Reader) fastCall(id, b []byte) (a history.Action, ok bool) {
 	ids := s[:len(id)]
 	l := history.Label{Method: sig.Method, Pending: true, Arg: history.Value(s[len(id):])}
 	o := r.newOpen()
-	*o = openOp{id: ids, name: name, label: l, seq: r.seq, line: r.line, obj: decl}
+	*o = openOp{id: ids, name: name, label: l, seq: r.seq, line: r.line, obj: decl, ret: sig.Ret}
 	r.open.add(o)
 	r.last = decl
 	return history.Action{Kind: history.Call, ID: ids, Label: l, Seq: r.seq, Line: r.line}, true
+}
+
+// method finds the method spelled m as LookupMethod does when m is one of
+// its names, and returns that name; nil when m is not one. The methods
+// found last are remembered by their spelling: a log calls few.
+func (r *Reader) method(decl *ObjectDecl, m []byte) (*history.Signature, string) {
+	if r.sigsOf != decl {
+		r.sigs, r.sigsOf = history.Signatures(decl.Kind), decl
+		r.seen = [len(r.seen)]seenMethod{}
+	}
+	for _, c := range r.seen {
+		if c.sig != nil && c.name == string(m) {
+			return c.sig, c.name
+		}
+	}
+	for i := range r.sigs {
+		for _, nm := range r.sigs[i].Names {
+			if nm == string(m) {
+				r.seen[r.nextSeen] = seenMethod{nm, &r.sigs[i]}
+				r.nextSeen = (r.nextSeen + 1) % len(r.seen)
+				return &r.sigs[i], nm
+			}
+		}
+	}
+	return nil, ""
+}
+
+// seenMethod is a method the fast path found, by its spelling.
+type seenMethod struct {
+	name string
+	sig  *history.Signature
 }
 
 // fastReturn reads "" or " VALUE", the line after "[ID] return".
@@ -167,8 +182,7 @@ func (r *Reader) fastReturn(id, b []byte) (a history.Action, ok bool) {
 	if o == nil {
 		return a, false
 	}
-	sig, _ := history.SignatureOf(o.obj.Kind, o.label.Method)
-	switch sig.Ret {
+	switch o.ret {
 	case history.RetNone:
 		if nv != 0 {
 			return a, false

@@ -58,6 +58,9 @@ type openOp struct {
 	line  int
 	obj   *ObjectDecl // the object called
 	at    int         // its index in openSet.ops
+	// ret is what the method returns: its signature's Ret, known at the
+	// call (an object's methods have one signature each).
+	ret history.RetKind
 }
 
 // openSet holds the open operations. A log keeps few operations open at
@@ -161,13 +164,15 @@ type Reader struct {
 	err error // sticky: once set, Next returns it forever
 	eof bool
 
-	// The fast path's state (fast.go): the methods of sigsOf's kind, and
-	// the buffer an operation's strings are built in. noFast, for tests,
+	// The fast path's state (fast.go): the methods of sigsOf's kind and
+	// those seen last, and the buffer an operation's strings are built in. noFast, for tests,
 	// reads every line by the general path.
-	sigs   []history.Signature
-	sigsOf *ObjectDecl
-	buf    []byte
-	noFast bool
+	sigs     []history.Signature
+	sigsOf   *ObjectDecl
+	seen     [2]seenMethod
+	nextSeen int
+	buf      []byte
+	noFast   bool
 }
 
 // NewReader returns a reader of the log r.
@@ -548,7 +553,7 @@ func (r *Reader) parseCall(lx *lexer, id string, idPos int) (history.Action, err
 	id = strings.Clone(id)
 	l.Arg = history.Value(strings.Clone(string(l.Arg)))
 	o := r.newOpen()
-	*o = openOp{id: id, name: methodName(sig, m.text), label: l, seq: r.seq, line: r.line, obj: decl}
+	*o = openOp{id: id, name: methodName(sig, m.text), label: l, seq: r.seq, line: r.line, obj: decl, ret: sig.Ret}
 	r.open.add(o)
 	r.last = decl
 	return history.Action{Kind: history.Call, ID: id, Label: l, Seq: r.seq, Line: r.line}, nil
