@@ -98,7 +98,7 @@ func (w *window) add(a h.Action) (int, error) {
 		if !ok {
 			return 0, fmt.Errorf("return without call: [%s] is not open", a.ID)
 		}
-		w.ret(s, a)
+		w.ret(s, &a)
 		return s, nil
 	}
 	return 0, fmt.Errorf("bad action kind %d", a.Kind)
@@ -126,7 +126,7 @@ func (w *window) openSerial(id string) (int, bool) {
 func (w *window) open() int { return len(w.pending) }
 
 // ret applies the return a of the open operation s (openSerial(a.ID)).
-func (w *window) ret(s int, a h.Action) {
+func (w *window) ret(s int, a *h.Action) {
 	w.view = nil
 	i, _ := slices.BinarySearch(w.pending, s)
 	w.pending = slices.Delete(w.pending, i, i+1)
