@@ -23,45 +23,56 @@ import (
 // maxFastArgs is the most arguments the fast path reads.
 const maxFastArgs = 2
 
-// fast reads line b, the whole line, as an action; ok is false when it
-// leaves the line to the general path.
-func (r *Reader) fast(b []byte) (a history.Action, ok bool) {
+// fast reads line b, the whole line, as an action into *a; it returns
+// false, with *a untouched, when it leaves the line to the general path.
+// The action is written in place: it is large, and returned through
+// every level it would be copied at each.
+func (r *Reader) fast(b []byte, a *history.Action) bool {
 	if !r.started || r.named != nil || r.obj == history.NoObject || r.noFast {
-		return a, false
+		return false
 	}
 	if len(b) < 4 || b[0] != '[' {
-		return a, false
+		return false
 	}
 	// The id: stops at ']' or at anything the general path would look at
 	// twice (space, non-ASCII).
 	q := 1
-	for q < len(b) && b[q] != ']' && b[q] > ' ' && b[q] < 0x7f {
+	for q < len(b) && !idStops[b[q]] {
 		q++
 	}
 	if q == 1 || q+2 >= len(b) || b[q] != ']' || b[q+1] != ' ' {
-		return a, false
+		return false
 	}
 	id := b[1:q]
 	rest := b[q+2:]
 	switch {
 	case len(rest) > 5 && string(rest[:5]) == "call ":
-		return r.fastCall(id, rest[5:])
+		return r.fastCall(id, rest[5:], a)
 	case len(rest) >= 6 && string(rest[:6]) == "return":
-		return r.fastReturn(id, rest[6:])
+		return r.fastReturn(id, rest[6:], a)
 	}
-	return a, false
+	return false
 }
+
+// idStops marks the bytes at which the fast path's id ends: ']', and the
+// spaces, control bytes and non-ASCII bytes it leaves to the general path.
+// wordStops marks where its value tokens end: stops, and the control
+// bytes and DEL.
+var idStops, wordStops = func() (id, word [256]bool) {
+	for c := range 256 {
+		odd := c <= ' ' || c >= 0x7f
+		id[c] = odd || c == ']'
+		word[c] = odd || stops[c]
+	}
+	return id, word
+}()
 
 // word is the length of the value token at the start of b (as wordEnd, on
 // ASCII bytes), stopping also at every control byte and DEL, which the
 // fast path leaves to the general one.
 func word(b []byte) int {
 	i := 0
-	for i < len(b) {
-		c := b[i]
-		if stops[c] || c < ' ' || c == 0x7f {
-			break
-		}
+	for i < len(b) && !wordStops[b[i]] {
 		i++
 	}
 	return i
@@ -69,23 +80,23 @@ func word(b []byte) int {
 
 // fastCall reads "METHOD" or "METHOD(ARGS)" at the start of b, the line
 // after "[ID] call ".
-func (r *Reader) fastCall(id, b []byte) (a history.Action, ok bool) {
+func (r *Reader) fastCall(id, b []byte, a *history.Action) bool {
 	n := word(b)
 	if n == 0 {
-		return a, false
+		return false
 	}
 	m := b[:n]
 	var args [maxFastArgs][]byte
 	nargs := 0
 	if p := b[n:]; len(p) > 0 {
 		if p[0] != '(' || p[len(p)-1] != ')' {
-			return a, false
+			return false
 		}
 		p = p[1 : len(p)-1]
 		for len(p) > 0 {
 			k := word(p)
 			if k == 0 || nargs == maxFastArgs {
-				return a, false
+				return false
 			}
 			args[nargs] = p[:k]
 			nargs++
@@ -95,28 +106,28 @@ func (r *Reader) fastCall(id, b []byte) (a history.Action, ok bool) {
 			}
 			// ", " as the writer writes it, or ",".
 			if p[0] != ',' || len(p) == 1 {
-				return a, false
+				return false
 			}
 			p = p[1:]
 			if p[0] == ' ' {
 				p = p[1:]
 			}
 			if len(p) == 0 {
-				return a, false // "f(a, )": an argument is missing
+				return false // "f(a, )": an argument is missing
 			}
 		}
 	}
 	if r.open.findBytes(id) != nil {
-		return a, false // a duplicate: the general path words the error
+		return false // a duplicate: the general path words the error
 	}
 	decl := r.single
 	if decl == nil || decl.Kind != r.obj {
-		return a, false
+		return false
 	}
 	sig, name := r.method(decl, m)
 	if sig == nil || nargs < sig.MinArgs || nargs > sig.MaxArgs ||
 		sig.Method == history.CAS || decl.Kind == history.PQueue && sig.Method == history.Add {
-		return a, false
+		return false
 	}
 	// The id and the argument outlive the line: one string holds both,
 	// so that an open operation pins neither the line nor the scanner's
@@ -130,7 +141,8 @@ func (r *Reader) fastCall(id, b []byte) (a history.Action, ok bool) {
 	*o = openOp{id: ids, name: name, label: l, seq: r.seq, line: r.line, obj: decl, ret: sig.Ret}
 	r.open.add(o)
 	r.last = decl
-	return history.Action{Kind: history.Call, ID: ids, Label: l, Seq: r.seq, Line: r.line}, true
+	*a = history.Action{Kind: history.Call, ID: ids, Label: l, Seq: r.seq, Line: r.line}
+	return true
 }
 
 // method finds the method spelled m as LookupMethod does when m is one of
@@ -165,43 +177,43 @@ type seenMethod struct {
 }
 
 // fastReturn reads "" or " VALUE", the line after "[ID] return".
-func (r *Reader) fastReturn(id, b []byte) (a history.Action, ok bool) {
+func (r *Reader) fastReturn(id, b []byte, a *history.Action) bool {
 	var v []byte
 	nv := 0
 	if len(b) > 0 {
 		if b[0] != ' ' {
-			return a, false
+			return false
 		}
 		v = b[1:]
 		if k := word(v); k == 0 || k != len(v) {
-			return a, false
+			return false
 		}
 		nv = 1
 	}
 	o := r.open.findBytes(id)
 	if o == nil {
-		return a, false
+		return false
 	}
 	switch o.ret {
 	case history.RetNone:
 		if nv != 0 {
-			return a, false
+			return false
 		}
 	case history.RetBool:
 		if nv != 1 || string(v) != string(history.True) && string(v) != string(history.False) {
-			return a, false
+			return false
 		}
 	case history.RetValue:
 		if nv != 1 {
-			return a, false
+			return false
 		}
 	case history.RetStatus:
 		if nv != 1 || string(v) != string(history.OK) && string(v) != string(history.Fail) {
-			return a, false
+			return false
 		}
 	case history.RetOptional:
 	default:
-		return a, false
+		return false
 	}
 	l := o.label
 	l.Pending = false
@@ -212,7 +224,8 @@ func (r *Reader) fastReturn(id, b []byte) (a history.Action, ok bool) {
 	r.last = o.obj
 	r.done.add(o.id, r.line)
 	r.free = append(r.free, o)
-	return history.Action{Kind: history.Return, ID: o.id, Label: l, Seq: r.seq, Line: r.line}, true
+	*a = history.Action{Kind: history.Return, ID: o.id, Label: l, Seq: r.seq, Line: r.line}
+	return true
 }
 
 // commonValues are values logs return often; value returns these strings

@@ -139,7 +139,8 @@ func TestFastPathTaken(t *testing.T) {
 		}
 		for _, l := range lines[1:] {
 			rd.line++
-			if _, ok := rd.fast([]byte(l)); !ok {
+			var a history.Action
+			if !rd.fast([]byte(l), &a) {
 				if obj == history.PQueue || obj == history.CASRegister {
 					break // two values: the general path's
 				}

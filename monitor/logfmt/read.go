@@ -208,7 +208,7 @@ func (r *Reader) Pending() []string {
 // Next returns the next action. It returns io.EOF at the clean end of the
 // log and an *Error for a malformed one; after an error it keeps returning
 // that error.
-func (r *Reader) Next() (history.Action, error) {
+func (r *Reader) Next() (a history.Action, err error) {
 	if r.err != nil {
 		return history.Action{}, r.err
 	}
@@ -218,7 +218,7 @@ func (r *Reader) Next() (history.Action, error) {
 	for r.sc.Scan() {
 		r.line++
 		b := r.sc.Bytes()
-		if a, ok := r.fast(b); ok {
+		if r.fast(b, &a) {
 			r.seq++
 			return a, nil
 		}
