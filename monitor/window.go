@@ -216,12 +216,20 @@ const maxFreeOps = 1 << 12
 // summaryLine marks the operations addCompleted inserts: no log line.
 const summaryLine = -1
 
-// op is the live operation s, or nil.
+// op is the live operation s, or nil. A step looks up several: the span
+// is tried first, by one unsigned comparison, and the rest is left to
+// opOutside.
 func (w *window) op(s int) *h.Op {
-	if i := s - w.base; i >= 0 {
-		if i < len(w.slots)-w.lo {
-			return w.slots[w.lo+i]
-		}
+	if i := uint(s - w.base); i < uint(len(w.slots)-w.lo) {
+		return w.slots[w.lo+int(i)]
+	}
+	return w.opOutside(s)
+}
+
+// opOutside is op for a serial outside the span: older ones may be in
+// far, newer ones do not exist yet.
+func (w *window) opOutside(s int) *h.Op {
+	if s >= w.base {
 		return nil
 	}
 	if i, ok := w.farIndex(s); ok {
