@@ -114,8 +114,12 @@ func (w *window) openSerial(id string) (int, bool) {
 		s, ok := w.byID[id]
 		return s, ok
 	}
+	n := len(id)
 	for i, x := range w.pendingIDs {
-		if x == id {
+		// The last bytes first: ids of one length mostly differ there
+		// (counters), and a byte comparison is cheaper than the call
+		// that compares strings.
+		if len(x) == n && (n == 0 || x[n-1] == id[n-1]) && x == id {
 			return w.pending[i], true
 		}
 	}

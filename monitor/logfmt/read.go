@@ -81,11 +81,19 @@ func (s *openSet) find(id string) *openOp {
 		return s.byID[id]
 	}
 	for _, o := range s.ops {
-		if o.id == id {
+		if sameID(o.id, id) {
 			return o
 		}
 	}
 	return nil
+}
+
+// sameID is o == id, comparing the last bytes first: ids of one length
+// mostly differ there (counters), and a byte comparison is cheaper than
+// the call that compares strings.
+func sameID[T string | []byte](o string, id T) bool {
+	n := len(id)
+	return len(o) == n && (n == 0 || o[n-1] == id[n-1]) && o == string(id)
 }
 
 // findBytes is find for an id still in the line's bytes: the comparisons
@@ -95,7 +103,7 @@ func (s *openSet) findBytes(id []byte) *openOp {
 		return s.byID[string(id)]
 	}
 	for _, o := range s.ops {
-		if o.id == string(id) {
+		if sameID(o.id, id) {
 			return o
 		}
 	}
