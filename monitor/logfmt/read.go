@@ -147,7 +147,7 @@ func (s *openSet) remove(o *openOp) {
 // operations and a fixed number of recently returned ids, so it runs in
 // bounded memory on endless logs.
 type Reader struct {
-	sc     *bufio.Scanner
+	sc     *lineScanner
 	opt    Options
 	file   string
 	line   int // lines read so far
@@ -185,9 +185,8 @@ type Reader struct {
 
 // NewReader returns a reader of the log r.
 func NewReader(r io.Reader, opt Options) *Reader {
-	sc := bufio.NewScanner(r)
-	// +2 leaves room for the "\r\n" that ScanLines strips.
-	sc.Buffer(make([]byte, 0, 4096), MaxLine+2)
+	// +2 leaves room for the "\r\n" that the scanner strips.
+	sc := newLineScanner(r, make([]byte, 0, 4096), MaxLine+2)
 	file := opt.Name
 	if file == "" {
 		file = "<input>"
