@@ -466,7 +466,7 @@ func (m *Monitor) Step(a Action) (violation bool, err error) {
 	}
 	a.Seq = m.seq
 	if a.Kind == h.Return {
-		m.win.ret(i, a) // validate found i open
+		m.win.ret(i, &a) // validate found i open
 	} else if i, err = m.win.add(a); err != nil {
 		return false, err
 	}
@@ -478,11 +478,11 @@ func (m *Monitor) Step(a Action) (violation bool, err error) {
 	} else {
 		member, err = m.chk.ret(m.win, i)
 	}
-	if errors.Is(err, errStopped) {
-		m.finish(Timeout)
-		return false, nil
-	}
 	if err != nil {
+		if errors.Is(err, errStopped) {
+			m.finish(Timeout)
+			return false, nil
+		}
 		return false, err
 	}
 	if member && a.Kind == h.Return && m.rem != nil {
@@ -496,10 +496,11 @@ func (m *Monitor) Step(a Action) (violation bool, err error) {
 		// its result's buffer.
 		gone := append(m.gone[:0], m.rem.returned(m.win, i)...)
 		m.gone = gone
-		if member, err = m.summarize(arg); errors.Is(err, errStopped) {
-			m.finish(Timeout)
-			return false, nil
-		} else if err != nil {
+		if member, err = m.summarize(arg); err != nil {
+			if errors.Is(err, errStopped) {
+				m.finish(Timeout)
+				return false, nil
+			}
 			return false, err
 		}
 		if err := m.forget(m.win.live(gone)); err != nil {

@@ -98,7 +98,7 @@ func (w *window) add(a h.Action) (int, error) {
 		if !ok {
 			return 0, fmt.Errorf("return without call: [%s] is not open", a.ID)
 		}
-		w.ret(s, a)
+		w.ret(s, &a)
 		return s, nil
 	}
 	return 0, fmt.Errorf("bad action kind %d", a.Kind)
@@ -114,8 +114,12 @@ func (w *window) openSerial(id string) (int, bool) {
 		s, ok := w.byID[id]
 		return s, ok
 	}
+	n := len(id)
 	for i, x := range w.pendingIDs {
-		if x == id {
+		// The last bytes first: ids of one length mostly differ there
+		// (counters), and a byte comparison is cheaper than the call
+		// that compares strings.
+		if len(x) == n && (n == 0 || x[n-1] == id[n-1]) && x == id {
 			return w.pending[i], true
 		}
 	}
@@ -126,7 +130,7 @@ func (w *window) openSerial(id string) (int, bool) {
 func (w *window) open() int { return len(w.pending) }
 
 // ret applies the return a of the open operation s (openSerial(a.ID)).
-func (w *window) ret(s int, a h.Action) {
+func (w *window) ret(s int, a *h.Action) {
 	w.view = nil
 	i, _ := slices.BinarySearch(w.pending, s)
 	w.pending = slices.Delete(w.pending, i, i+1)
@@ -216,12 +220,20 @@ const maxFreeOps = 1 << 12
 // summaryLine marks the operations addCompleted inserts: no log line.
 const summaryLine = -1
 
-// op is the live operation s, or nil.
+// op is the live operation s, or nil. A step looks up several: the span
+// is tried first, by one unsigned comparison, and the rest is left to
+// opOutside.
 func (w *window) op(s int) *h.Op {
-	if i := s - w.base; i >= 0 {
-		if i < len(w.slots)-w.lo {
-			return w.slots[w.lo+i]
-		}
+	if i := uint(s - w.base); i < uint(len(w.slots)-w.lo) {
+		return w.slots[w.lo+int(i)]
+	}
+	return w.opOutside(s)
+}
+
+// opOutside is op for a serial outside the span: older ones may be in
+// far, newer ones do not exist yet.
+func (w *window) opOutside(s int) *h.Op {
+	if s >= w.base {
 		return nil
 	}
 	if i, ok := w.farIndex(s); ok {

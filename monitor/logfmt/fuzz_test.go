@@ -11,12 +11,17 @@ import (
 
 // FuzzReader reads arbitrary bytes: the reader must not panic, must fail
 // only with a positioned *Error that sticks, and whatever it accepts must
-// come back unchanged through Writer and Reader.
+// come back unchanged through Writer and Reader. The fast path (fast.go)
+// must read it as the general path does.
 func FuzzReader(f *testing.F) {
 	for _, tc := range validLogs {
 		f.Add([]byte(tc.src))
 	}
+	f.Add([]byte("# @object queue\n[1] call enqueue(1)\n[2] call dequeue\n[1] return\n[2] return 1\n[3] call enqueue(2, )\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if d := readBoth(string(data)); d != "" {
+			t.Fatal(d)
+		}
 		acts, rd, err := readAll(string(data), Options{Name: "fuzz"})
 		if err != nil {
 			var e *Error

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -56,13 +57,97 @@ type openOp struct {
 	seq   int
 	line  int
 	obj   *ObjectDecl // the object called
+	at    int         // its index in openSet.ops
+	// ret is what the method returns: its signature's Ret, known at the
+	// call (an object's methods have one signature each).
+	ret history.RetKind
+}
+
+// openSet holds the open operations. A log keeps few operations open at
+// once, so an id is found by scanning them, which beats hashing it at
+// every call and return; beyond maxScanOpen open ids a map finds them,
+// kept until at most half as many are open.
+type openSet struct {
+	ops    []*openOp // in no particular order: o.at is o's index
+	byID   map[string]*openOp
+	hashed bool
+}
+
+// maxScanOpen is the most open operations whose ids are scanned.
+const maxScanOpen = 16
+
+func (s *openSet) find(id string) *openOp {
+	if s.hashed {
+		return s.byID[id]
+	}
+	for _, o := range s.ops {
+		if sameID(o.id, id) {
+			return o
+		}
+	}
+	return nil
+}
+
+// sameID is o == id, comparing the last bytes first: ids of one length
+// mostly differ there (counters), and a byte comparison is cheaper than
+// the call that compares strings.
+func sameID[T string | []byte](o string, id T) bool {
+	n := len(id)
+	return len(o) == n && (n == 0 || o[n-1] == id[n-1]) && o == string(id)
+}
+
+// findBytes is find for an id still in the line's bytes: the comparisons
+// and the map index convert without copying.
+func (s *openSet) findBytes(id []byte) *openOp {
+	if s.hashed {
+		return s.byID[string(id)]
+	}
+	for _, o := range s.ops {
+		if sameID(o.id, id) {
+			return o
+		}
+	}
+	return nil
+}
+
+func (s *openSet) add(o *openOp) {
+	o.at = len(s.ops)
+	s.ops = append(s.ops, o)
+	switch {
+	case s.hashed:
+		s.byID[o.id] = o
+	case len(s.ops) > maxScanOpen:
+		if s.byID == nil {
+			s.byID = make(map[string]*openOp, 2*maxScanOpen)
+		}
+		for _, x := range s.ops {
+			s.byID[x.id] = x
+		}
+		s.hashed = true
+	}
+}
+
+// remove takes o out; the last operation takes its index.
+func (s *openSet) remove(o *openOp) {
+	n := len(s.ops) - 1
+	last := s.ops[n]
+	s.ops[o.at], last.at = last, o.at
+	s.ops[n] = nil
+	s.ops = s.ops[:n]
+	if s.hashed {
+		delete(s.byID, o.id)
+		if len(s.ops) <= maxScanOpen/2 {
+			clear(s.byID)
+			s.hashed = false
+		}
+	}
 }
 
 // Reader reads a log one action at a time. It keeps only the open
 // operations and a fixed number of recently returned ids, so it runs in
 // bounded memory on endless logs.
 type Reader struct {
-	sc     *bufio.Scanner
+	sc     *lineScanner
 	opt    Options
 	file   string
 	line   int // lines read so far
@@ -80,24 +165,33 @@ type Reader struct {
 	named  map[string]*ObjectDecl
 	last   *ObjectDecl // the object of the action Next returned last
 
-	open map[string]*openOp
+	open openSet
 	free []*openOp // returned operations' structs, for the next calls
 	done doneRing
 
 	err error // sticky: once set, Next returns it forever
 	eof bool
+
+	// The fast path's state (fast.go): the methods of sigsOf's kind and
+	// those seen last, and the buffer an operation's strings are built in. noFast, for tests,
+	// reads every line by the general path.
+	sigs     []history.Signature
+	sigsOf   *ObjectDecl
+	seen     [2]seenMethod
+	nextSeen int
+	buf      []byte
+	noFast   bool
 }
 
 // NewReader returns a reader of the log r.
 func NewReader(r io.Reader, opt Options) *Reader {
-	sc := bufio.NewScanner(r)
-	// +2 leaves room for the "\r\n" that ScanLines strips.
-	sc.Buffer(make([]byte, 0, 4096), MaxLine+2)
+	// +2 leaves room for the "\r\n" that the scanner strips.
+	sc := newLineScanner(r, make([]byte, 0, 4096), MaxLine+2)
 	file := opt.Name
 	if file == "" {
 		file = "<input>"
 	}
-	return &Reader{sc: sc, opt: opt, file: file, open: map[string]*openOp{}}
+	return &Reader{sc: sc, opt: opt, file: file}
 }
 
 // Object is the log's object, known once the header or the first action
@@ -109,16 +203,11 @@ func (r *Reader) Param() string { return r.param }
 
 // Pending returns the ids of the operations still open, in call order.
 func (r *Reader) Pending() []string {
-	ops := make([]*openOp, 0, len(r.open))
-	ids := make(map[*openOp]string, len(r.open))
-	for id, o := range r.open {
-		ops = append(ops, o)
-		ids[o] = id
-	}
+	ops := slices.Clone(r.open.ops)
 	sort.Slice(ops, func(i, j int) bool { return ops[i].seq < ops[j].seq })
 	out := make([]string, len(ops))
 	for i, o := range ops {
-		out[i] = ids[o]
+		out[i] = o.id
 	}
 	return out
 }
@@ -126,7 +215,7 @@ func (r *Reader) Pending() []string {
 // Next returns the next action. It returns io.EOF at the clean end of the
 // log and an *Error for a malformed one; after an error it keeps returning
 // that error.
-func (r *Reader) Next() (history.Action, error) {
+func (r *Reader) Next() (a history.Action, err error) {
 	if r.err != nil {
 		return history.Action{}, r.err
 	}
@@ -135,7 +224,12 @@ func (r *Reader) Next() (history.Action, error) {
 	}
 	for r.sc.Scan() {
 		r.line++
-		s := r.sc.Text()
+		b := r.sc.Bytes()
+		if r.fast(b, &a) {
+			r.seq++
+			return a, nil
+		}
+		s := string(b)
 		r.colOff = 0
 		if r.line == 1 && strings.HasPrefix(s, "\ufeff") {
 			s = s[3:]
@@ -419,7 +513,7 @@ func (r *Reader) parseCall(lx *lexer, id string, idPos int) (history.Action, err
 		return a, r.errorf(t.pos, "unexpected %s after method %s; expected '(' or the end of the line", t.describe(), quote(m.text))
 	}
 
-	if o, dup := r.open[id]; dup {
+	if o := r.open.find(id); o != nil {
 		return a, r.errorf(idPos, "duplicate id [%s]: it is already open (called at line %d); an id may be reused only after its return", idText(id), o.line)
 	}
 	decl, err := r.callee(&m)
@@ -466,8 +560,8 @@ func (r *Reader) parseCall(lx *lexer, id string, idPos int) (history.Action, err
 	id = strings.Clone(id)
 	l.Arg = history.Value(strings.Clone(string(l.Arg)))
 	o := r.newOpen()
-	*o = openOp{id: id, name: methodName(sig, m.text), label: l, seq: r.seq, line: r.line, obj: decl}
-	r.open[id] = o
+	*o = openOp{id: id, name: methodName(sig, m.text), label: l, seq: r.seq, line: r.line, obj: decl, ret: sig.Ret}
+	r.open.add(o)
 	r.last = decl
 	return history.Action{Kind: history.Call, ID: id, Label: l, Seq: r.seq, Line: r.line}, nil
 }
@@ -498,8 +592,8 @@ func (r *Reader) parseReturn(lx *lexer, id string, idPos int) (history.Action, e
 		}
 		end = t
 	}
-	o, ok := r.open[id]
-	if !ok {
+	o := r.open.find(id)
+	if o == nil {
 		if line, ok := r.done.lookup(id); ok {
 			return a, r.errorf(idPos, "second return for [%s] (returned at line %d)", idText(id), line)
 		}
@@ -553,7 +647,7 @@ func (r *Reader) parseReturn(lx *lexer, id string, idPos int) (history.Action, e
 	if n == 1 {
 		l.Ret = history.Value(vals[0].text)
 	}
-	delete(r.open, id)
+	r.open.remove(o)
 	r.last = o.obj
 	r.done.add(o.id, r.line)
 	r.free = append(r.free, o)

@@ -1,0 +1,243 @@
+package logfmt
+
+import (
+	"github.com/satmon/satmon/internal/history"
+)
+
+// The fast path reads the lines a writer produces — "[ID] call
+// METHOD(ARG, ARG)" and "[ID] return VALUE", in ASCII and with single
+// spaces — straight from the scanner's bytes, without copying the line or
+// splitting it into tokens. Every line of a log goes through the reader,
+// and a monitor step costs little more than reading its line several
+// times over.
+//
+// It is an abbreviation of the general path, never a second definition of
+// the format: it accepts a line only when it is sure the general path
+// would read the same action from it, and it changes nothing before it
+// is sure. Anything else — another spelling, a comment, trailing space,
+// the first action (which settles the object), named objects, methods
+// with a priority or two values, every error — it leaves to the general
+// path, which then reads the line from the start as before and words any
+// error. TestFastPathAgrees and FuzzReader compare the two paths.
+
+// maxFastArgs is the most arguments the fast path reads.
+const maxFastArgs = 2
+
+// fast reads line b, the whole line, as an action into *a; it returns
+// false, with *a untouched, when it leaves the line to the general path.
+// The action is written in place: it is large, and returned through
+// every level it would be copied at each.
+func (r *Reader) fast(b []byte, a *history.Action) bool {
+	if !r.started || r.named != nil || r.obj == history.NoObject || r.noFast {
+		return false
+	}
+	if len(b) < 4 || b[0] != '[' {
+		return false
+	}
+	// The id: stops at ']' or at anything the general path would look at
+	// twice (space, non-ASCII).
+	q := 1
+	for q < len(b) && !idStops[b[q]] {
+		q++
+	}
+	if q == 1 || q+2 >= len(b) || b[q] != ']' || b[q+1] != ' ' {
+		return false
+	}
+	id := b[1:q]
+	rest := b[q+2:]
+	switch {
+	case len(rest) > 5 && string(rest[:5]) == "call ":
+		return r.fastCall(id, rest[5:], a)
+	case len(rest) >= 6 && string(rest[:6]) == "return":
+		return r.fastReturn(id, rest[6:], a)
+	}
+	return false
+}
+
+// idStops marks the bytes at which the fast path's id ends: ']', and the
+// spaces, control bytes and non-ASCII bytes it leaves to the general path.
+// wordStops marks where its value tokens end: stops, and the control
+// bytes and DEL.
+var idStops, wordStops = func() (id, word [256]bool) {
+	for c := range 256 {
+		odd := c <= ' ' || c >= 0x7f
+		id[c] = odd || c == ']'
+		word[c] = odd || stops[c]
+	}
+	return id, word
+}()
+
+// word is the length of the value token at the start of b (as wordEnd, on
+// ASCII bytes), stopping also at every control byte and DEL, which the
+// fast path leaves to the general one.
+func word(b []byte) int {
+	i := 0
+	for i < len(b) && !wordStops[b[i]] {
+		i++
+	}
+	return i
+}
+
+// fastCall reads "METHOD" or "METHOD(ARGS)" at the start of b, the line
+// after "[ID] call ".
+func (r *Reader) fastCall(id, b []byte, a *history.Action) bool {
+	n := word(b)
+	if n == 0 {
+		return false
+	}
+	m := b[:n]
+	var args [maxFastArgs][]byte
+	nargs := 0
+	if p := b[n:]; len(p) > 0 {
+		if p[0] != '(' || p[len(p)-1] != ')' {
+			return false
+		}
+		p = p[1 : len(p)-1]
+		for len(p) > 0 {
+			k := word(p)
+			if k == 0 || nargs == maxFastArgs {
+				return false
+			}
+			args[nargs] = p[:k]
+			nargs++
+			p = p[k:]
+			if len(p) == 0 {
+				break
+			}
+			// ", " as the writer writes it, or ",".
+			if p[0] != ',' || len(p) == 1 {
+				return false
+			}
+			p = p[1:]
+			if p[0] == ' ' {
+				p = p[1:]
+			}
+			if len(p) == 0 {
+				return false // "f(a, )": an argument is missing
+			}
+		}
+	}
+	if r.open.findBytes(id) != nil {
+		return false // a duplicate: the general path words the error
+	}
+	decl := r.single
+	if decl == nil || decl.Kind != r.obj {
+		return false
+	}
+	sig, name := r.method(decl, m)
+	if sig == nil || nargs < sig.MinArgs || nargs > sig.MaxArgs ||
+		sig.Method == history.CAS || decl.Kind == history.PQueue && sig.Method == history.Add {
+		return false
+	}
+	// The id and the argument outlive the line: one string holds both,
+	// so that an open operation pins neither the line nor the scanner's
+	// buffer.
+	buf := append(append(r.buf[:0], id...), args[0]...)
+	r.buf = buf
+	s := string(buf)
+	ids := s[:len(id)]
+	l := history.Label{Method: sig.Method, Pending: true, Arg: history.Value(s[len(id):])}
+	o := r.newOpen()
+	*o = openOp{id: ids, name: name, label: l, seq: r.seq, line: r.line, obj: decl, ret: sig.Ret}
+	r.open.add(o)
+	r.last = decl
+	*a = history.Action{Kind: history.Call, ID: ids, Label: l, Seq: r.seq, Line: r.line}
+	return true
+}
+
+// method finds the method spelled m as LookupMethod does when m is one of
+// its names, and returns that name; nil when m is not one. The methods
+// found last are remembered by their spelling: a log calls few.
+func (r *Reader) method(decl *ObjectDecl, m []byte) (*history.Signature, string) {
+	if r.sigsOf != decl {
+		r.sigs, r.sigsOf = history.Signatures(decl.Kind), decl
+		r.seen = [len(r.seen)]seenMethod{}
+	}
+	for _, c := range r.seen {
+		if c.sig != nil && c.name == string(m) {
+			return c.sig, c.name
+		}
+	}
+	for i := range r.sigs {
+		for _, nm := range r.sigs[i].Names {
+			if nm == string(m) {
+				r.seen[r.nextSeen] = seenMethod{nm, &r.sigs[i]}
+				r.nextSeen = (r.nextSeen + 1) % len(r.seen)
+				return &r.sigs[i], nm
+			}
+		}
+	}
+	return nil, ""
+}
+
+// seenMethod is a method the fast path found, by its spelling.
+type seenMethod struct {
+	name string
+	sig  *history.Signature
+}
+
+// fastReturn reads "" or " VALUE", the line after "[ID] return".
+func (r *Reader) fastReturn(id, b []byte, a *history.Action) bool {
+	var v []byte
+	nv := 0
+	if len(b) > 0 {
+		if b[0] != ' ' {
+			return false
+		}
+		v = b[1:]
+		if k := word(v); k == 0 || k != len(v) {
+			return false
+		}
+		nv = 1
+	}
+	o := r.open.findBytes(id)
+	if o == nil {
+		return false
+	}
+	switch o.ret {
+	case history.RetNone:
+		if nv != 0 {
+			return false
+		}
+	case history.RetBool:
+		if nv != 1 || string(v) != string(history.True) && string(v) != string(history.False) {
+			return false
+		}
+	case history.RetValue:
+		if nv != 1 {
+			return false
+		}
+	case history.RetStatus:
+		if nv != 1 || string(v) != string(history.OK) && string(v) != string(history.Fail) {
+			return false
+		}
+	case history.RetOptional:
+	default:
+		return false
+	}
+	l := o.label
+	l.Pending = false
+	if nv == 1 {
+		l.Ret = r.value(v)
+	}
+	r.open.remove(o)
+	r.last = o.obj
+	r.done.add(o.id, r.line)
+	r.free = append(r.free, o)
+	*a = history.Action{Kind: history.Return, ID: o.id, Label: l, Seq: r.seq, Line: r.line}
+	return true
+}
+
+// commonValues are values logs return often; value returns these strings
+// rather than a copy.
+var commonValues = [...]history.Value{history.True, history.False, history.OK, history.Fail, "empty", "null"}
+
+// value is a return value as a string of its own.
+func (r *Reader) value(v []byte) history.Value {
+	for _, c := range commonValues {
+		if string(c) == string(v) {
+			return c
+		}
+	}
+	return history.Value(v)
+}
