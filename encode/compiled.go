@@ -76,6 +76,11 @@ type template struct {
 	// witOwn: every atom of the witness names the witness: two
 	// candidates' atoms have no variable in common.
 	witOwn bool
+	// witSrc is the index in wit of the match atom witGen reads the
+	// candidates from (-1 if none): every witness candidate is a partner
+	// of the operation witGen names, so MATCH's labels allow the pair,
+	// and absentLit need not ask matchPossible again.
+	witSrc int
 }
 
 // maxHeld bounds the stored partners whose witness findings
@@ -147,7 +152,7 @@ func compile(a *axiom) *template {
 	if a.shape == shapeLimit || len(a.Exists) > 1 {
 		return nil
 	}
-	t := &template{}
+	t := &template{witSrc: -1}
 	var ok bool
 	if t.levels, ok = compilePlan(a, &a.plan, false); !ok {
 		return nil
@@ -190,9 +195,18 @@ func compile(a *axiom) *template {
 			}
 			t.witFresh = append(t.witFresh, fresh)
 		}
+		ex := len(a.Forall)
+		if g := a.witGen; g != nil {
+			for i, ca := range t.wit {
+				if ca.kind == theory.KMatch && !ca.neg &&
+					(g.asX && ca.x == g.from && ca.y == ex || !g.asX && ca.x == ex && ca.y == g.from) {
+					t.witSrc = i
+					break
+				}
+			}
+		}
 		t.witOwn = true
 		for _, ca := range t.wit {
-			ex := len(a.Forall)
 			switch ca.kind {
 			case theory.KMeth, theory.KRet, theory.KUsed:
 				t.witOwn = t.witOwn && ca.x == ex
@@ -316,11 +330,14 @@ func (e *Encoder) matchLit(x, y *Op) (Lit, nodeKind) {
 // absentLit is atomLit for a b or match atom that knownAtom found
 // undecided with no variable: it makes the variable without looking it
 // up again (real time, which knownAtom read, leaves a b atom open).
-func (e *Encoder) absentLit(c *catom) (Lit, nodeKind) {
+// partner says that the atom is the match atom between a witness and
+// the operation whose partner it is (template.witSrc): the pair is
+// possible.
+func (e *Encoder) absentLit(c *catom, partner bool) (Lit, nodeKind) {
 	x, y := e.scr.env[c.x], e.scr.env[c.y]
 	var l Lit
 	if c.kind == theory.KMatch {
-		if x == y && e.k.Object != h.Exchanger || !e.matchPossible(x, y) {
+		if x == y && e.k.Object != h.Exchanger || !partner && !e.matchPossible(x, y) {
 			if c.neg {
 				return noLit, nTrue
 			}
@@ -805,7 +822,7 @@ func (e *Encoder) cfold(a *axiom, o *Op) {
 		k := nLit
 		if l == noLit {
 			if st.witVals[i] == vUnknown && t.witFresh[i] {
-				l, k = e.absentLit(&t.wit[i])
+				l, k = e.absentLit(&t.wit[i], i == t.witSrc)
 			} else {
 				l, k = e.atomLit(&t.wit[i])
 			}
