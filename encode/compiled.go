@@ -520,20 +520,49 @@ func (e *Encoder) crec(st *instState, level int) {
 	}
 	// A closed instance binds no pending operation, nor one whose
 	// partners a later level reads when none of them has returned
-	// (noReturnedPartner): skipped here, before the call.
-	closed, feeds := st.closed, st.closed && lv.feeds != nil
-	for _, o := range head {
-		if (m == h.NoMethod || o.Label.Method == m) && !(closed && o.pending()) &&
-			!(feeds && e.noReturnedPartner(lv.feeds, o)) {
-			e.cbind(st, lv, level, o, tied, false)
+	// (noReturnedPartner): skipped here, before the call. The loops are
+	// written out for each case, so that the common ones test nothing
+	// per candidate that is the same for all.
+	switch {
+	case !st.closed:
+		for _, o := range head {
+			if m == h.NoMethod || o.Label.Method == m {
+				e.cbind(st, lv, level, o, tied, false)
+			}
 		}
-	}
-	for _, o := range tail {
-		if o.Call > limit {
-			break
-		}
-		if !(closed && o.pending()) && !(feeds && e.noReturnedPartner(lv.feeds, o)) {
+		for _, o := range tail {
+			if o.Call > limit {
+				break
+			}
 			e.cbind(st, lv, level, o, tied, admitted)
+		}
+	case lv.feeds == nil:
+		for _, o := range head {
+			if (m == h.NoMethod || o.Label.Method == m) && !o.pending() {
+				e.cbind(st, lv, level, o, tied, false)
+			}
+		}
+		for _, o := range tail {
+			if o.Call > limit {
+				break
+			}
+			if !o.pending() {
+				e.cbind(st, lv, level, o, tied, admitted)
+			}
+		}
+	default:
+		for _, o := range head {
+			if (m == h.NoMethod || o.Label.Method == m) && !o.pending() && !e.noReturnedPartner(lv.feeds, o) {
+				e.cbind(st, lv, level, o, tied, false)
+			}
+		}
+		for _, o := range tail {
+			if o.Call > limit {
+				break
+			}
+			if !o.pending() && !e.noReturnedPartner(lv.feeds, o) {
+				e.cbind(st, lv, level, o, tied, admitted)
+			}
 		}
 	}
 	if len(e.scr.pbuf) != mark {
