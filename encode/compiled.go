@@ -645,6 +645,26 @@ func (e *Encoder) cbind(st *instState, lv *clevel, level int, o *Op, tied, admit
 	st.na, st.nr = na, nr
 }
 
+// labelPrunes reports whether a label check of level lv (clevel.label)
+// prunes candidate o, as cbind would find it before folding anything.
+func labelPrunes(lv *clevel, o *Op) bool {
+	for i := 0; i < lv.label; i++ {
+		c := &lv.checks[i]
+		var t bool
+		if c.atom.kind == theory.KMeth {
+			t = o.Label.Method == c.atom.m
+		} else if o.pending() {
+			return false
+		} else {
+			t = o.Label.Ret == c.atom.v
+		}
+		if t == c.atom.neg == c.ante {
+			return true
+		}
+	}
+	return false
+}
+
 func anyPending(ops []*Op) bool {
 	for _, o := range ops {
 		if o.pending() {

@@ -688,7 +688,23 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 		}
 		return
 	}
+	settled := closed && !must.pending()
 	for st.fixed = 0; st.fixed < nf; st.fixed++ {
+		if compiled {
+			// As below, read from the template; and must's label may
+			// prune it at the first level as well (labelPrunes): EMPTY's
+			// ret(e) = empty at the return of a dequeue that returned a
+			// value, ADDREM's at one that returned empty. Then the level
+			// is not entered only to bind must and prune it.
+			lvs := a.tmpl.fixedLevels[st.fixed]
+			if settled && (lvs[0].meth != h.NoMethod && lvs[0].meth != must.Label.Method ||
+				nf > 1 && e.noReturnedPartners(lvs[1].gen, st.fixed, must) || labelPrunes(&lvs[0], must)) {
+				continue
+			}
+			st.clv = lvs
+			e.crec(st, 0)
+			continue
+		}
 		st.pl = &a.fixedPlans[st.fixed]
 		// A returned must whose method the antecedent rules out at this
 		// variable binds nothing here: every atom of the first level is
@@ -705,12 +721,7 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 		if closed && !must.pending() && nf > 1 && e.noReturnedPartners(st.pl.gen[1], st.fixed, must) {
 			continue
 		}
-		if compiled {
-			st.clv = a.tmpl.fixedLevels[st.fixed]
-			e.crec(st, 0)
-		} else {
-			e.rec(st, 0)
-		}
+		e.rec(st, 0)
 	}
 }
 
