@@ -81,6 +81,12 @@ type template struct {
 	// of the operation witGen names, so MATCH's labels allow the pair,
 	// and absentLit need not ask matchPossible again.
 	witSrc int
+	// witCut is u when the witness has a conjunct b(y,u), y its variable
+	// and u a universal one, else -1. Real time makes the conjunct, and
+	// so the witness, false for every candidate y called after u
+	// returned (witLimit): knownWit would find it so, and such a
+	// candidate is passed over before it is looked at.
+	witCut int
 }
 
 // maxHeld bounds the stored partners whose witness findings
@@ -152,7 +158,7 @@ func compile(a *axiom) *template {
 	if a.shape == shapeLimit || len(a.Exists) > 1 {
 		return nil
 	}
-	t := &template{witSrc: -1}
+	t := &template{witSrc: -1, witCut: -1}
 	var ok bool
 	if t.levels, ok = compilePlan(a, &a.plan, false); !ok {
 		return nil
@@ -203,6 +209,12 @@ func compile(a *axiom) *template {
 					t.witSrc = i
 					break
 				}
+			}
+		}
+		for _, ca := range t.wit {
+			if ca.kind == theory.KB && !ca.neg && ca.x == ex && ca.y < ex {
+				t.witCut = ca.y
+				break
 			}
 		}
 		t.witOwn = true
@@ -473,6 +485,22 @@ func (e *Encoder) knownWit(t *template) tri {
 	return r
 }
 
+// witLimit is the last call at which a witness candidate may have been
+// called (template.witCut): one called after it, y, has b(y,u) false by
+// real time (u returned before y was called), and knownWit would return
+// vFalse for it without a side effect. math.MaxInt when there is no cut,
+// and when u is the operation the instance is grounded for: at u's own
+// return no operation was called after it (and none is left out when
+// the limit is not applied).
+func (e *Encoder) witLimit(t *template) int {
+	if t.witCut >= 0 {
+		if u := e.scr.env[t.witCut]; u != e.scr.inst.must && !u.pending() {
+			return u.Return
+		}
+	}
+	return math.MaxInt
+}
+
 // crec is rec through the template: the folded checks are literals in
 // st.lante[:st.na] and st.lrest[:st.nr] (constants that cannot prune are left out, as the
 // interpreter's disjunction drops them).
@@ -737,7 +765,11 @@ func (e *Encoder) cleaf(st *instState) {
 		e.scr.cparts, e.scr.conj = parts, conj
 		e.scr.inst.truePart = false
 		if g := a.witGen; g != nil && g.asX && e.virt {
-			e.witnessesX(st, e.scr.env[g.from])
+			if limit := e.witLimit(t); limit != math.MaxInt {
+				e.witnessesXCut(st, e.scr.env[g.from], limit)
+			} else {
+				e.witnessesX(st, e.scr.env[g.from])
+			}
 		} else {
 			mark := len(e.scr.pbuf)
 			cands := win
@@ -817,6 +849,37 @@ func (e *Encoder) witnessesX(st *instState, x *Op) {
 	}
 	for ; i < len(stored); i++ {
 		e.storedWitness(st, stored[i], i)
+	}
+}
+
+// witnessesXCut is witnessesX when the candidates called after limit
+// are false witnesses (witLimit): it passes over them.
+func (e *Encoder) witnessesXCut(st *instState, x *Op, limit int) {
+	a := st.a
+	stored, pend := x.asX, e.pendingFor(x.Label.Method)
+	same := x.Label.Method < memoMethods && e.pendFor[x.Label.Method].same
+	if same && len(pend) > 0 && !e.pendingMayMatch(x, pend[0]) {
+		pend = nil
+	}
+	i := 0
+	for _, p := range pend {
+		if !same && !e.pendingMayMatch(x, p) {
+			continue
+		}
+		for ; i < len(stored) && stored[i].Serial < p.Serial; i++ {
+			if stored[i].Call <= limit {
+				e.storedWitness(st, stored[i], i)
+			}
+		}
+		if p.Call <= limit {
+			e.scr.env[st.nf] = p
+			e.cwitness(a, p)
+		}
+	}
+	for ; i < len(stored); i++ {
+		if stored[i].Call <= limit {
+			e.storedWitness(st, stored[i], i)
+		}
 	}
 }
 
