@@ -973,8 +973,18 @@ func (e *Encoder) cfold(a *axiom, o *Op) {
 	case 1:
 		e.scr.cparts = append(e.scr.cparts, cpart{lit: lits[0]})
 	default:
-		start := len(e.scr.conj)
-		e.scr.conj = append(e.scr.conj, lits[:m]...)
+		// Copied literal by literal into room the buffer has (it is
+		// kept across instances): two or three, not worth memmove.
+		conj := e.scr.conj
+		start := len(conj)
+		if cap(conj)-start < m {
+			conj = slices.Grow(conj, m)
+		}
+		conj = conj[:start+m]
+		for i, l := range lits[:m] {
+			conj[start+i] = l
+		}
+		e.scr.conj = conj
 		e.scr.cparts = append(e.scr.cparts, cpart{at: int32(start), n: int32(m)})
 	}
 }
