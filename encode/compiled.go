@@ -743,7 +743,8 @@ func (e *Encoder) cleaf(st *instState) {
 	cur := e.scr.cur
 	e.scr.cur = e.scr.env[:nf:nf]
 	e.curAxiom = a.Axiom // origin.go
-	parts, conj := e.scr.cparts[:0], e.scr.conj[:0]
+	parts := e.scr.cparts[:0]
+	e.scr.conj = e.scr.conj[:0]
 	// The guards ¬used(x); a closed instance's operations have all
 	// returned, and have none.
 	for j := 0; j < nf && !closed; j++ {
@@ -759,10 +760,10 @@ func (e *Encoder) cleaf(st *instState) {
 	for _, l := range rest {
 		parts = append(parts, cpart{lit: l})
 	}
+	// cwitness appends to the buffers in e.scr, not to slices passed
+	// through each call, and notes a true witness in truePart.
+	e.scr.cparts = parts
 	if t.hasWit {
-		// cwitness appends to the buffers in e.scr, not to slices passed
-		// through each call, and notes a true witness in truePart.
-		e.scr.cparts, e.scr.conj = parts, conj
 		e.scr.inst.truePart = false
 		if g := a.witGen; g != nil && g.asX && e.virt {
 			if limit := e.witLimit(t); limit != math.MaxInt {
@@ -782,9 +783,8 @@ func (e *Encoder) cleaf(st *instState) {
 			}
 			e.scr.pbuf = e.scr.pbuf[:mark]
 		}
-		parts, conj = e.scr.cparts, e.scr.conj
+		parts = e.scr.cparts
 	}
-	e.scr.cparts, e.scr.conj = parts, conj
 	// The disjunction, folded as or folds it: a true part makes the
 	// instance true, a false one is left out (in place). Every literal
 	// part but the guards was settled when it was made (a check's at its
