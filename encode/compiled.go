@@ -272,16 +272,20 @@ func (e *Encoder) atomLit(c *catom) (Lit, nodeKind) {
 		}
 	}
 	if c.neg {
-		switch k {
-		case nTrue:
-			k = nFalse
-		case nFalse:
-			k = nTrue
-		default:
-			l = l.Not()
-		}
+		l, k = negLit(l, k)
 	}
 	return l, k
+}
+
+// negLit negates a literal or constant as atomLit returns it.
+func negLit(l Lit, k nodeKind) (Lit, nodeKind) {
+	switch k {
+	case nTrue:
+		return l, nFalse
+	case nFalse:
+		return l, nTrue
+	}
+	return l.Not(), k
 }
 
 func constKind(b bool) nodeKind {
@@ -643,7 +647,19 @@ func (e *Encoder) cbind(st *instState, lv *clevel, level int, o *Op, tied, admit
 	ok := true
 	for i := first; i < len(lv.checks); i++ {
 		c := &lv.checks[i]
-		l, k := e.atomLit(&c.atom)
+		var l Lit
+		var k nodeKind
+		if c.atom.kind == theory.KB {
+			// atomLit's case, without its dispatch: most checks below
+			// the first level are order atoms (LIFO's b(a1,a2) and
+			// b(a2,r1) at each a2).
+			l, k = e.bLitKind(e.scr.env[c.atom.x], e.scr.env[c.atom.y])
+			if c.atom.neg {
+				l, k = negLit(l, k)
+			}
+		} else {
+			l, k = e.atomLit(&c.atom)
+		}
 		if k == nLit {
 			k = e.settledLit(l)
 		}
