@@ -20,7 +20,9 @@ type varTable struct {
 }
 
 func (t *varTable) home(k uint64) int {
-	return int((k * 0x9E3779B97F4A7C15) >> t.shift)
+	// shift is below 64 (the table has at least 64 slots): masking it
+	// spares the code Go adds for a shift by 64 or more.
+	return int((k * 0x9E3779B97F4A7C15) >> (t.shift & 63))
 }
 
 func (t *varTable) get(k uint64) (Lit, bool) {
