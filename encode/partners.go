@@ -97,14 +97,31 @@ func (e *Encoder) pendingFor(m h.Method) []*Op {
 	}
 	c := &e.pendFor[m]
 	if c.gen != e.tab.pendGen || !c.ok {
-		c.l = c.l[:0]
-		c.same = true
+		// Rebuilt at most once a step, from every pending operation:
+		// the methods' memo is read in place (methodsMayMatch, without
+		// the call), and the list and its first method are kept in
+		// locals until the end.
+		l, same := c.l[:0], true
+		var first h.Method
+		row := e.methPair[int(m)*memoMethods : int(m)*memoMethods+memoMethods]
 		for _, p := range e.tab.pend {
-			if e.methodsMayMatch(m, p.Label.Method) {
-				c.l = append(c.l, p)
-				c.same = c.same && p.Label.Method < memoMethods && p.Label.Method == c.l[0].Label.Method
+			pm := p.Label.Method
+			var ok bool
+			if pm < memoMethods && row[pm] != vUnknown {
+				ok = row[pm] == vTrue
+			} else {
+				ok = e.methodsMayMatch(m, pm)
 			}
+			if !ok {
+				continue
+			}
+			if len(l) == 0 {
+				first = pm
+			}
+			l = append(l, p)
+			same = same && pm < memoMethods && pm == first
 		}
+		c.l, c.same = l, same
 		c.gen, c.ok = e.tab.pendGen, true
 	}
 	return c.l
