@@ -567,9 +567,12 @@ func (e *Encoder) litAssigned(k int32, t Lit) bool {
 	w := &e.w
 	wl := &w.lits[k]
 	it := &w.items[wl.item]
+	if it.false_ {
+		return false // read first: the instance is then not looked at
+	}
 	in := &w.insts[it.inst]
 	switch {
-	case in.done, it.false_:
+	case in.done:
 		return false
 	case wl.seen:
 		// Counted when it was stored.
@@ -618,8 +621,12 @@ func (e *Encoder) forgetWatched(v z.Var) {
 	if w.closed {
 		for n := w.head[v]; n != 0; {
 			wl := &w.lits[n-1]
+			n = wl.next
 			it := &w.items[wl.item]
-			if in := &w.insts[it.inst]; !in.done && !it.false_ {
+			if it.false_ {
+				continue // read first: the instance is then not looked at
+			}
+			if in := &w.insts[it.inst]; !in.done {
 				it.false_ = true
 				if in.open--; in.open <= 1 {
 					if w.ownersAlive(in) {
@@ -632,7 +639,6 @@ func (e *Encoder) forgetWatched(v z.Var) {
 					}
 				}
 			}
-			n = wl.next
 		}
 	}
 	w.head[v] = 0
