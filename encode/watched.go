@@ -253,13 +253,13 @@ func (e *Encoder) watchSettled(parts []cpart, nf int) {
 	}
 	in := winst{items: int32(items0), nitems: int32(len(parts)), open: int32(len(parts))}
 	if hasConj || w.closed {
-		in.owners = int32(len(w.owners))
-		in.nowners = int32(nf)
-		owners := slices.Grow(w.owners, nf)
-		for _, o := range e.scr.env[:nf] {
-			owners = append(owners, wown{o, o.life})
+		o0 := len(w.owners)
+		in.owners, in.nowners = int32(o0), int32(nf)
+		w.owners = slices.Grow(w.owners, nf)[:o0+nf]
+		dst := w.owners[o0:]
+		for i, o := range e.scr.env[:len(dst)] {
+			dst[i] = wown{o, o.life}
 		}
-		w.owners = owners
 	}
 	w.insts = append(w.insts, in)
 	w.live++
