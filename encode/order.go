@@ -1,10 +1,6 @@
 package encode
 
-import (
-	"sort"
-
-	"github.com/satmon/satmon/internal/z"
-)
+import "github.com/satmon/satmon/internal/z"
 
 // Lazy transitivity, for SATURATE.
 //
@@ -296,7 +292,17 @@ func (e *Encoder) calledAfter(l []*Op, q *Op) []*Op {
 	if e.tab.unordered {
 		return l
 	}
-	i := sort.Search(len(l), func(i int) bool { return l[i].Call > q.Return })
+	// sort.Search, written out: no closure call per probe.
+	ret := q.Return
+	i, j := 0, len(l)
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if l[h].Call > ret {
+			j = h
+		} else {
+			i = h + 1
+		}
+	}
 	return l[i:]
 }
 

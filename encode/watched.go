@@ -154,11 +154,125 @@ func (e *Encoder) watching(extra []Lit) bool { return e.w.on && extra == nil }
 
 // watchInstance takes an instance (the parts of cleaf, with no true
 // part): it is materialised now if it is unit or false, else stored and
-// watched. It is stored first, with its counts, and taken back if it is
-// satisfied or materialised at once (most are, and leave nothing).
+// watched.
 func (e *Encoder) watchInstance(parts []cpart, nf int) {
 	w := &e.w
 	w.watched++
+	if e.clause == w.settledAt {
+		// Every literal is settled (cleaf settles the guards, the other
+		// parts were settled when made and only variables made since
+		// were assigned, each settled after), and no clause has been
+		// emitted since cleaf began: the saturator's values are as it
+		// read them (it assigns nothing but when a clause is added, or
+		// when it propagates, which it does not during grounding), so
+		// every literal is unassigned, every item open, and the
+		// instance not unit.
+		if len(parts) <= 1 {
+			e.watchUnit(parts)
+		} else {
+			e.watchSettled(parts, nf)
+		}
+		return
+	}
+	e.watchAny(parts, nf)
+}
+
+// watchUnit materialises an instance of at most one item, every literal
+// unassigned (see watchInstance): there is no reason.
+func (e *Encoder) watchUnit(parts []cpart) {
+	w := &e.w
+	w.materialised++
+	if len(parts) == 0 {
+		e.emit(w.cl[:0])
+		return
+	}
+	p := &parts[0]
+	if p.n == 0 {
+		w.cl = append(w.cl[:0], p.lit)
+		e.emit(w.cl)
+		return
+	}
+	for _, l := range e.scr.conj[p.at : p.at+p.n] {
+		if e.val(l) != 1 { // a duplicate, made true just now
+			w.cl = append(w.cl[:0], l)
+			e.emit(w.cl)
+		}
+	}
+}
+
+// watchSettled stores an instance of two or more items, every literal
+// unassigned (see watchInstance): every literal is watched, and is put
+// in its variable's watch list as it is stored. The arenas are grown
+// once for the whole instance. It is keepWatched too, written out for
+// this, the usual case: the instance is kept.
+func (e *Encoder) watchSettled(parts []cpart, nf int) {
+	w := &e.w
+	id := int32(len(w.insts))
+	epoch, conj := e.reg.epoch, e.scr.conj
+	nl := 0
+	for i := range parts {
+		nl += max(int(parts[i].n), 1)
+	}
+	lits0, items0 := len(w.lits), len(w.items)
+	lits := slices.Grow(w.lits, nl)[:lits0+nl]
+	items := slices.Grow(w.items, len(parts))[:items0+len(parts)]
+	head := w.head
+	if len(head) < len(epoch) {
+		// epoch has an entry for every variable made.
+		head = append(head, make([]int32, len(epoch)-len(head))...)
+	}
+	hasConj := false
+	k := lits0
+	for i := range parts {
+		p := &parts[i]
+		item := int32(items0 + i)
+		if p.n == 0 {
+			v := p.lit.Var()
+			items[item] = witem{at: int32(k), inst: id, n: 1, unk: 1}
+			lits[k] = wlit{l: p.lit, epoch: epoch[v], item: item, next: head[v]}
+			k++
+			head[v] = int32(k)
+			continue
+		}
+		hasConj = true
+		items[item] = witem{at: int32(k), inst: id, n: p.n, unk: p.n, conj: true}
+		for _, l := range conj[p.at : p.at+p.n] {
+			v := l.Var()
+			lits[k] = wlit{l: l, epoch: epoch[v], item: item, next: head[v]}
+			k++
+			head[v] = int32(k)
+		}
+	}
+	w.items, w.lits, w.head = items, lits, head
+	if w.evalAll { // tests: check the claim
+		for _, wl := range lits[lits0:] {
+			if e.val(wl.l) != 0 {
+				panic("encode: a watched instance's literal was assigned since cleaf settled it")
+			}
+		}
+	}
+	in := winst{items: int32(items0), nitems: int32(len(parts)), open: int32(len(parts))}
+	if hasConj || w.closed {
+		o0 := len(w.owners)
+		in.owners, in.nowners = int32(o0), int32(nf)
+		w.owners = slices.Grow(w.owners, nf)[:o0+nf]
+		dst := w.owners[o0:]
+		for i, o := range e.scr.env[:len(dst)] {
+			dst[i] = wown{o, o.life}
+		}
+	}
+	w.insts = append(w.insts, in)
+	w.live++
+	if len(w.insts) >= max(w.compactAt, minCompact) {
+		e.compactWatched()
+	}
+}
+
+// watchAny is watchInstance for an instance some of whose literals may
+// be assigned: it is stored first, with its counts, and taken back if it
+// is satisfied or materialised at once.
+func (e *Encoder) watchAny(parts []cpart, nf int) {
+	w := &e.w
 	id := int32(len(w.insts))
 	in := winst{items: int32(len(w.items)), nitems: int32(len(parts))}
 	// Stored in locals, written back only if the instance is kept (or
@@ -166,83 +280,6 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 	items, lits, epoch, conj := w.items, w.lits, e.reg.epoch, e.scr.conj
 	lits0 := len(lits)
 	hasConj, last, assigned := false, int32(-1), false
-	if e.clause == w.settledAt && len(parts) <= 1 {
-		// Unit or false at once, with every literal unassigned (below):
-		// no reason.
-		w.materialised++
-		if len(parts) == 0 {
-			e.emit(w.cl[:0])
-			return
-		}
-		p := &parts[0]
-		if p.n == 0 {
-			w.cl = append(w.cl[:0], p.lit)
-			e.emit(w.cl)
-			return
-		}
-		for _, l := range conj[p.at : p.at+p.n] {
-			if e.val(l) != 1 { // a duplicate, made true just now
-				w.cl = append(w.cl[:0], l)
-				e.emit(w.cl)
-			}
-		}
-		return
-	}
-	if e.clause == w.settledAt {
-		// Every literal is settled (cleaf settles the guards, the other
-		// parts were settled when made and only variables made since
-		// were assigned, each settled after), and no clause has been
-		// emitted since cleaf began: the saturator's values are as it read them (it assigns
-		// nothing but when a clause is added, or when it propagates,
-		// which it does not during grounding), so every literal is
-		// unassigned, every item open, and the instance not unit. So
-		// every literal is watched, and is put in its variable's watch
-		// list as it is stored. The arenas are grown once for the whole
-		// instance.
-		nl := 0
-		for i := range parts {
-			nl += max(int(parts[i].n), 1)
-		}
-		lits = slices.Grow(lits, nl)[:lits0+nl]
-		items = slices.Grow(items, len(parts))[:int(in.items)+len(parts)]
-		head := w.head
-		if len(head) < len(epoch) {
-			// epoch has an entry for every variable made.
-			head = append(head, make([]int32, len(epoch)-len(head))...)
-		}
-		k := lits0
-		for i := range parts {
-			p := &parts[i]
-			item := in.items + int32(i)
-			if p.n == 0 {
-				v := p.lit.Var()
-				items[item] = witem{at: int32(k), inst: id, n: 1, unk: 1}
-				lits[k] = wlit{l: p.lit, epoch: epoch[v], item: item, next: head[v]}
-				k++
-				head[v] = int32(k)
-				continue
-			}
-			hasConj = true
-			items[item] = witem{at: int32(k), inst: id, n: p.n, unk: p.n, conj: true}
-			for _, l := range conj[p.at : p.at+p.n] {
-				v := l.Var()
-				lits[k] = wlit{l: l, epoch: epoch[v], item: item, next: head[v]}
-				k++
-				head[v] = int32(k)
-			}
-		}
-		in.open = int32(len(parts))
-		w.items, w.lits, w.head = items, lits, head
-		if w.evalAll { // tests: check the claim
-			for _, wl := range lits[lits0:] {
-				if e.val(wl.l) != 0 {
-					panic("encode: a watched instance's literal was assigned since cleaf settled it")
-				}
-			}
-		}
-		e.keepWatched(in, hasConj, nf, lits0, watchLinked)
-		return
-	}
 	for i := range parts {
 		p := &parts[i]
 		item := int32(len(items))
@@ -301,9 +338,8 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 
 // How keepWatched puts a new instance's literals in the watch lists.
 const (
-	watchLinked = iota // they are in them already
-	watchAll           // none is assigned: every one
-	watchOpen          // some are assigned: those that watches keeps
+	watchAll  = iota // none is assigned: every one
+	watchOpen        // some are assigned: those that watches keeps
 )
 
 // keepWatched stores instance in, whose items and literals are stored
@@ -322,8 +358,6 @@ func (e *Encoder) keepWatched(in winst, hasConj bool, nf, lits0 int, how int) {
 	}
 	w.insts = append(w.insts, in)
 	w.live++
-	// cleaf has settled the literals: normally none is assigned, and
-	// every one is watched.
 	switch how {
 	case watchAll:
 		w.addWatches(lits, lits0)
@@ -567,9 +601,12 @@ func (e *Encoder) litAssigned(k int32, t Lit) bool {
 	w := &e.w
 	wl := &w.lits[k]
 	it := &w.items[wl.item]
+	if it.false_ {
+		return false // read first: the instance is then not looked at
+	}
 	in := &w.insts[it.inst]
 	switch {
-	case in.done, it.false_:
+	case in.done:
 		return false
 	case wl.seen:
 		// Counted when it was stored.
@@ -618,8 +655,12 @@ func (e *Encoder) forgetWatched(v z.Var) {
 	if w.closed {
 		for n := w.head[v]; n != 0; {
 			wl := &w.lits[n-1]
+			n = wl.next
 			it := &w.items[wl.item]
-			if in := &w.insts[it.inst]; !in.done && !it.false_ {
+			if it.false_ {
+				continue // read first: the instance is then not looked at
+			}
+			if in := &w.insts[it.inst]; !in.done {
 				it.false_ = true
 				if in.open--; in.open <= 1 {
 					if w.ownersAlive(in) {
@@ -632,7 +673,6 @@ func (e *Encoder) forgetWatched(v z.Var) {
 					}
 				}
 			}
-			n = wl.next
 		}
 	}
 	w.head[v] = 0

@@ -45,6 +45,9 @@ func (s *Solver) propagateLit(p z.Lit) bool {
 	value := s.value
 	forgotAt := s.forgotAt
 	ws := s.watching[falseLit]
+	if len(ws) == 0 {
+		return true // nothing to visit, nor to write back
+	}
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
 		if value[w.other] == True {

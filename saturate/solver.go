@@ -158,6 +158,7 @@ func (s *Solver) NewVar() z.Var {
 	if n := len(s.freeVars); n > 0 {
 		v = s.freeVars[n-1]
 		s.freeVars = s.freeVars[:n-1]
+		s.vs[v].live = true
 	} else {
 		v = z.Var(len(s.vs))
 		if len(s.vs) == cap(s.vs) {
@@ -165,12 +166,12 @@ func (s *Solver) NewVar() z.Var {
 		}
 		s.value = append(s.value, Unknown, Unknown)
 		s.watching = append(s.watching, nil, nil)
-		s.vs = append(s.vs, varState{reason: isFact, gen: 1})
+		s.vs = append(s.vs, varState{reason: isFact, gen: 1, live: true})
 		s.forgotAt = append(s.forgotAt, 0)
 	}
-	s.vs[v].live = true
-	s.stats.Vars++
-	s.stats.MaxVars = max(s.stats.MaxVars, s.stats.Vars)
+	if s.stats.Vars++; s.stats.Vars > s.stats.MaxVars {
+		s.stats.MaxVars = s.stats.Vars
+	}
 	return v
 }
 
@@ -289,13 +290,14 @@ func (s *Solver) store(lits []z.Lit, tautology bool) ClauseID {
 // clauses (it is never watched: it is satisfied or false at once).
 func (s *Solver) addUnit(l z.Lit) ClauseID {
 	v := l.Var()
-	if s.vs[v].units > 0 {
+	vs := &s.vs[v]
+	if vs.units > 0 {
 		return s.store([]z.Lit{l}, false)
 	}
-	s.vs[v].units = 1
+	vs.units = 1
 	s.nunits++
 	s.stats.MaxClauses = max(s.stats.MaxClauses, s.used+s.nunits)
-	id := unitID(v, s.vs[v].gen)
+	id := unitID(v, vs.gen)
 	if s.conflict == nil {
 		switch s.value[l] {
 		case Unknown:
@@ -311,8 +313,10 @@ func (s *Solver) addUnit(l z.Lit) ClauseID {
 // whether they contain a literal and its negation. Short clauses, the
 // usual case, keep the caller's order.
 func (s *Solver) normalize(lits []z.Lit) (out []z.Lit, tautology bool) {
+	// IsLive, with one comparison: variable 0 is never live.
+	vs := s.vs
 	for _, l := range lits {
-		if !s.IsLive(l.Var()) {
+		if v := l.Var(); uint(v) >= uint(len(vs)) || !vs[v].live {
 			panic(fmt.Sprintf("saturate: AddClause: literal %v of a variable that is not live", l))
 		}
 	}
@@ -367,21 +371,20 @@ func distinctVars(lits []z.Lit) bool {
 }
 
 func (s *Solver) allocSlot() int32 {
-	var slot int32
+	s.used++
 	if n := len(s.freeSlots); n > 0 {
-		slot = s.freeSlots[n-1]
+		slot := s.freeSlots[n-1]
 		s.freeSlots = s.freeSlots[:n-1]
 		c := &s.clauses[slot]
 		c.gen++
 		if c.gen == 0 { // wrapped: 0 would make a zero ClauseID possible
 			c.gen = 1
 		}
-	} else {
-		slot = int32(len(s.clauses))
-		s.clauses = append(grow2(s.clauses, 1), clause{gen: 1})
+		c.state = clauseLive
+		return slot
 	}
-	s.clauses[slot].state = clauseLive
-	s.used++
+	slot := int32(len(s.clauses))
+	s.clauses = append(grow2(s.clauses, 1), clause{gen: 1, state: clauseLive})
 	return slot
 }
 
