@@ -61,6 +61,9 @@ type Op struct {
 	// it by pointer (a watched instance's owners) can tell it from the
 	// next operation to reuse the struct.
 	life uint32
+	// cutN is scratch for Remove (opTable.drop): how many of the
+	// operations forgotten this operation's overlap list names.
+	cutN uint32
 	// owned lists, for forgetting, the variables the operation owns (its
 	// b, used, match and ret variables, and the Tseitin helpers of the
 	// instances it is universally bound in), tagged with the variable's

@@ -233,7 +233,8 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 		}
 		e.usedFacts = keep
 	}
-	e.tab.drop(gone, pendGone)
+	e.stamp++
+	e.tab.drop(gone, e.stamp, pendGone)
 	e.scr.forget = forget
 	e.revisitForgotten()
 	return forget
