@@ -137,7 +137,7 @@ type Encoder struct {
 	lazy      Values     // non-nil: transitivity is generated on demand
 	assign    *[]z.Value // lazy's assignment as a table (Values), read by val
 
-	methPair [memoMethods * memoMethods]tri // methodsMayMatch's memo, by method pair
+	methPair [memoMethods * memoMethods]bool // methodsMayMatch's table, by method pair
 	retKinds [memoMethods]h.RetKind         // retPossible's memo, by method (0: not yet)
 	// pendFor[m] caches pendingFor(m) while tab.pendGen is gen; same
 	// says that its operations all have one method, below memoMethods.
@@ -316,6 +316,7 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 		}
 		e.pairRet = e.pairRet && rets == 1
 	}
+	e.foldMethods()
 	e.virt = e.pairRet && k.Object != h.Exchanger
 	if k.Sequential && cfg.Lazy != nil {
 		e.lazy = cfg.Lazy
@@ -699,44 +700,43 @@ func (e *Encoder) matchPossible(x, y *Op) bool {
 // every object's methods are below it.
 const memoMethods = 16
 
-// methodsMayMatch is MATCH folded on the methods alone, memoized: most
-// pairs of a window (two adds, two removes) fail on their methods, and
-// Call tries every operation of the window both ways.
+// methodsMayMatch is MATCH folded on the methods alone, read from the
+// table New fills: most pairs of a window (two adds, two removes) fail
+// on their methods, and Call tries every operation of the window both
+// ways. Methods past the table are not folded (the full fold decides).
+// Small enough to be inlined at its call sites.
 func (e *Encoder) methodsMayMatch(mx, my h.Method) bool {
-	if mx < memoMethods && my < memoMethods {
-		if t := e.methPair[int(mx)*memoMethods+int(my)]; t != vUnknown {
-			return t == vTrue
-		}
-	}
-	return e.methodsMayMatchSlow(mx, my)
+	return mx|my >= memoMethods || e.methPair[(uint(mx)*memoMethods+uint(my))%(memoMethods*memoMethods)]
 }
 
-// methodsMayMatchSlow is methodsMayMatch on its first call for a pair
-// (or for methods it does not memoize).
-func (e *Encoder) methodsMayMatchSlow(mx, my h.Method) bool {
-	if mx >= memoMethods || my >= memoMethods {
-		return true // not memoized; the full fold decides
+// foldMethods fills methPair: MATCH's consequent folded for each pair of
+// methods below memoMethods, false where the methods alone rule the pair
+// out.
+func (e *Encoder) foldMethods() {
+	if len(e.k.Pair.Body.Args) < 2 {
+		// No consequent to fold (no kernel has such a MATCH): nothing is
+		// ruled out.
+		for i := range e.methPair {
+			e.methPair[i] = true
+		}
+		return
 	}
-	i := int(mx)*memoMethods + int(my)
-	r := eval3(e.k.Pair.Body.Args[1], func(a *theory.Formula) tri {
-		if a.Kind != theory.KMeth {
-			return vUnknown
+	f := e.k.Pair.Body.Args[1]
+	for mx := range h.Method(memoMethods) {
+		for my := range h.Method(memoMethods) {
+			r := eval3(f, func(a *theory.Formula) tri {
+				if a.Kind != theory.KMeth {
+					return vUnknown
+				}
+				m := mx
+				if a.X == 1 {
+					m = my
+				}
+				return triOf(m == a.M)
+			})
+			e.methPair[int(mx)*memoMethods+int(my)] = r != vFalse
 		}
-		m := mx
-		if a.X == 1 {
-			m = my
-		}
-		if m == a.M {
-			return vTrue
-		}
-		return vFalse
-	})
-	t := vTrue
-	if r == vFalse {
-		t = vFalse
 	}
-	e.methPair[i] = t
-	return t == vTrue
 }
 
 // possible evaluates a MATCH consequent for the pair (x,y), three-valued:
