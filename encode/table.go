@@ -329,6 +329,9 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 	// a stalled operation's lists at every forgetting. g's own lists are
 	// cleared on the way (recycle).
 	touched := t.touched[:0]
+	if touched == nil {
+		touched = make([]*Op, 0, 64)
+	}
 	for _, g := range t.gone {
 		for i, o := range g.asX {
 			if o.mark != gone {
@@ -369,8 +372,11 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 			}
 		}
 		if m := g.Label.Method; int(m) < len(t.byMeth) {
-			for int(m) >= len(t.goneBy) {
-				t.goneBy = append(t.goneBy, nil)
+			if int(m) >= len(t.goneBy) {
+				t.goneBy = append(t.goneBy, make([][]*Op, int(m)+1-len(t.goneBy))...)
+			}
+			if t.goneBy[m] == nil {
+				t.goneBy[m] = make([]*Op, 0, 16)
 			}
 			t.goneBy[m] = append(t.goneBy[m], g)
 		}
