@@ -199,12 +199,15 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 			pendGone = true
 		}
 		e.tab.doom(o)
-		for _, ov := range o.owned {
-			if !e.reg.forget(ov) {
-				continue // already forgotten, maybe recycled since
+		from := len(forget)
+		forget = e.reg.forgetOwned(o.owned, forget)
+		for _, v := range forget[from:] {
+			// watchForgotten, written out: most variables have no watch
+			// list. (Its instances read no variable's registry entry,
+			// so they may be told after o's variables are all gone.)
+			if int(v) < len(e.w.head) && e.w.head[v] != 0 {
+				e.forgetWatched(v)
 			}
-			forget = append(forget, ov.v)
-			e.watchForgotten(ov.v)
 		}
 		e.tab.keepOwned(o)
 	}
