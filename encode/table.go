@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/z"
 )
 
 // opTable owns the window's operations: the live ones in call order, the
@@ -241,17 +242,21 @@ func (t *opTable) putOwned(l ownedList) {
 
 // enter makes the struct of a new operation from o, recycled from a
 // forgotten one when there is one (drop), so that a steady window
-// allocates none; it is not in the window until add.
+// allocates none; it is not in the window until add. Only o's exported
+// fields are read (what a caller can set): the rest is the state of a
+// new operation.
 func (t *opTable) enter(o Op) *Op {
 	op := t.newOp()
 	// The struct's emptied lists stay with it (recycle, keepOwned), and
-	// so does its life: see Op.life.
-	asX, asY, conc, succ, pred, owned, life := op.asX, op.asY, op.conc, op.succ, op.pred, op.owned, op.life
-	*op = o
-	op.asX, op.asY, op.conc, op.succ, op.pred, op.owned, op.life = asX, asY, conc, succ, pred, owned, life
+	// so does its life: see Op.life. The rest is set field by field: a
+	// whole struct copied twice cost more than the fields.
+	op.Serial, op.Label, op.Call = o.Serial, o.Label, o.Call
 	op.Return = -1
 	op.Label.Pending = true
 	op.Label.Ret = h.Void
+	op.retTail, op.usedVar, op.retTrue, op.trueAsX, op.trueAsY = z.LitNull, z.LitNull, z.LitNull, z.LitNull, z.LitNull
+	op.rets, op.lim = nil, nil
+	op.mark, op.cutN = 0, 0
 	if n := len(t.win); n > 0 && t.win[n-1].Serial >= op.Serial {
 		panic("encode: serials must increase")
 	}
