@@ -138,7 +138,10 @@ type Encoder struct {
 	assign    *[]z.Value // lazy's assignment as a table (Values), read by val
 
 	methPair [memoMethods * memoMethods]bool // methodsMayMatch's table, by method pair
-	retKinds [memoMethods]h.RetKind         // retPossible's memo, by method (0: not yet)
+	retKinds [memoMethods]h.RetKind          // retPossible's memo, by method (0: not yet)
+	// methAsX[m] and methAsY[m] have bit mo set when methodsMayMatch(m,
+	// mo), respectively methodsMayMatch(mo, m) (partnerCands).
+	methAsX, methAsY [memoMethods]uint16
 	// pendFor[m] caches pendingFor(m) while tab.pendGen is gen; same
 	// says that its operations all have one method, below memoMethods.
 	pendFor [memoMethods]struct {
@@ -719,6 +722,7 @@ func (e *Encoder) foldMethods() {
 		for i := range e.methPair {
 			e.methPair[i] = true
 		}
+		e.masks()
 		return
 	}
 	f := e.k.Pair.Body.Args[1]
@@ -735,6 +739,19 @@ func (e *Encoder) foldMethods() {
 				return triOf(m == a.M)
 			})
 			e.methPair[int(mx)*memoMethods+int(my)] = r != vFalse
+		}
+	}
+	e.masks()
+}
+
+// masks fills methAsX and methAsY from methPair.
+func (e *Encoder) masks() {
+	for mx := range memoMethods {
+		for my := range memoMethods {
+			if e.methPair[mx*memoMethods+my] {
+				e.methAsX[mx] |= 1 << my
+				e.methAsY[my] |= 1 << mx
+			}
 		}
 	}
 }
@@ -1067,6 +1084,35 @@ func listClass(c int) int {
 // as the window is, so the partner lists are the same as when the whole
 // window is looked at.
 func (e *Encoder) partnerCands(m h.Method, asX bool) []*Op {
+	byMeth := e.tab.byMeth
+	if m >= memoMethods || len(byMeth) > memoMethods {
+		return e.partnerCandsAll(m, asX)
+	}
+	// The methods MATCH allows opposite m's (foldMethods), most often one.
+	mask := e.methAsY[m]
+	if asX {
+		mask = e.methAsX[m]
+	}
+	var one []*Op
+	found := 0
+	for ; mask != 0; mask &= mask - 1 {
+		if mo := bits.TrailingZeros16(mask); mo < len(byMeth) && len(byMeth[mo]) > 0 {
+			one = byMeth[mo]
+			found++
+		}
+	}
+	switch found {
+	case 0:
+		return nil
+	case 1:
+		return one
+	}
+	return e.tab.win
+}
+
+// partnerCandsAll is partnerCands by methodsMayMatch for each method of
+// the window, where the masks do not reach.
+func (e *Encoder) partnerCandsAll(m h.Method, asX bool) []*Op {
 	var one []*Op
 	found := 0
 	for mo, l := range e.tab.byMeth {
