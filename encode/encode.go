@@ -336,16 +336,22 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 func (e *Encoder) Stopped() bool { return e.stopped }
 
 // poll reports whether to stop; it asks stop once every 1,024 calls, as a
-// call is a small piece of grounding work and stop reads the clock.
+// call is a small piece of grounding work and stop reads the clock. Small
+// enough to be inlined: it runs for every literal Assigned is told of.
+// (Only a call to stop sets stopped, so without stop it is false.)
 func (e *Encoder) poll() bool {
-	if e.stopped {
-		return true
+	if e.polls++; e.polls%1024 != 0 || e.stop == nil {
+		return e.stopped
 	}
-	if e.stop == nil {
-		return false
-	}
-	if e.polls++; e.polls%1024 == 0 && e.stop() {
-		e.stopped = true
+	return e.pollStop()
+}
+
+// pollStop is poll's call to stop, kept out of line so that poll inlines.
+//
+//go:noinline
+func (e *Encoder) pollStop() bool {
+	if !e.stopped {
+		e.stopped = e.stop()
 	}
 	return e.stopped
 }
