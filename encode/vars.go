@@ -121,26 +121,30 @@ func (r *varReg) fix(v z.Var, s int8) {
 // forgotten once (by its other operation, or earlier) may since have
 // been recycled for another owner. A b or match variable leaves vars
 // under the key its meaning gives (a match variable that ruleOut took
-// out already is simply not found there). One loop, with the tables in
-// locals, for every variable of an operation: it is Remove's inner loop.
+// out already is simply not found there). It is Remove's inner loop,
+// with the tables in locals.
 func (r *varReg) forgetOwned(owned ownedList, out []z.Var) []z.Var {
-	epoch, meaning, units := r.epoch, r.meaning, r.units
+	epoch, units := r.epoch, r.units
+	from := len(out)
 	for _, ov := range owned {
-		v := ov.v
-		if epoch[v] != ov.epoch {
-			continue
+		if v := ov.v; epoch[v] == ov.epoch {
+			epoch[v]++
+			units[v] = 0
+			out = append(out, v)
 		}
-		epoch[v]++
-		m := &meaning[v]
+	}
+	// What they stood for, in a loop of its own: the calls that take b
+	// and match variables out of vars would otherwise make the first loop
+	// save and reload its registers around them.
+	for _, v := range out[from:] {
+		m := &r.meaning[v]
 		if k := m.kind; k == vB || k == vMatch {
 			r.vars.del(m.varPair.key())
 		}
-		*m = varMeaning{varPair: varPair{kind: vNone}}
 		// varOps[v] is left as it is: every reader reads it only for a
 		// variable whose meaning (or epoch) says it is live, and the
 		// next variable to get the index overwrites it.
-		units[v] = 0
-		out = append(out, v)
+		*m = varMeaning{varPair: varPair{kind: vNone}}
 	}
 	return out
 }
