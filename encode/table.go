@@ -70,12 +70,36 @@ func slabCount(made, size int) int {
 }
 
 // op returns the live operation with the given serial, or nil. The window
-// is in serial order (Call requires serials to increase), so it is found
-// by bisection: a table by serial cost a map insert at every call and a
-// delete at every removal.
+// is in serial order (Call requires serials to increase), so the
+// operation's index lies between what it would be were every operation
+// after it live, and what it would be were every operation before it
+// live: the first is tried (a return is mostly of a recent operation),
+// then the second (a forgetting mostly of old ones), then the span
+// between them is bisected. A table by serial cost a map insert at every
+// call and a delete at every removal.
 func (t *opTable) op(serial int) *Op {
 	w := t.win
-	if i := bisectSerial(w, serial); i < len(w) && w[i].Serial == serial {
+	if n := len(w); n > 0 {
+		if i := n - 1 - (w[n-1].Serial - serial); uint(i) < uint(n) && w[i].Serial == serial {
+			return w[i]
+		}
+	}
+	return t.opBetween(serial)
+}
+
+// opBetween is op past its first guess.
+func (t *opTable) opBetween(serial int) *Op {
+	w := t.win
+	n := len(w)
+	if n == 0 || serial < w[0].Serial || serial > w[n-1].Serial {
+		return nil
+	}
+	lo := max(0, n-1-(w[n-1].Serial-serial))
+	hi := min(n-1, serial-w[0].Serial)
+	if w[hi].Serial == serial {
+		return w[hi]
+	}
+	if i := lo + bisectSerial(w[lo:hi], serial); w[i].Serial == serial {
 		return w[i]
 	}
 	return nil
