@@ -450,10 +450,15 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 
 // cutMarked removes from l, a list in serial order, the k operations
 // marked gone that it holds, none before serial from, keeping the order,
-// and clears the entries freed at the end. Only the entries from the
-// first of them on are read, and none after the last is compared.
+// and clears the entries freed at the end. In a long list the first of
+// them is looked for from serial from on; no entry after the last is
+// compared.
 func cutMarked(l []*Op, gone uint32, from, k int) []*Op {
-	w := bisectSerial(l, from)
+	w := 0
+	if len(l) > 16 {
+		// A short list is read from its head for less.
+		w = bisectSerial(l, from)
+	}
 	for l[w].mark != gone {
 		w++
 	}
