@@ -202,12 +202,9 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 		from := len(forget)
 		forget = e.reg.forgetOwned(o.owned, forget)
 		for _, v := range forget[from:] {
-			// watchForgotten, written out: most variables have no watch
-			// list. (Its instances read no variable's registry entry,
-			// so they may be told after o's variables are all gone.)
-			if int(v) < len(e.w.head) && e.w.head[v] != 0 {
-				e.forgetWatched(v)
-			}
+			// The watched instances read no variable's registry entry,
+			// so they may be told after o's variables are all gone.
+			e.watchForgotten(v)
 		}
 		e.tab.keepOwned(o)
 	}
