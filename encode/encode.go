@@ -61,6 +61,9 @@ type Op struct {
 	// it by pointer (a watched instance's owners) can tell it from the
 	// next operation to reuse the struct.
 	life uint32
+	// cutN is scratch for Remove (opTable.drop): how many of the
+	// operations forgotten this operation's overlap list names.
+	cutN uint32
 	// owned lists, for forgetting, the variables the operation owns (its
 	// b, used, match and ret variables, and the Tseitin helpers of the
 	// instances it is universally bound in), tagged with the variable's
@@ -134,8 +137,11 @@ type Encoder struct {
 	lazy      Values     // non-nil: transitivity is generated on demand
 	assign    *[]z.Value // lazy's assignment as a table (Values), read by val
 
-	methPair [memoMethods * memoMethods]tri // methodsMayMatch's memo, by method pair
-	retKinds [memoMethods]h.RetKind         // retPossible's memo, by method (0: not yet)
+	methPair [memoMethods * memoMethods]bool // methodsMayMatch's table, by method pair
+	retKinds [memoMethods]h.RetKind          // retPossible's memo, by method (0: not yet)
+	// methAsX[m] and methAsY[m] have bit mo set when methodsMayMatch(m,
+	// mo), respectively methodsMayMatch(mo, m) (partnerCands).
+	methAsX, methAsY [memoMethods]uint16
 	// pendFor[m] caches pendingFor(m) while tab.pendGen is gen; same
 	// says that its operations all have one method, below memoMethods.
 	pendFor [memoMethods]struct {
@@ -313,6 +319,7 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 		}
 		e.pairRet = e.pairRet && rets == 1
 	}
+	e.foldMethods()
 	e.virt = e.pairRet && k.Object != h.Exchanger
 	if k.Sequential && cfg.Lazy != nil {
 		e.lazy = cfg.Lazy
@@ -329,16 +336,22 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 func (e *Encoder) Stopped() bool { return e.stopped }
 
 // poll reports whether to stop; it asks stop once every 1,024 calls, as a
-// call is a small piece of grounding work and stop reads the clock.
+// call is a small piece of grounding work and stop reads the clock. Small
+// enough to be inlined: it runs for every literal Assigned is told of.
+// (Only a call to stop sets stopped, so without stop it is false.)
 func (e *Encoder) poll() bool {
-	if e.stopped {
-		return true
+	if e.polls++; e.polls%1024 != 0 || e.stop == nil {
+		return e.stopped
 	}
-	if e.stop == nil {
-		return false
-	}
-	if e.polls++; e.polls%1024 == 0 && e.stop() {
-		e.stopped = true
+	return e.pollStop()
+}
+
+// pollStop is poll's call to stop, kept out of line so that poll inlines.
+//
+//go:noinline
+func (e *Encoder) pollStop() bool {
+	if !e.stopped {
+		e.stopped = e.stop()
 	}
 	return e.stopped
 }
@@ -696,44 +709,57 @@ func (e *Encoder) matchPossible(x, y *Op) bool {
 // every object's methods are below it.
 const memoMethods = 16
 
-// methodsMayMatch is MATCH folded on the methods alone, memoized: most
-// pairs of a window (two adds, two removes) fail on their methods, and
-// Call tries every operation of the window both ways.
+// methodsMayMatch is MATCH folded on the methods alone, read from the
+// table New fills: most pairs of a window (two adds, two removes) fail
+// on their methods, and Call tries every operation of the window both
+// ways. Methods past the table are not folded (the full fold decides).
+// Small enough to be inlined at its call sites.
 func (e *Encoder) methodsMayMatch(mx, my h.Method) bool {
-	if mx < memoMethods && my < memoMethods {
-		if t := e.methPair[int(mx)*memoMethods+int(my)]; t != vUnknown {
-			return t == vTrue
-		}
-	}
-	return e.methodsMayMatchSlow(mx, my)
+	return mx|my >= memoMethods || e.methPair[(uint(mx)*memoMethods+uint(my))%(memoMethods*memoMethods)]
 }
 
-// methodsMayMatchSlow is methodsMayMatch on its first call for a pair
-// (or for methods it does not memoize).
-func (e *Encoder) methodsMayMatchSlow(mx, my h.Method) bool {
-	if mx >= memoMethods || my >= memoMethods {
-		return true // not memoized; the full fold decides
+// foldMethods fills methPair: MATCH's consequent folded for each pair of
+// methods below memoMethods, false where the methods alone rule the pair
+// out.
+func (e *Encoder) foldMethods() {
+	if len(e.k.Pair.Body.Args) < 2 {
+		// No consequent to fold (no kernel has such a MATCH): nothing is
+		// ruled out.
+		for i := range e.methPair {
+			e.methPair[i] = true
+		}
+		e.masks()
+		return
 	}
-	i := int(mx)*memoMethods + int(my)
-	r := eval3(e.k.Pair.Body.Args[1], func(a *theory.Formula) tri {
-		if a.Kind != theory.KMeth {
-			return vUnknown
+	f := e.k.Pair.Body.Args[1]
+	for mx := range h.Method(memoMethods) {
+		for my := range h.Method(memoMethods) {
+			r := eval3(f, func(a *theory.Formula) tri {
+				if a.Kind != theory.KMeth {
+					return vUnknown
+				}
+				m := mx
+				if a.X == 1 {
+					m = my
+				}
+				return triOf(m == a.M)
+			})
+			e.methPair[int(mx)*memoMethods+int(my)] = r != vFalse
 		}
-		m := mx
-		if a.X == 1 {
-			m = my
-		}
-		if m == a.M {
-			return vTrue
-		}
-		return vFalse
-	})
-	t := vTrue
-	if r == vFalse {
-		t = vFalse
 	}
-	e.methPair[i] = t
-	return t == vTrue
+	e.masks()
+}
+
+// masks fills methAsX and methAsY from methPair.
+func (e *Encoder) masks() {
+	for mx := range memoMethods {
+		for my := range memoMethods {
+			if e.methPair[mx*memoMethods+my] {
+				e.methAsX[mx] |= 1 << my
+				e.methAsY[my] |= 1 << mx
+			}
+		}
+	}
 }
 
 // possible evaluates a MATCH consequent for the pair (x,y), three-valued:
@@ -1064,6 +1090,35 @@ func listClass(c int) int {
 // as the window is, so the partner lists are the same as when the whole
 // window is looked at.
 func (e *Encoder) partnerCands(m h.Method, asX bool) []*Op {
+	byMeth := e.tab.byMeth
+	if m >= memoMethods || len(byMeth) > memoMethods {
+		return e.partnerCandsAll(m, asX)
+	}
+	// The methods MATCH allows opposite m's (foldMethods), most often one.
+	mask := e.methAsY[m]
+	if asX {
+		mask = e.methAsX[m]
+	}
+	var one []*Op
+	found := 0
+	for ; mask != 0; mask &= mask - 1 {
+		if mo := bits.TrailingZeros16(mask); mo < len(byMeth) && len(byMeth[mo]) > 0 {
+			one = byMeth[mo]
+			found++
+		}
+	}
+	switch found {
+	case 0:
+		return nil
+	case 1:
+		return one
+	}
+	return e.tab.win
+}
+
+// partnerCandsAll is partnerCands by methodsMayMatch for each method of
+// the window, where the masks do not reach.
+func (e *Encoder) partnerCandsAll(m h.Method, asX bool) []*Op {
 	var one []*Op
 	found := 0
 	for mo, l := range e.tab.byMeth {

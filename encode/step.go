@@ -199,12 +199,12 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 			pendGone = true
 		}
 		e.tab.doom(o)
-		for _, ov := range o.owned {
-			if !e.reg.forget(ov) {
-				continue // already forgotten, maybe recycled since
-			}
-			forget = append(forget, ov.v)
-			e.watchForgotten(ov.v)
+		from := len(forget)
+		forget = e.reg.forgetOwned(o.owned, forget)
+		for _, v := range forget[from:] {
+			// The watched instances read no variable's registry entry,
+			// so they may be told after o's variables are all gone.
+			e.watchForgotten(v)
 		}
 		e.tab.keepOwned(o)
 	}
@@ -233,7 +233,8 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 		}
 		e.usedFacts = keep
 	}
-	e.tab.drop(gone, pendGone)
+	e.stamp++
+	e.tab.drop(gone, e.stamp, pendGone)
 	e.scr.forget = forget
 	e.revisitForgotten()
 	return forget

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/z"
 )
 
 // opTable owns the window's operations: the live ones in call order, the
@@ -40,6 +41,11 @@ type opTable struct {
 	// by serial.
 	freeOps []*Op
 	gone    []*Op // Remove's scratch
+	// touched and goneBy are drop's scratch: the live operations whose
+	// overlap lists name a forgotten one, and the forgotten operations by
+	// method.
+	touched []*Op
+	goneBy  [][]*Op
 	// madeLists, madeOwned and madeOps count the lists (by class) and
 	// structs allocated so far: an empty pool is refilled with a slab
 	// sized after them (slabCount).
@@ -64,12 +70,36 @@ func slabCount(made, size int) int {
 }
 
 // op returns the live operation with the given serial, or nil. The window
-// is in serial order (Call requires serials to increase), so it is found
-// by bisection: a table by serial cost a map insert at every call and a
-// delete at every removal.
+// is in serial order (Call requires serials to increase), so the
+// operation's index lies between what it would be were every operation
+// after it live, and what it would be were every operation before it
+// live: the first is tried (a return is mostly of a recent operation),
+// then the second (a forgetting mostly of old ones), then the span
+// between them is bisected. A table by serial cost a map insert at every
+// call and a delete at every removal.
 func (t *opTable) op(serial int) *Op {
 	w := t.win
-	if i := bisectSerial(w, serial); i < len(w) && w[i].Serial == serial {
+	if n := len(w); n > 0 {
+		if i := n - 1 - (w[n-1].Serial - serial); uint(i) < uint(n) && w[i].Serial == serial {
+			return w[i]
+		}
+	}
+	return t.opBetween(serial)
+}
+
+// opBetween is op past its first guess.
+func (t *opTable) opBetween(serial int) *Op {
+	w := t.win
+	n := len(w)
+	if n == 0 || serial < w[0].Serial || serial > w[n-1].Serial {
+		return nil
+	}
+	lo := max(0, n-1-(w[n-1].Serial-serial))
+	hi := min(n-1, serial-w[0].Serial)
+	if w[hi].Serial == serial {
+		return w[hi]
+	}
+	if i := lo + bisectSerial(w[lo:hi], serial); w[i].Serial == serial {
 		return w[i]
 	}
 	return nil
@@ -108,16 +138,15 @@ func (t *opTable) newOp() *Op {
 // pools.
 func (t *opTable) recycle(o *Op) {
 	keep := len(t.freeOps) < maxKeptOps
-	for _, p := range [...]*[]*Op{&o.asX, &o.asY, &o.conc, &o.succ, &o.pred} {
-		switch l := *p; {
-		case cap(l) == 0:
-		case keep && cap(l) <= maxOpListCap:
-			if len(l) > 0 {
-				clear(l)
-				*p = l[:0]
-			}
-		default:
-			t.putList(l)
+	if keep {
+		o.asX = t.emptied(o.asX)
+		o.asY = t.emptied(o.asY)
+		o.conc = t.emptied(o.conc)
+		o.succ = t.emptied(o.succ)
+		o.pred = t.emptied(o.pred)
+	} else {
+		for _, p := range [...]*[]*Op{&o.asX, &o.asY, &o.conc, &o.succ, &o.pred} {
+			t.putList(*p)
 			*p = nil
 		}
 	}
@@ -131,6 +160,22 @@ func (t *opTable) recycle(o *Op) {
 		t.freeOps = append(t.freeOps, o)
 	}
 }
+
+// emptied is l, whose entries drop cleared, emptied for its struct's
+// next operation, if l is small enough to stay with the struct;
+// otherwise l goes to the pools and the struct keeps no list.
+func (t *opTable) emptied(l []*Op) []*Op {
+	if cap(l) > maxOpListCap {
+		t.giveBack(l)
+		return nil
+	}
+	return l[:0]
+}
+
+// giveBack is putList kept out of line, so that emptied inlines.
+//
+//go:noinline
+func (t *opTable) giveBack(l []*Op) { t.putList(l) }
 
 // keepOwned empties o's owner list, forgotten by Remove: a small one stays
 // with the struct, as its other lists do (recycle), a big one goes back
@@ -221,17 +266,21 @@ func (t *opTable) putOwned(l ownedList) {
 
 // enter makes the struct of a new operation from o, recycled from a
 // forgotten one when there is one (drop), so that a steady window
-// allocates none; it is not in the window until add.
+// allocates none; it is not in the window until add. Only o's exported
+// fields are read (what a caller can set): the rest is the state of a
+// new operation.
 func (t *opTable) enter(o Op) *Op {
 	op := t.newOp()
 	// The struct's emptied lists stay with it (recycle, keepOwned), and
-	// so does its life: see Op.life.
-	asX, asY, conc, succ, pred, owned, life := op.asX, op.asY, op.conc, op.succ, op.pred, op.owned, op.life
-	*op = o
-	op.asX, op.asY, op.conc, op.succ, op.pred, op.owned, op.life = asX, asY, conc, succ, pred, owned, life
+	// so does its life: see Op.life. The rest is set field by field: a
+	// whole struct copied twice cost more than the fields.
+	op.Serial, op.Label, op.Call = o.Serial, o.Label, o.Call
 	op.Return = -1
 	op.Label.Pending = true
 	op.Label.Ret = h.Void
+	op.retTail, op.usedVar, op.retTrue, op.trueAsX, op.trueAsY = z.LitNull, z.LitNull, z.LitNull, z.LitNull, z.LitNull
+	op.rets, op.lim = nil, nil
+	op.mark, op.cutN = 0, 0
 	if n := len(t.win); n > 0 && t.win[n-1].Serial >= op.Serial {
 		panic("encode: serials must increase")
 	}
@@ -291,8 +340,13 @@ func (t *opTable) returned(op *Op, ret h.Value, seq int) {
 
 // drop takes the operations marked gone (listed in t.gone) out of the
 // window and of every list, and recycles their storage. pendGone says
-// that some of them were pending.
-func (t *opTable) drop(gone uint32, pendGone bool) {
+// that some of them were pending; cut is a fresh stamp, distinct from
+// gone, that drop leaves on the live operations whose overlap lists it
+// filtered.
+func (t *opTable) drop(gone, cut uint32, pendGone bool) {
+	// The lists by method and the window are cut in serial order, each
+	// once for all the operations forgotten.
+	slices.SortFunc(t.gone, func(a, b *Op) int { return a.Serial - b.Serial })
 	// Only the lists of the operations related to a forgotten one can name
 	// it, and every relation kept in lists is symmetric (x in y.asX iff y
 	// in x.asY, x in y.conc iff y in x.conc, x in y.succ iff y in
@@ -301,38 +355,62 @@ func (t *opTable) drop(gone uint32, pendGone bool) {
 	// other. Filtering every list would cost the window's size at each
 	// forgetting (a stalled operation keeps the window large), and even
 	// filtering every list of the related operations costs the length of
-	// a stalled operation's lists at every forgetting.
+	// a stalled operation's lists at every forgetting. g's own lists are
+	// cleared on the way (recycle).
+	touched := t.touched[:0]
+	if touched == nil {
+		touched = make([]*Op, 0, 64)
+	}
 	for _, g := range t.gone {
-		for _, o := range g.asX {
+		for i, o := range g.asX {
 			if o.mark != gone {
 				o.asY = cutPtr(o.asY, g)
 			}
+			g.asX[i] = nil
 		}
-		for _, o := range g.asY {
+		for i, o := range g.asY {
 			if o.mark != gone {
 				o.asX = cutPtr(o.asX, g)
 			}
+			g.asY[i] = nil
 		}
-		for _, o := range g.succ {
+		for i, o := range g.succ {
 			if o.mark != gone {
 				o.pred = cutPtr(o.pred, g)
 			}
+			g.succ[i] = nil
 		}
-		for _, o := range g.pred {
+		for i, o := range g.pred {
 			if o.mark != gone {
 				o.succ = cutPtr(o.succ, g)
 			}
+			g.pred[i] = nil
 		}
-		// The overlap lists and the lists by method and by argument are
-		// in serial order: g is found by bisection there.
-		for _, o := range g.conc {
-			if o.mark != gone {
-				o.conc = cutOp(o.conc, g)
+		// A live operation overlaps, as a rule, several of the operations
+		// forgotten together (they are the oldest): its overlap list is
+		// filtered once, below, instead of shifted once for each.
+		for i, o := range g.conc {
+			g.conc[i] = nil
+			switch o.mark {
+			case gone:
+			case cut:
+				o.cutN++
+			default:
+				o.mark, o.cutN = cut, 1
+				touched = append(touched, o)
 			}
 		}
 		if m := g.Label.Method; int(m) < len(t.byMeth) {
-			t.byMeth[m] = cutOp(t.byMeth[m], g)
+			if int(m) >= len(t.goneBy) {
+				t.goneBy = append(t.goneBy, make([][]*Op, int(m)+1-len(t.goneBy))...)
+			}
+			if t.goneBy[m] == nil {
+				t.goneBy[m] = make([]*Op, 0, 16)
+			}
+			t.goneBy[m] = append(t.goneBy[m], g)
 		}
+		// The list by argument is in serial order: g is found by
+		// bisection there.
 		if i := t.byArg.find(g.Label.Arg); i >= 0 {
 			a := &t.byArg.slots[i]
 			if a.ops = cutOp(a.ops, g); len(a.ops) == 0 {
@@ -341,8 +419,23 @@ func (t *opTable) drop(gone uint32, pendGone bool) {
 			}
 		}
 	}
+	for i, o := range touched {
+		// None of the forgotten operations is before the first in
+		// serial order.
+		o.conc = cutMarked(o.conc, gone, t.gone[0].Serial, int(o.cutN))
+		touched[i] = nil
+	}
+	t.touched = touched[:0]
+	for m, gs := range t.goneBy {
+		if len(gs) > 0 {
+			t.byMeth[m] = cutSorted(t.byMeth[m], gs)
+			for i := range gs {
+				gs[i] = nil
+			}
+			t.goneBy[m] = gs[:0]
+		}
+	}
 	// The window, the longest list, is cut once for them all.
-	slices.SortFunc(t.gone, func(a, b *Op) int { return a.Serial - b.Serial })
 	t.win = cutSorted(t.win, t.gone)
 	if pendGone {
 		t.pend = cutSorted(t.pend, t.gone)
@@ -353,6 +446,39 @@ func (t *opTable) drop(gone uint32, pendGone bool) {
 	}
 	clear(t.gone)
 	t.gone = t.gone[:0]
+}
+
+// cutMarked removes from l, a list in serial order, the k operations
+// marked gone that it holds, none before serial from, keeping the order,
+// and clears the entries freed at the end. In a long list the first of
+// them is looked for from serial from on; no entry after the last is
+// compared.
+func cutMarked(l []*Op, gone uint32, from, k int) []*Op {
+	w := 0
+	if len(l) > 16 {
+		// A short list is read from its head for less.
+		w = bisectSerial(l, from)
+	}
+	for l[w].mark != gone {
+		w++
+	}
+	r := w + 1
+	for k--; k > 0; r++ {
+		if o := l[r]; o.mark != gone {
+			l[w] = o
+			w++
+		} else {
+			k--
+		}
+	}
+	for ; r < len(l); r++ {
+		l[w] = l[r]
+		w++
+	}
+	for i := w; i < len(l); i++ {
+		l[i] = nil
+	}
+	return l[:w]
 }
 
 // cutPtr removes g, which is in l at most once, from l, keeping the
@@ -398,16 +524,32 @@ func cutSorted(l, gs []*Op) []*Op {
 		if w < 0 {
 			w = i
 		} else {
-			w += copy(l[w:], l[r:i])
+			w = moveDown(l, w, r, i)
 		}
 		r = i + 1
 	}
 	if w < 0 {
 		return l
 	}
-	w += copy(l[w:], l[r:])
-	clear(l[w:])
+	w = moveDown(l, w, r, len(l))
+	for i := w; i < len(l); i++ {
+		l[i] = nil
+	}
 	return l[:w]
+}
+
+// moveDown moves l[r:i] to l[w:], w < r, and returns the index after
+// them. The runs between the operations cut are short as a rule: a few
+// entries move for less than copy's call costs.
+func moveDown(l []*Op, w, r, i int) int {
+	if i-r > 8 {
+		return w + copy(l[w:], l[r:i])
+	}
+	for ; r < i; r++ {
+		l[w] = l[r]
+		w++
+	}
+	return w
 }
 
 // bisectSerial is the index of the first operation of l, a list in serial

@@ -116,30 +116,35 @@ func (r *varReg) fix(v z.Var, s int8) {
 	}
 }
 
-// forget forgets the variable of ov, if it is still the one ov owned,
-// and says whether it was: a variable forgotten once may since have been
-// recycled for another owner. A b or match variable leaves vars
+// forgetOwned forgets the variables of owned, an owner list, that are
+// still the ones it owns, appends them to out and returns it: a variable
+// forgotten once (by its other operation, or earlier) may since have
+// been recycled for another owner. A b or match variable leaves vars
 // under the key its meaning gives (a match variable that ruleOut took
-// out already is simply not found there).
-func (r *varReg) forget(ov ownedVar) bool {
-	if r.epoch[ov.v] != ov.epoch {
-		return false
+// out already is simply not found there). It is Remove's inner loop,
+// with the tables in locals.
+func (r *varReg) forgetOwned(owned ownedList, out []z.Var) []z.Var {
+	epoch, units := r.epoch, r.units
+	from := len(out)
+	for _, ov := range owned {
+		if v := ov.v; epoch[v] == ov.epoch {
+			epoch[v]++
+			units[v] = 0
+			out = append(out, v)
+		}
 	}
-	r.drop(ov.v)
-	return true
-}
-
-// drop is forget once the epoch matched: kept apart so that forget, half
-// of whose calls find a variable its other operation forgot, inlines.
-func (r *varReg) drop(v z.Var) {
-	r.epoch[v]++
-	m := &r.meaning[v]
-	if k := m.kind; k == vB || k == vMatch {
-		r.vars.del(m.varPair.key())
+	// What they stood for, in a loop of its own: the calls that take b
+	// and match variables out of vars would otherwise make the first loop
+	// save and reload its registers around them.
+	for _, v := range out[from:] {
+		m := &r.meaning[v]
+		if k := m.kind; k == vB || k == vMatch {
+			r.vars.del(m.varPair.key())
+		}
+		// varOps[v] is left as it is: every reader reads it only for a
+		// variable whose meaning (or epoch) says it is live, and the
+		// next variable to get the index overwrites it.
+		*m = varMeaning{varPair: varPair{kind: vNone}}
 	}
-	*m = varMeaning{varPair: varPair{kind: vNone}}
-	// varOps[v] is left as it is: every reader reads it only for a
-	// variable whose meaning (or epoch) says it is live, and the next
-	// variable to get the index overwrites it.
-	r.units[v] = 0
+	return out
 }

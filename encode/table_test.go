@@ -1,0 +1,170 @@
+package encode
+
+import (
+	"fmt"
+	"math/rand"
+	"slices"
+	"testing"
+
+	"github.com/satmon/satmon/internal/gen"
+	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/saturate"
+	"github.com/satmon/satmon/theory"
+)
+
+// TestTableAfterRemovals checks the operation table against what it
+// stands for, on random histories of every kernel run by SATURATE with
+// returned operations forgotten at random, several at a time and in
+// random order: after every action, the window is in serial order, the
+// pending list, the lists by method and by argument are the window's
+// operations filtered (in window order), each overlap list is exactly
+// the window's operations not ordered in real time with its own (in
+// window order), no list names a forgotten operation (CheckWindow), and
+// partnerCands gives, for every method both ways, what methodsMayMatch
+// gives method by method (partnerCandsAll). It fails if drop leaves an
+// operation in a list or cuts one that stays, whatever the order and the
+// overlaps of the operations forgotten together.
+func TestTableAfterRemovals(t *testing.T) {
+	removed, checked := 0, 0
+	for _, obj := range h.Objects {
+		k, err := theory.KernelOf(obj, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := int64(1); seed <= 30; seed++ {
+			cfg := gen.Config{Object: obj, Ops: 60, Concurrency: 2 + int(seed%7), Capacity: int(seed % 3 * 12),
+				Pending: int(seed % 3), Seed: seed, Values: int(seed % 4)}
+			cfg.Pending = min(cfg.Pending, cfg.Concurrency)
+			var acts []h.Action
+			if err := gen.Generate(cfg, func(a h.Action) error { acts = append(acts, a); return nil }); err != nil {
+				t.Fatal(err)
+			}
+			sink := &recSink{s: saturate.New()}
+			sink.s.Observe()
+			e := New(k, sink, Config{Lazy: sink, Watch: true, ClosedRemoval: true})
+			e.Begin()
+			r := &run{e: e, sink: sink}
+			rng := rand.New(rand.NewSource(seed))
+			serial, next := map[string]int{}, 1
+			var returned []int
+			for i, a := range acts {
+				if sr := feed([]*run{r}, a, serial, &next, nil); a.Kind == h.Return {
+					returned = append(returned, sr)
+				}
+				if r.dead {
+					break
+				}
+				if len(returned) > 0 && rng.Intn(3) == 0 {
+					// A few returned operations at once, in random order
+					// (a serial twice, or one already forgotten, now and
+					// then: Remove skips them).
+					rng.Shuffle(len(returned), func(i, j int) { returned[i], returned[j] = returned[j], returned[i] })
+					n := 1 + rng.Intn(min(len(returned), 6))
+					gone := slices.Clone(returned[:n])
+					if rng.Intn(4) == 0 {
+						gone = append(gone, gone[0])
+					}
+					returned = returned[n:]
+					if err := sink.s.ForgetVars(e.Remove(gone)); err != nil {
+						t.Fatal(err)
+					}
+					removed += n
+					r.step()
+				}
+				if err := checkTable(e); err != nil {
+					t.Fatalf("%v/seed%d: action %d: %v", obj, seed, i, err)
+				}
+				checked++
+			}
+		}
+	}
+	t.Logf("%d tables checked, %d operations forgotten", checked, removed)
+	if removed == 0 {
+		t.Fatal("no operation was forgotten: the check tests nothing")
+	}
+}
+
+// checkTable compares the operation table's lists with the window they
+// are derived from (TestTableAfterRemovals).
+func checkTable(e *Encoder) error {
+	if err := e.CheckWindow(); err != nil {
+		return err
+	}
+	tab := &e.tab
+	win := tab.win
+	for i := 1; i < len(win); i++ {
+		if win[i-1].Serial >= win[i].Serial {
+			return fmt.Errorf("window not in serial order at %d", i)
+		}
+	}
+	filter := func(keep func(*Op) bool) []*Op {
+		var out []*Op
+		for _, o := range win {
+			if keep(o) {
+				out = append(out, o)
+			}
+		}
+		return out
+	}
+	same := func(name string, got, want []*Op) error {
+		if len(got) == 0 && len(want) == 0 {
+			return nil
+		}
+		if !slices.Equal(got, want) {
+			return fmt.Errorf("%s: %v, want %v", name, serials(got), serials(want))
+		}
+		return nil
+	}
+	if err := same("pend", tab.pend, filter((*Op).pending)); err != nil {
+		return err
+	}
+	for m := range max(len(tab.byMeth), memoMethods) {
+		if err := same(fmt.Sprintf("byMeth[%v]", h.Method(m)), tab.opsOf(h.Method(m)),
+			filter(func(o *Op) bool { return o.Label.Method == h.Method(m) })); err != nil {
+			return err
+		}
+	}
+	args := 0
+	for _, s := range tab.byArg.slots {
+		if len(s.ops) > 0 {
+			args++
+		}
+	}
+	seen := map[h.Value]bool{}
+	for _, o := range win {
+		v := o.Label.Arg
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		if err := same(fmt.Sprintf("byArg[%q]", v), tab.byArg.get(v),
+			filter(func(p *Op) bool { return p.Label.Arg == v })); err != nil {
+			return err
+		}
+	}
+	if args != len(seen) || tab.byArg.n != len(seen) {
+		return fmt.Errorf("byArg holds %d arguments (counted %d), the window %d", args, tab.byArg.n, len(seen))
+	}
+	for _, o := range win {
+		want := filter(func(p *Op) bool { return p != o && !before(o, p) && !before(p, o) })
+		if err := same(fmt.Sprintf("%d.conc", o.Serial), o.conc, want); err != nil {
+			return err
+		}
+	}
+	for m := range h.Method(memoMethods + 2) {
+		for _, asX := range []bool{false, true} {
+			if got, want := e.partnerCands(m, asX), e.partnerCandsAll(m, asX); !slices.Equal(got, want) {
+				return fmt.Errorf("partnerCands(%v, %v): %v, want %v", m, asX, serials(got), serials(want))
+			}
+		}
+	}
+	return nil
+}
+
+func serials(l []*Op) []int {
+	out := make([]int, len(l))
+	for i, o := range l {
+		out[i] = o.Serial
+	}
+	return out
+}
