@@ -467,7 +467,7 @@ func (m *Monitor) Step(a Action) (violation bool, err error) {
 	a.Seq = m.seq
 	if a.Kind == h.Return {
 		m.win.ret(i, &a) // validate found i open
-	} else if i, err = m.win.add(a); err != nil {
+	} else if i, err = m.win.add(&a); err != nil {
 		return false, err
 	}
 	m.seq++

@@ -67,7 +67,7 @@ func newWindow(k *theory.Kernel, obj h.Object, param string) *window {
 }
 
 // add applies an action and returns the serial of its operation.
-func (w *window) add(a h.Action) (int, error) {
+func (w *window) add(a *h.Action) (int, error) {
 	switch a.Kind {
 	case h.Call:
 		if _, dup := w.openSerial(a.ID); dup {
@@ -98,7 +98,7 @@ func (w *window) add(a h.Action) (int, error) {
 		if !ok {
 			return 0, fmt.Errorf("return without call: [%s] is not open", a.ID)
 		}
-		w.ret(s, &a)
+		w.ret(s, a)
 		return s, nil
 	}
 	return 0, fmt.Errorf("bad action kind %d", a.Kind)

@@ -29,7 +29,7 @@ func TestWindowSlots(t *testing.T) {
 		switch r := rng.IntN(10); {
 		case r < 3 && len(open) < limit || len(open) == 0:
 			id := strconv.Itoa(step)
-			s, err := w.add(h.Action{Kind: h.Call, ID: id, Label: h.Label{Method: h.Add, Arg: "1"}, Seq: seq})
+			s, err := w.add(&h.Action{Kind: h.Call, ID: id, Label: h.Label{Method: h.Add, Arg: "1"}, Seq: seq})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -38,7 +38,7 @@ func TestWindowSlots(t *testing.T) {
 			open[s] = id
 		case r < 6:
 			for s, id := range open {
-				if _, err := w.add(h.Action{Kind: h.Return, ID: id, Seq: seq}); err != nil {
+				if _, err := w.add(&h.Action{Kind: h.Return, ID: id, Seq: seq}); err != nil {
 					t.Fatal(err)
 				}
 				seq++

@@ -1,6 +1,8 @@
 package logfmt
 
 import (
+	"unsafe"
+
 	"github.com/satmon/satmon/internal/history"
 )
 
@@ -130,11 +132,9 @@ func (r *Reader) fastCall(id, b []byte, a *history.Action) bool {
 		return false
 	}
 	// The id and the argument outlive the line: one string holds both,
-	// so that an open operation pins neither the line nor the scanner's
-	// buffer.
-	buf := append(append(r.buf[:0], id...), args[0]...)
-	r.buf = buf
-	s := string(buf)
+	// cut from the reader's block (text), so that an open operation pins
+	// neither the line nor the scanner's buffer.
+	s := r.text(id, args[0])
 	ids := s[:len(id)]
 	l := history.Label{Method: sig.Method, Pending: true, Arg: history.Value(s[len(id):])}
 	o := r.newOpen()
@@ -228,6 +228,30 @@ func (r *Reader) fastReturn(id, b []byte, a *history.Action) bool {
 	return true
 }
 
+// textBlock is the size of the blocks text cuts strings from: large
+// enough that a block serves dozens of lines, small enough that an
+// operation kept long (its id and argument pin their block) keeps little
+// else alive.
+const textBlock = 512
+
+// text returns a and b joined as a string of their own, without an
+// allocation of its own: the bytes are appended to the reader's current
+// block (r.block), a new one when it is full, and the string is made
+// over them. A block is only ever appended to, never written again where
+// it holds bytes, so the strings made over it never change.
+func (r *Reader) text(a, b []byte) string {
+	n := len(a) + len(b)
+	if n == 0 {
+		return ""
+	}
+	if cap(r.block)-len(r.block) < n {
+		r.block = make([]byte, 0, max(textBlock, n))
+	}
+	at := len(r.block)
+	r.block = append(append(r.block, a...), b...)
+	return unsafe.String(&r.block[at], n)
+}
+
 // commonValues are values logs return often; value returns these strings
 // rather than a copy.
 var commonValues = [...]history.Value{history.True, history.False, history.OK, history.Fail, "empty", "null"}
@@ -239,5 +263,5 @@ func (r *Reader) value(v []byte) history.Value {
 			return c
 		}
 	}
-	return history.Value(v)
+	return history.Value(r.text(v, nil))
 }

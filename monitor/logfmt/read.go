@@ -173,13 +173,13 @@ type Reader struct {
 	eof bool
 
 	// The fast path's state (fast.go): the methods of sigsOf's kind and
-	// those seen last, and the buffer an operation's strings are built in. noFast, for tests,
-	// reads every line by the general path.
+	// those seen last, and the block an operation's strings are cut from
+	// (text). noFast, for tests, reads every line by the general path.
 	sigs     []history.Signature
 	sigsOf   *ObjectDecl
 	seen     [2]seenMethod
 	nextSeen int
-	buf      []byte
+	block    []byte
 	noFast   bool
 }
 
