@@ -31,15 +31,17 @@ type window struct {
 	n      int // live operations
 	// pending holds the serials of the open operations in increasing
 	// order, which is call order: pendingMinCall reads the first.
-	// pendingIDs holds their ids, in the same order. A returning id is
-	// found by scanning them while at most maxScanOpen are open, which
-	// beats hashing the id; beyond, by byID (hashed), kept allocated
-	// once made.
-	pending    []int
-	pendingIDs []string
-	byID       map[string]int
-	hashed     bool
-	next       int
+	// pendingKeys holds their ids' keys (idKey), in the same order. A
+	// returning id is found by scanning the keys while at most
+	// maxScanOpen are open, which beats hashing the id; beyond, by byID
+	// (hashed), kept allocated once made. Keys rather than the ids: one
+	// integer comparison rejects an id, and deleting a key moves no
+	// pointers.
+	pending     []int
+	pendingKeys []uint64
+	byID        map[string]int
+	hashed      bool
+	next        int
 	// shift is added to every action index of the log: summaries
 	// (summary.go) insert operations between two actions, and each takes
 	// two indices of its own. last is the largest index given so far.
@@ -79,7 +81,7 @@ func (w *window) add(a *h.Action) (int, error) {
 		*o = h.Op{ID: a.ID, Label: l, Call: w.seq(a.Seq), Return: -1, Line: a.Line}
 		s := w.push(o)
 		w.pending = append(w.pending, s)
-		w.pendingIDs = append(w.pendingIDs, a.ID)
+		w.pendingKeys = append(w.pendingKeys, idKey(a.ID))
 		switch {
 		case w.hashed:
 			w.byID[a.ID] = s
@@ -87,8 +89,8 @@ func (w *window) add(a *h.Action) (int, error) {
 			if w.byID == nil {
 				w.byID = make(map[string]int, 2*maxScanOpen)
 			}
-			for i, id := range w.pendingIDs {
-				w.byID[id] = w.pending[i]
+			for _, p := range w.pending {
+				w.byID[w.op(p).ID] = p
 			}
 			w.hashed = true
 		}
@@ -114,16 +116,29 @@ func (w *window) openSerial(id string) (int, bool) {
 		s, ok := w.byID[id]
 		return s, ok
 	}
-	n := len(id)
-	for i, x := range w.pendingIDs {
-		// The last bytes first: ids of one length mostly differ there
-		// (counters), and a byte comparison is cheaper than the call
-		// that compares strings.
-		if len(x) == n && (n == 0 || x[n-1] == id[n-1]) && x == id {
+	key := idKey(id)
+	for i, k := range w.pendingKeys {
+		if k == key && (len(id) <= keyedLen || w.op(w.pending[i]).ID == id) {
 			return w.pending[i], true
 		}
 	}
 	return 0, false
+}
+
+// keyedLen is the longest id that idKey holds whole.
+const keyedLen = 7
+
+// idKey is id's length (up to 255) in the top byte and its last bytes,
+// up to keyedLen of them, below. Equal ids have equal keys, and ids of
+// at most keyedLen bytes with equal keys are equal: their key holds
+// them whole. Ids of one length mostly differ in their last bytes
+// (counters), so that longer ones with equal keys are rare.
+func idKey(id string) uint64 {
+	var k uint64
+	for i := max(len(id)-keyedLen, 0); i < len(id); i++ {
+		k = k<<8 | uint64(id[i])
+	}
+	return k | uint64(min(len(id), 255))<<56
 }
 
 // open is the number of open operations.
@@ -134,7 +149,7 @@ func (w *window) ret(s int, a *h.Action) {
 	w.view = nil
 	i, _ := slices.BinarySearch(w.pending, s)
 	w.pending = slices.Delete(w.pending, i, i+1)
-	w.pendingIDs = slices.Delete(w.pendingIDs, i, i+1)
+	w.pendingKeys = slices.Delete(w.pendingKeys, i, i+1)
 	if w.hashed {
 		delete(w.byID, a.ID)
 		if len(w.pending) <= maxScanOpen/2 {

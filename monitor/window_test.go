@@ -28,7 +28,13 @@ func TestWindowSlots(t *testing.T) {
 		}
 		switch r := rng.IntN(10); {
 		case r < 3 && len(open) < limit || len(open) == 0:
+			// Short ids, and long ones whose keys (idKey) often
+			// agree: of one length, differing only in their first
+			// bytes.
 			id := strconv.Itoa(step)
+			if step%3 == 0 {
+				id = "p" + id + "-suffix"
+			}
 			s, err := w.add(&h.Action{Kind: h.Call, ID: id, Label: h.Label{Method: h.Add, Arg: "1"}, Seq: seq})
 			if err != nil {
 				t.Fatal(err)
@@ -87,6 +93,11 @@ func TestWindowSlots(t *testing.T) {
 			for s, id := range open {
 				if got, ok := w.openSerial(id); !ok || got != s {
 					t.Fatalf("step %d: openSerial(%s) = %d, %v, want %d", step, id, got, ok, s)
+				}
+				if other := "q" + id[1:]; len(id) > keyedLen {
+					if got, ok := w.openSerial(other); ok {
+						t.Fatalf("step %d: openSerial(%s) = %d, not open", step, other, got)
+					}
 				}
 			}
 			if _, ok := w.openSerial("none"); ok || w.open() != len(open) {
