@@ -216,18 +216,28 @@ func (r *Reader) Pending() []string {
 // log and an *Error for a malformed one; after an error it keeps returning
 // that error.
 func (r *Reader) Next() (a history.Action, err error) {
+	err = r.NextInto(&a)
+	return a, err
+}
+
+// NextInto is Next writing the action into *a rather than returning it,
+// which a reader of every line of a long log saves copying: an action is
+// large. On an error or at the end, *a is the zero Action.
+func (r *Reader) NextInto(a *history.Action) error {
 	if r.err != nil {
-		return history.Action{}, r.err
+		*a = history.Action{}
+		return r.err
 	}
 	if r.eof {
-		return history.Action{}, io.EOF
+		*a = history.Action{}
+		return io.EOF
 	}
 	for r.sc.Scan() {
 		r.line++
 		b := r.sc.Bytes()
-		if r.fast(b, &a) {
+		if r.fast(b, a) {
 			r.seq++
-			return a, nil
+			return nil
 		}
 		s := string(b)
 		r.colOff = 0
@@ -235,33 +245,36 @@ func (r *Reader) Next() (a history.Action, err error) {
 			s = s[3:]
 			r.colOff = 3
 		}
-		a, ok, err := r.parseLine(s)
+		act, ok, err := r.parseLine(s)
 		if err != nil {
 			r.err = err
-			return history.Action{}, err
+			*a = history.Action{}
+			return err
 		}
 		if ok {
 			r.seq++
-			return a, nil
+			*a = act
+			return nil
 		}
 	}
+	*a = history.Action{}
 	if err := r.sc.Err(); err != nil {
 		msg := "read error: " + err.Error()
 		if errors.Is(err, bufio.ErrTooLong) {
 			msg = fmt.Sprintf("line too long: more than %d bytes", MaxLine)
 		}
 		r.err = &Error{File: r.file, Line: r.line + 1, Col: 1, Msg: msg}
-		return history.Action{}, r.err
+		return r.err
 	}
 	if r.obj == history.NoObject && r.opt.Object != history.NoObject {
 		line := max(r.line, 1)
 		if err := r.useOptions(line, 0); err != nil {
 			r.err = err
-			return history.Action{}, err
+			return err
 		}
 	}
 	r.eof = true
-	return history.Action{}, io.EOF
+	return io.EOF
 }
 
 func (r *Reader) errorf(pos int, format string, args ...any) *Error {
