@@ -38,20 +38,24 @@ func (r *Reader) fast(b []byte, a *history.Action) bool {
 	}
 	// The id: stops at ']' or at anything the general path would look at
 	// twice (space, non-ASCII).
+	// The id's key (idKey) is gathered on the way: its last bytes.
 	q := 1
+	var key uint64
 	for q < len(b) && !idStops[b[q]] {
+		key = key<<8 | uint64(b[q])
 		q++
 	}
 	if q == 1 || q+2 >= len(b) || b[q] != ']' || b[q+1] != ' ' {
 		return false
 	}
 	id := b[1:q]
+	key = key&(1<<(8*keyedLen)-1) | uint64(min(len(id), 255))<<56
 	rest := b[q+2:]
 	switch {
 	case len(rest) > 5 && string(rest[:5]) == "call ":
-		return r.fastCall(id, rest[5:], a)
+		return r.fastCall(id, key, rest[5:], a)
 	case len(rest) >= 6 && string(rest[:6]) == "return":
-		return r.fastReturn(id, rest[6:], a)
+		return r.fastReturn(id, key, rest[6:], a)
 	}
 	return false
 }
@@ -81,8 +85,8 @@ func word(b []byte) int {
 }
 
 // fastCall reads "METHOD" or "METHOD(ARGS)" at the start of b, the line
-// after "[ID] call ".
-func (r *Reader) fastCall(id, b []byte, a *history.Action) bool {
+// after "[ID] call "; key is the id's (idKey).
+func (r *Reader) fastCall(id []byte, key uint64, b []byte, a *history.Action) bool {
 	n := word(b)
 	if n == 0 {
 		return false
@@ -119,7 +123,7 @@ func (r *Reader) fastCall(id, b []byte, a *history.Action) bool {
 			}
 		}
 	}
-	if r.open.findBytes(id) != nil {
+	if r.open.findBytes(id, key) != nil {
 		return false // a duplicate: the general path words the error
 	}
 	decl := r.single
@@ -139,7 +143,7 @@ func (r *Reader) fastCall(id, b []byte, a *history.Action) bool {
 	l := history.Label{Method: sig.Method, Pending: true, Arg: history.Value(s[len(id):])}
 	o := r.newOpen()
 	*o = openOp{id: ids, name: name, label: l, seq: r.seq, line: r.line, obj: decl, ret: sig.Ret}
-	r.open.add(o)
+	r.open.add(o, key)
 	r.last = decl
 	*a = history.Action{Kind: history.Call, ID: ids, Label: l, Seq: r.seq, Line: r.line}
 	return true
@@ -176,8 +180,9 @@ type seenMethod struct {
 	sig  *history.Signature
 }
 
-// fastReturn reads "" or " VALUE", the line after "[ID] return".
-func (r *Reader) fastReturn(id, b []byte, a *history.Action) bool {
+// fastReturn reads "" or " VALUE", the line after "[ID] return"; key is
+// the id's (idKey).
+func (r *Reader) fastReturn(id []byte, key uint64, b []byte, a *history.Action) bool {
 	var v []byte
 	nv := 0
 	if len(b) > 0 {
@@ -190,7 +195,7 @@ func (r *Reader) fastReturn(id, b []byte, a *history.Action) bool {
 		}
 		nv = 1
 	}
-	o := r.open.findBytes(id)
+	o := r.open.findBytes(id, key)
 	if o == nil {
 		return false
 	}

@@ -3,6 +3,7 @@ package logfmt
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -239,16 +240,64 @@ func TestOpenKeys(t *testing.T) {
 	for _, n := range []int{len(ids) / 2, len(ids)} {
 		var s openSet
 		for i, id := range ids[:n] {
-			s.add(&openOp{id: id, seq: i})
+			s.add(&openOp{id: id, seq: i}, idKey(id))
 		}
 		for _, id := range append(ids, near...) {
 			want := slices.Index(ids[:n], id) >= 0
 			if o := s.find(id); (o != nil) != want || o != nil && o.id != id {
 				t.Errorf("%d open: find(%q) = %v, want open %v", n, id, o, want)
 			}
-			if o := s.findBytes([]byte(id)); (o != nil) != want || o != nil && o.id != id {
+			if o := s.findBytes([]byte(id), idKey([]byte(id))); (o != nil) != want || o != nil && o.id != id {
 				t.Errorf("%d open: findBytes(%q) = %v, want open %v", n, id, o, want)
 			}
 		}
 	}
+}
+
+// The fast path gathers an id's key while it scans the line; the general
+// path computes it (idKey). Both must agree, or an operation opened by
+// one would be missed by the other: a duplicate call let through, a
+// return read by the slow path. Each id is opened by the general path
+// (the first action) and by the fast path, then called again and
+// returned by the fast path.
+func TestFastKeysAgree(t *testing.T) {
+	ids := []string{"1", "01", "10", "1234567", "2234567", "x1234567", "y1234567", "xy1234567",
+		"op-00000001", "op-00000011", "a-b", strings.Repeat("z", 300), strings.Repeat("z", 299) + "y"}
+	for _, id := range ids {
+		for _, first := range []bool{true, false} {
+			src := "# @object queue\n"
+			if !first {
+				src += "[start] call dequeue\n"
+			}
+			src += "[" + id + "] call dequeue\n"
+			if _, _, err := readAll(src+"["+id+"] call dequeue\n", Options{Name: "m"}); err == nil || !strings.Contains(err.Error(), "duplicate id") {
+				t.Errorf("id %q (first %v): second call: %v, want a duplicate id", id, first, err)
+			}
+			for _, noFast := range []bool{false, true} {
+				rd := NewReader(strings.NewReader(src+"["+id+"] return 1\n"), Options{Name: "m"})
+				rd.noFast = noFast
+				var last history.Action
+				for {
+					a, err := rd.Next()
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						t.Fatalf("id %q: %v", id, err)
+					}
+					last = a
+				}
+				if last.Kind != history.Return || last.ID != id || last.Label.Ret != "1" || len(rd.Pending()) != btoi(!first) {
+					t.Errorf("id %q (first %v, noFast %v): last action %+v, pending %v", id, first, noFast, last, rd.Pending())
+				}
+			}
+		}
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

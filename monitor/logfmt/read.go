@@ -66,9 +66,12 @@ type openOp struct {
 // openSet holds the open operations. A log keeps few operations open at
 // once, so an id is found by scanning them, which beats hashing it at
 // every call and return; beyond maxScanOpen open ids a map finds them,
-// kept until at most half as many are open.
+// kept until at most half as many are open. The scan compares keys
+// (idKey), one integer per operation, and the ids only where the keys
+// agree and do not hold the ids whole.
 type openSet struct {
 	ops    []*openOp // in no particular order: o.at is o's index
+	keys   []uint64  // keys[i] is idKey(ops[i].id)
 	byID   map[string]*openOp
 	hashed bool
 }
@@ -76,43 +79,50 @@ type openSet struct {
 // maxScanOpen is the most open operations whose ids are scanned.
 const maxScanOpen = 16
 
+// keyedLen is the longest id that idKey holds whole.
+const keyedLen = 7
+
+// idKey is id's length (up to 255) in the top byte and its last bytes,
+// up to keyedLen of them, below. Equal ids have equal keys, and ids of
+// at most keyedLen bytes with equal keys are equal: their key holds
+// them whole. Ids of one length mostly differ in their last bytes
+// (counters), so that longer ones with equal keys are rare.
+func idKey[T string | []byte](id T) uint64 {
+	var k uint64
+	for i := max(len(id)-keyedLen, 0); i < len(id); i++ {
+		k = k<<8 | uint64(id[i])
+	}
+	return k | uint64(min(len(id), 255))<<56
+}
+
 func (s *openSet) find(id string) *openOp {
-	if s.hashed {
-		return s.byID[id]
-	}
-	for _, o := range s.ops {
-		if sameID(o.id, id) {
-			return o
-		}
-	}
-	return nil
+	return s.findKey(id, idKey(id))
 }
 
-// sameID is o == id, comparing the last bytes first: ids of one length
-// mostly differ there (counters), and a byte comparison is cheaper than
-// the call that compares strings.
-func sameID[T string | []byte](o string, id T) bool {
-	n := len(id)
-	return len(o) == n && (n == 0 || o[n-1] == id[n-1]) && o == string(id)
-}
-
-// findBytes is find for an id still in the line's bytes: the comparisons
-// and the map index convert without copying.
-func (s *openSet) findBytes(id []byte) *openOp {
+// findKey is find given id's key (idKey), for an id still in the line's
+// bytes too: the comparisons and the map index convert without copying.
+func findKey[T string | []byte](s *openSet, id T, key uint64) *openOp {
 	if s.hashed {
 		return s.byID[string(id)]
 	}
-	for _, o := range s.ops {
-		if sameID(o.id, id) {
-			return o
+	for i, k := range s.keys {
+		if k == key && (len(id) <= keyedLen || s.ops[i].id == string(id)) {
+			return s.ops[i]
 		}
 	}
 	return nil
 }
 
-func (s *openSet) add(o *openOp) {
+func (s *openSet) findKey(id string, key uint64) *openOp { return findKey(s, id, key) }
+
+// findBytes is findKey for an id still in the line's bytes.
+func (s *openSet) findBytes(id []byte, key uint64) *openOp { return findKey(s, id, key) }
+
+// add adds o, whose id has the given key.
+func (s *openSet) add(o *openOp, key uint64) {
 	o.at = len(s.ops)
 	s.ops = append(s.ops, o)
+	s.keys = append(s.keys, key)
 	switch {
 	case s.hashed:
 		s.byID[o.id] = o
@@ -132,8 +142,10 @@ func (s *openSet) remove(o *openOp) {
 	n := len(s.ops) - 1
 	last := s.ops[n]
 	s.ops[o.at], last.at = last, o.at
+	s.keys[o.at] = s.keys[n]
 	s.ops[n] = nil
 	s.ops = s.ops[:n]
+	s.keys = s.keys[:n]
 	if s.hashed {
 		delete(s.byID, o.id)
 		if len(s.ops) <= maxScanOpen/2 {
@@ -574,7 +586,7 @@ func (r *Reader) parseCall(lx *lexer, id string, idPos int) (history.Action, err
 	l.Arg = history.Value(strings.Clone(string(l.Arg)))
 	o := r.newOpen()
 	*o = openOp{id: id, name: methodName(sig, m.text), label: l, seq: r.seq, line: r.line, obj: decl, ret: sig.Ret}
-	r.open.add(o)
+	r.open.add(o, idKey(o.id))
 	r.last = decl
 	return history.Action{Kind: history.Call, ID: id, Label: l, Seq: r.seq, Line: r.line}, nil
 }
