@@ -27,6 +27,9 @@ type window struct {
 	slots  []*h.Op
 	lo     int // slots[:lo] are unused: the span starts at slots[lo]
 	base   int // the serial of slots[lo]
+	// span is slots[lo:], kept for op: a look-up short enough to be
+	// inlined where the window is read (push and remove set it).
+	span []*h.Op
 	far    []farOp
 	n      int // live operations
 	// pending holds the serials of the open operations in increasing
@@ -177,6 +180,7 @@ func (w *window) push(o *h.Op) int {
 		w.slots, w.lo, w.base = w.slots[:0], 0, s
 	}
 	w.slots = append(w.slots, o)
+	w.span = w.slots[w.lo:]
 	w.n++
 	return s
 }
@@ -239,8 +243,8 @@ const summaryLine = -1
 // is tried first, by one unsigned comparison, and the rest is left to
 // opOutside.
 func (w *window) op(s int) *h.Op {
-	if i := uint(s - w.base); i < uint(len(w.slots)-w.lo) {
-		return w.slots[w.lo+int(i)]
+	if i := s - w.base; uint(i) < uint(len(w.span)) {
+		return w.span[i]
 	}
 	return w.opOutside(s)
 }
@@ -342,6 +346,7 @@ func (w *window) remove(serials []int) {
 			w.base++
 		}
 	}
+	w.span = w.slots[w.lo:]
 }
 
 // history is the live operations as a History, in call order, with the
