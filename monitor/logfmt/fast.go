@@ -87,11 +87,18 @@ func word(b []byte) int {
 // fastCall reads "METHOD" or "METHOD(ARGS)" at the start of b, the line
 // after "[ID] call "; key is the id's (idKey).
 func (r *Reader) fastCall(id []byte, key uint64, b []byte, a *history.Action) bool {
-	n := word(b)
+	// The method, as word(b), gathering its key (idKey) on the way.
+	n := 0
+	var mkey uint64
+	for n < len(b) && !wordStops[b[n]] {
+		mkey = mkey<<8 | uint64(b[n])
+		n++
+	}
 	if n == 0 {
 		return false
 	}
 	m := b[:n]
+	mkey = mkey&(1<<(8*keyedLen)-1) | uint64(min(n, 255))<<56
 	var args [maxFastArgs][]byte
 	nargs := 0
 	if p := b[n:]; len(p) > 0 {
@@ -130,7 +137,7 @@ func (r *Reader) fastCall(id []byte, key uint64, b []byte, a *history.Action) bo
 	if decl == nil || decl.Kind != r.obj {
 		return false
 	}
-	sig, name := r.method(decl, m)
+	sig, name := r.method(decl, m, mkey)
 	if sig == nil || nargs < sig.MinArgs || nargs > sig.MaxArgs ||
 		sig.Method == history.CAS || decl.Kind == history.PQueue && sig.Method == history.Add {
 		return false
@@ -149,23 +156,26 @@ func (r *Reader) fastCall(id []byte, key uint64, b []byte, a *history.Action) bo
 	return true
 }
 
-// method finds the method spelled m as LookupMethod does when m is one of
-// its names, and returns that name; nil when m is not one. The methods
-// found last are remembered by their spelling: a log calls few.
-func (r *Reader) method(decl *ObjectDecl, m []byte) (*history.Signature, string) {
+// method finds the method spelled m, whose key (idKey) is key, as
+// LookupMethod does when m is one of its names, and returns that name;
+// nil when m is not one. The methods found last are remembered by their
+// spelling's key (and spelling, when longer than a key holds): a log
+// calls few.
+func (r *Reader) method(decl *ObjectDecl, m []byte, key uint64) (*history.Signature, string) {
 	if r.sigsOf != decl {
 		r.sigs, r.sigsOf = history.Signatures(decl.Kind), decl
 		r.seen = [len(r.seen)]seenMethod{}
 	}
+	// A zero key is no word's: its length is at least 1.
 	for _, c := range r.seen {
-		if c.sig != nil && c.name == string(m) {
+		if c.key == key && (len(m) <= keyedLen || c.name == string(m)) {
 			return c.sig, c.name
 		}
 	}
 	for i := range r.sigs {
 		for _, nm := range r.sigs[i].Names {
 			if nm == string(m) {
-				r.seen[r.nextSeen] = seenMethod{nm, &r.sigs[i]}
+				r.seen[r.nextSeen] = seenMethod{nm, idKey(nm), &r.sigs[i]}
 				r.nextSeen = (r.nextSeen + 1) % len(r.seen)
 				return &r.sigs[i], nm
 			}
@@ -174,9 +184,11 @@ func (r *Reader) method(decl *ObjectDecl, m []byte) (*history.Signature, string)
 	return nil, ""
 }
 
-// seenMethod is a method the fast path found, by its spelling.
+// seenMethod is a method the fast path found, by its spelling and its
+// spelling's key.
 type seenMethod struct {
 	name string
+	key  uint64
 	sig  *history.Signature
 }
 
@@ -263,9 +275,14 @@ var commonValues = [...]history.Value{history.True, history.False, history.OK, h
 
 // value is a return value as a string of its own.
 func (r *Reader) value(v []byte) history.Value {
-	for _, c := range commonValues {
-		if string(c) == string(v) {
-			return c
+	// Only the first bytes of commonValues start one (v is not empty):
+	// other values, numbers mostly, are not compared with each.
+	switch v[0] {
+	case 't', 'f', 'o', 'e', 'n':
+		for _, c := range commonValues {
+			if string(c) == string(v) {
+				return c
+			}
 		}
 	}
 	return history.Value(r.text(v, nil))

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/satmon/satmon/internal/gen"
 	"github.com/satmon/satmon/internal/history"
@@ -300,4 +301,18 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// value returns the common values themselves, not copies: value's filter
+// by first byte lets each of them through.
+func TestCommonValues(t *testing.T) {
+	var r Reader
+	for _, c := range commonValues {
+		if v := r.value([]byte(c)); v != c || unsafe.StringData(string(v)) != unsafe.StringData(string(c)) {
+			t.Errorf("value(%q) is a copy", c)
+		}
+	}
+	if v := r.value([]byte("17")); v != "17" {
+		t.Errorf("value(17) = %q", v)
+	}
 }
