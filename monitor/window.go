@@ -44,7 +44,11 @@ type window struct {
 	pendingKeys []uint64
 	byID        map[string]int
 	hashed      bool
-	next        int
+	// keyCount counts the open ids by keyBucket of their key: a call
+	// whose bucket is empty cannot repeat an open id, and most calls
+	// are told so without a scan.
+	keyCount [keyBuckets]int32
+	next     int
 	// shift is added to every action index of the log: summaries
 	// (summary.go) insert operations between two actions, and each takes
 	// two indices of its own. last is the largest index given so far.
@@ -75,16 +79,21 @@ func newWindow(k *theory.Kernel, obj h.Object, param string) *window {
 func (w *window) add(a *h.Action) (int, error) {
 	switch a.Kind {
 	case h.Call:
-		if _, dup := w.openSerial(a.ID); dup {
-			return 0, fmt.Errorf("duplicate id [%s]: it is already open", a.ID)
+		key := idKey(a.ID)
+		kb := keyBucket(key)
+		if w.keyCount[kb] != 0 {
+			if _, dup := w.openSerial(a.ID); dup {
+				return 0, fmt.Errorf("duplicate id [%s]: it is already open", a.ID)
+			}
 		}
+		w.keyCount[kb]++
 		l := a.Label
 		l.Pending, l.Ret = true, h.Void
 		o := w.newOp()
 		*o = h.Op{ID: a.ID, Label: l, Call: w.seq(a.Seq), Return: -1, Line: a.Line}
 		s := w.push(o)
 		w.pending = append(w.pending, s)
-		w.pendingKeys = append(w.pendingKeys, idKey(a.ID))
+		w.pendingKeys = append(w.pendingKeys, key)
 		switch {
 		case w.hashed:
 			w.byID[a.ID] = s
@@ -128,6 +137,15 @@ func (w *window) openSerial(id string) (int, bool) {
 	return 0, false
 }
 
+// keyBuckets is the number of buckets of keyCount: many times the ids
+// open at once while they are scanned (maxScanOpen).
+const keyBuckets = 64
+
+// keyBucket is key's bucket in keyCount: its top bits, mixed.
+func keyBucket(key uint64) int {
+	return int(key * 0x9e3779b97f4a7c15 >> 58)
+}
+
 // keyedLen is the longest id that idKey holds whole.
 const keyedLen = 7
 
@@ -151,6 +169,7 @@ func (w *window) open() int { return len(w.pending) }
 func (w *window) ret(s int, a *h.Action) {
 	w.view = nil
 	i, _ := slices.BinarySearch(w.pending, s)
+	w.keyCount[keyBucket(w.pendingKeys[i])]--
 	w.pending = slices.Delete(w.pending, i, i+1)
 	w.pendingKeys = slices.Delete(w.pendingKeys, i, i+1)
 	if w.hashed {

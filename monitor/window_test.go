@@ -100,6 +100,18 @@ func TestWindowSlots(t *testing.T) {
 					}
 				}
 			}
+			// A second call of an open id is refused and changes
+			// nothing; keyCount counts the open ids by bucket.
+			var count [keyBuckets]int32
+			for s, id := range open {
+				count[keyBucket(idKey(id))]++
+				if _, err := w.add(&h.Action{Kind: h.Call, ID: id, Label: h.Label{Method: h.Add, Arg: "1"}, Seq: seq}); err == nil {
+					t.Fatalf("step %d: second call of open [%s] (%d) accepted", step, id, s)
+				}
+			}
+			if count != w.keyCount {
+				t.Fatalf("step %d: keyCount %v, want %v", step, w.keyCount, count)
+			}
 			if _, ok := w.openSerial("none"); ok || w.open() != len(open) {
 				t.Fatalf("step %d: %d open, want %d", step, w.open(), len(open))
 			}
