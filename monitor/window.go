@@ -27,11 +27,12 @@ type window struct {
 	slots  []*h.Op
 	lo     int // slots[:lo] are unused: the span starts at slots[lo]
 	base   int // the serial of slots[lo]
-	// span is slots[lo:], kept for op: a look-up short enough to be
-	// inlined where the window is read (push and remove set it).
+	// span is slots[lo:], kept for op, which a step calls several
+	// times: it then reads one slice rather than slots and lo (push
+	// and remove set it).
 	span []*h.Op
-	far    []farOp
-	n      int // live operations
+	far  []farOp
+	n    int // live operations
 	// pending holds the serials of the open operations in increasing
 	// order, which is call order: pendingMinCall reads the first.
 	// pendingKeys holds their ids' keys (idKey), in the same order. A
