@@ -130,7 +130,7 @@ func (r *Reader) fastCall(id []byte, key uint64, b []byte, a *history.Action) bo
 			}
 		}
 	}
-	if r.open.findBytes(id, key) != nil {
+	if r.open.mayHold(key) && r.open.findBytes(id, key) != nil {
 		return false // a duplicate: the general path words the error
 	}
 	decl := r.single

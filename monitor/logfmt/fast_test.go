@@ -251,6 +251,24 @@ func TestOpenKeys(t *testing.T) {
 			if o := s.findBytes([]byte(id), idKey([]byte(id))); (o != nil) != want || o != nil && o.id != id {
 				t.Errorf("%d open: findBytes(%q) = %v, want open %v", n, id, o, want)
 			}
+			if want && !s.mayHold(idKey(id)) {
+				t.Errorf("%d open: mayHold(%q) false", n, id)
+			}
+		}
+		// Removing every other operation leaves the counts of those
+		// open.
+		for i := 0; i < len(s.ops); i++ {
+			s.remove(s.ops[i])
+		}
+		var count [keyBuckets]int32
+		for _, o := range s.ops {
+			count[keyBucket(idKey(o.id))]++
+			if !s.mayHold(idKey(o.id)) || s.find(o.id) != o {
+				t.Errorf("%d open, after removals: %q not found", n, o.id)
+			}
+		}
+		if count != s.count {
+			t.Errorf("%d open, after removals: count %v, want %v", n, s.count, count)
 		}
 	}
 }

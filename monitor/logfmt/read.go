@@ -74,7 +74,24 @@ type openSet struct {
 	keys   []uint64  // keys[i] is idKey(ops[i].id)
 	byID   map[string]*openOp
 	hashed bool
+	// count counts the open ids by keyBucket of their key: a call whose
+	// bucket is empty repeats no open id (mayHold), and most calls are
+	// told so without a scan.
+	count [keyBuckets]int32
 }
+
+// keyBuckets is the number of buckets of openSet.count: many times the
+// ids open at once while they are scanned (maxScanOpen).
+const keyBuckets = 64
+
+// keyBucket is key's bucket in openSet.count: its top bits, mixed.
+func keyBucket(key uint64) int {
+	return int(key * 0x9e3779b97f4a7c15 >> 58)
+}
+
+// mayHold reports whether an open id may have the given key: false
+// when none has.
+func (s *openSet) mayHold(key uint64) bool { return s.count[keyBucket(key)] != 0 }
 
 // maxScanOpen is the most open operations whose ids are scanned.
 const maxScanOpen = 16
@@ -123,6 +140,7 @@ func (s *openSet) add(o *openOp, key uint64) {
 	o.at = len(s.ops)
 	s.ops = append(s.ops, o)
 	s.keys = append(s.keys, key)
+	s.count[keyBucket(key)]++
 	switch {
 	case s.hashed:
 		s.byID[o.id] = o
@@ -141,6 +159,7 @@ func (s *openSet) add(o *openOp, key uint64) {
 func (s *openSet) remove(o *openOp) {
 	n := len(s.ops) - 1
 	last := s.ops[n]
+	s.count[keyBucket(s.keys[o.at])]--
 	s.ops[o.at], last.at = last, o.at
 	s.keys[o.at] = s.keys[n]
 	s.ops[n] = nil
