@@ -1,6 +1,7 @@
 package logfmt
 
 import (
+	"encoding/binary"
 	"unsafe"
 
 	"github.com/satmon/satmon/internal/history"
@@ -87,18 +88,22 @@ func word(b []byte) int {
 // fastCall reads "METHOD" or "METHOD(ARGS)" at the start of b, the line
 // after "[ID] call "; key is the id's (idKey).
 func (r *Reader) fastCall(id []byte, key uint64, b []byte, a *history.Action) bool {
-	// The method, as word(b), gathering its key (idKey) on the way.
-	n := 0
-	var mkey uint64
-	for n < len(b) && !wordStops[b[n]] {
-		mkey = mkey<<8 | uint64(b[n])
-		n++
-	}
-	if n == 0 {
+	decl := r.single
+	if decl == nil || decl.Kind != r.obj {
 		return false
 	}
-	m := b[:n]
-	mkey = mkey&(1<<(8*keyedLen)-1) | uint64(min(n, 255))<<56
+	// The method: one the fast path found before, told by comparing
+	// the line's next bytes with its spelling at once, or the word at
+	// the start of b, looked up.
+	n, sig, name := r.seenAt(decl, b)
+	if sig == nil {
+		if n = word(b); n == 0 {
+			return false
+		}
+		if sig, name = r.method(decl, b[:n]); sig == nil {
+			return false
+		}
+	}
 	var args [maxFastArgs][]byte
 	nargs := 0
 	if p := b[n:]; len(p) > 0 {
@@ -133,12 +138,7 @@ func (r *Reader) fastCall(id []byte, key uint64, b []byte, a *history.Action) bo
 	if r.open.mayHold(key) && r.open.findBytes(id, key) != nil {
 		return false // a duplicate: the general path words the error
 	}
-	decl := r.single
-	if decl == nil || decl.Kind != r.obj {
-		return false
-	}
-	sig, name := r.method(decl, m, mkey)
-	if sig == nil || nargs < sig.MinArgs || nargs > sig.MaxArgs ||
+	if nargs < sig.MinArgs || nargs > sig.MaxArgs ||
 		sig.Method == history.CAS || decl.Kind == history.PQueue && sig.Method == history.Add {
 		return false
 	}
@@ -156,26 +156,35 @@ func (r *Reader) fastCall(id []byte, key uint64, b []byte, a *history.Action) bo
 	return true
 }
 
-// method finds the method spelled m, whose key (idKey) is key, as
-// LookupMethod does when m is one of its names, and returns that name;
-// nil when m is not one. The methods found last are remembered by their
-// spelling's key (and spelling, when longer than a key holds): a log
-// calls few.
-func (r *Reader) method(decl *ObjectDecl, m []byte, key uint64) (*history.Signature, string) {
+// method finds the method spelled m as LookupMethod does when m is one
+// of its names, and returns that name; nil when m is not one. The
+// methods found last are remembered (seenAt): a log calls few.
+func (r *Reader) method(decl *ObjectDecl, m []byte) (*history.Signature, string) {
 	if r.sigsOf != decl {
 		r.sigs, r.sigsOf = history.Signatures(decl.Kind), decl
 		r.seen = [len(r.seen)]seenMethod{}
 	}
-	// A zero key is no word's: its length is at least 1.
 	for _, c := range r.seen {
-		if c.key == key && (len(m) <= keyedLen || c.name == string(m)) {
+		if c.sig != nil && c.name == string(m) {
 			return c.sig, c.name
 		}
 	}
 	for i := range r.sigs {
 		for _, nm := range r.sigs[i].Names {
 			if nm == string(m) {
-				r.seen[r.nextSeen] = seenMethod{nm, idKey(nm), &r.sigs[i]}
+				c := seenMethod{name: nm, sig: &r.sigs[i]}
+				if len(nm) <= 8 {
+					// A name spells no stop (wordStops): it ends
+					// where the word does.
+					for j := len(nm) - 1; j >= 0; j-- {
+						c.bits = c.bits<<8 | uint64(nm[j])
+					}
+					c.mask = 1<<(8*len(nm)) - 1
+					if len(nm) == 8 {
+						c.mask = ^uint64(0)
+					}
+				}
+				r.seen[r.nextSeen] = c
 				r.nextSeen = (r.nextSeen + 1) % len(r.seen)
 				return &r.sigs[i], nm
 			}
@@ -184,12 +193,33 @@ func (r *Reader) method(decl *ObjectDecl, m []byte, key uint64) (*history.Signat
 	return nil, ""
 }
 
-// seenMethod is a method the fast path found, by its spelling and its
-// spelling's key.
+// seenAt finds a method of decl remembered by method that b starts with
+// as its word (as word(b)), and returns the word's length, the method
+// and its name; nil when there is none. Names of up to 8 bytes are
+// compared at once, as the 8 bytes at b (b's array holds them when its
+// capacity does: the bytes past b are the scanner's buffer, masked out
+// beyond the name, and the name is compared only when b is long enough
+// to hold it).
+func (r *Reader) seenAt(decl *ObjectDecl, b []byte) (int, *history.Signature, string) {
+	if r.sigsOf != decl || cap(b) < 8 {
+		return 0, nil, ""
+	}
+	w := binary.LittleEndian.Uint64(b[:8:8])
+	for i := range r.seen {
+		c := &r.seen[i]
+		if n := len(c.name); c.mask != 0 && w&c.mask == c.bits && (len(b) == n || len(b) > n && wordStops[b[n]]) {
+			return n, c.sig, c.name
+		}
+	}
+	return 0, nil, ""
+}
+
+// seenMethod is a method the fast path found: its name, and for a name
+// of at most 8 bytes those bytes (little-endian) and their mask.
 type seenMethod struct {
-	name string
-	key  uint64
-	sig  *history.Signature
+	name       string
+	bits, mask uint64
+	sig        *history.Signature
 }
 
 // fastReturn reads "" or " VALUE", the line after "[ID] return"; key is

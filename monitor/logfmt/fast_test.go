@@ -334,3 +334,34 @@ func TestCommonValues(t *testing.T) {
 		t.Errorf("value(17) = %q", v)
 	}
 }
+
+// seenAt compares 8 bytes at once, reading past the end of the line
+// when its array holds them: a line that stops inside a name, or whose
+// word goes on past it, must not match, whatever those bytes are.
+func TestSeenAt(t *testing.T) {
+	var r Reader
+	decl := &ObjectDecl{Kind: history.Queue}
+	for _, m := range []string{"dequeue", "enqueue"} {
+		if sig, _ := r.method(decl, []byte(m)); sig == nil {
+			t.Fatalf("%s is no method of a queue", m)
+		}
+	}
+	buf := []byte("dequeue(1)xxxxxxxxxxxxxxxx")
+	for _, c := range []struct {
+		n, want int // b is buf[:n]
+	}{{7, 7}, {10, 7}, {6, 0}, {3, 0}, {0, 0}} {
+		if n, _, _ := r.seenAt(decl, buf[:c.n]); n != c.want {
+			t.Errorf("seenAt(%q) = %d, want %d", buf[:c.n], n, c.want)
+		}
+	}
+	for _, line := range []string{"dequeuex", "dequeue_1", "Dequeue", "enqueue", "enqueue(", "enqueue ", "enqueue\x00"} {
+		b := append([]byte(line), "xxxxxxxx"...)[:len(line)]
+		want := word(b)
+		if m := string(b[:want]); m != "dequeue" && m != "enqueue" {
+			want = 0
+		}
+		if n, _, _ := r.seenAt(decl, b); n != want {
+			t.Errorf("seenAt(%q) = %d, want %d", line, n, want)
+		}
+	}
+}
