@@ -49,7 +49,11 @@ type window struct {
 	// whose bucket is empty cannot repeat an open id, and most calls
 	// are told so without a scan.
 	keyCount [keyBuckets]int32
-	next     int
+	// found is the index in pending where openSerial found an id last:
+	// ret, which mostly follows it, finds the operation there without a
+	// search.
+	found int
+	next  int
 	// shift is added to every action index of the log: summaries
 	// (summary.go) insert operations between two actions, and each takes
 	// two indices of its own. last is the largest index given so far.
@@ -132,6 +136,7 @@ func (w *window) openSerial(id string) (int, bool) {
 	key := idKey(id)
 	for i, k := range w.pendingKeys {
 		if k == key && (len(id) <= keyedLen || w.op(w.pending[i]).ID == id) {
+			w.found = i
 			return w.pending[i], true
 		}
 	}
@@ -169,10 +174,19 @@ func (w *window) open() int { return len(w.pending) }
 // ret applies the return a of the open operation s (openSerial(a.ID)).
 func (w *window) ret(s int, a *h.Action) {
 	w.view = nil
-	i, _ := slices.BinarySearch(w.pending, s)
+	i := w.found
+	if i >= len(w.pending) || w.pending[i] != s {
+		i, _ = slices.BinarySearch(w.pending, s)
+	}
 	w.keyCount[keyBucket(w.pendingKeys[i])]--
-	w.pending = slices.Delete(w.pending, i, i+1)
-	w.pendingKeys = slices.Delete(w.pendingKeys, i, i+1)
+	// Both lists lose their i-th element: few follow it, so the loop
+	// beats two calls to move them.
+	n := len(w.pending) - 1
+	p, k := w.pending[:n+1], w.pendingKeys[:n+1]
+	for j := i; j < n; j++ {
+		p[j], k[j] = p[j+1], k[j+1]
+	}
+	w.pending, w.pendingKeys = p[:n], k[:n]
 	if w.hashed {
 		delete(w.byID, a.ID)
 		if len(w.pending) <= maxScanOpen/2 {
