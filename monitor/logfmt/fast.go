@@ -147,12 +147,12 @@ func (r *Reader) fastCall(id []byte, key uint64, b []byte, a *history.Action) bo
 	// neither the line nor the scanner's buffer.
 	s := r.text(id, args[0])
 	ids := s[:len(id)]
-	l := history.Label{Method: sig.Method, Pending: true, Arg: history.Value(s[len(id):])}
 	o := r.newOpen()
-	*o = openOp{id: ids, name: name, label: l, seq: r.seq, line: r.line, obj: decl, ret: sig.Ret}
+	*o = openOp{id: ids, name: name, seq: r.seq, line: r.line, obj: decl, ret: sig.Ret,
+		label: history.Label{Method: sig.Method, Pending: true, Arg: history.Value(s[len(id):])}}
 	r.open.add(o, key)
 	r.last = decl
-	*a = history.Action{Kind: history.Call, ID: ids, Label: l, Seq: r.seq, Line: r.line}
+	*a = history.Action{Kind: history.Call, ID: ids, Label: o.label, Seq: r.seq, Line: r.line}
 	return true
 }
 
@@ -262,16 +262,17 @@ func (r *Reader) fastReturn(id []byte, key uint64, b []byte, a *history.Action) 
 	default:
 		return false
 	}
-	l := o.label
-	l.Pending = false
+	// The label is written into the action directly, not built aside
+	// first: it is 9 words.
+	*a = history.Action{Kind: history.Return, ID: o.id, Label: o.label, Seq: r.seq, Line: r.line}
+	a.Label.Pending = false
 	if nv == 1 {
-		l.Ret = r.value(v)
+		a.Label.Ret = r.value(v)
 	}
 	r.open.remove(o)
 	r.last = o.obj
 	r.done.add(o.id, r.line)
 	r.free = append(r.free, o)
-	*a = history.Action{Kind: history.Return, ID: o.id, Label: l, Seq: r.seq, Line: r.line}
 	return true
 }
 
