@@ -92,10 +92,9 @@ func (w *window) add(a *h.Action) (int, error) {
 			}
 		}
 		w.keyCount[kb]++
-		l := a.Label
-		l.Pending, l.Ret = true, h.Void
 		o := w.newOp()
-		*o = h.Op{ID: a.ID, Label: l, Call: w.seq(a.Seq), Return: -1, Line: a.Line}
+		*o = h.Op{ID: a.ID, Label: a.Label, Call: w.seq(a.Seq), Return: -1, Line: a.Line}
+		o.Label.Pending, o.Label.Ret = true, h.Void
 		s := w.push(o)
 		w.pending = append(w.pending, s)
 		w.pendingKeys = append(w.pendingKeys, key)
