@@ -321,7 +321,14 @@ func (w *window) all() iter.Seq2[int, *h.Op] {
 func (w *window) live(serials []int) []int {
 	out := serials[:0]
 	for _, s := range serials {
-		if w.op(s) != nil {
+		// op, written out: a step calls live on what it may forget.
+		var o *h.Op
+		if i := s - w.base; uint(i) < uint(len(w.span)) {
+			o = w.span[i]
+		} else {
+			o = w.opOutside(s)
+		}
+		if o != nil {
 			out = append(out, s)
 		}
 	}

@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -85,10 +86,18 @@ func TestWindowSlots(t *testing.T) {
 			if n != len(ref) {
 				t.Fatalf("step %d: all yields %d operations, want %d", step, n, len(ref))
 			}
+			var all, want []int
 			for s := 0; s < w.next+2; s++ {
 				if w.op(s) != ref[s] {
 					t.Fatalf("step %d: op(%d) = %v, want %v", step, s, w.op(s), ref[s])
 				}
+				all = append(all, s)
+				if ref[s] != nil {
+					want = append(want, s)
+				}
+			}
+			if got := w.live(all); !slices.Equal(got, want) {
+				t.Fatalf("step %d: live %v, want %v", step, got, want)
 			}
 			for s, id := range open {
 				if got, ok := w.openSerial(id); !ok || got != s {
