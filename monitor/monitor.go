@@ -398,6 +398,19 @@ func (m *Monitor) beginWork() {
 	m.deadline = m.workStart.Add(m.opt.Timeout - m.spent)
 }
 
+// beginTimed is beginWork under a time limit, for a condition: Step
+// times its work only then (endWork, deferred, is then needed).
+func (m *Monitor) beginTimed() bool {
+	m.beginWork()
+	return true
+}
+
+// timedOut ends monitoring with verdict Timeout; Step returns it.
+func (m *Monitor) timedOut() (bool, error) {
+	m.finish(Timeout)
+	return false, nil
+}
+
 // endWork adds the piece of work's time to the time spent.
 func (m *Monitor) endWork() {
 	if m.opt.Timeout > 0 {
@@ -454,11 +467,11 @@ func (m *Monitor) Step(a Action) (violation bool, err error) {
 	if m.done {
 		return false, nil
 	}
-	m.beginWork()
-	defer m.endWork()
+	if m.opt.Timeout > 0 && m.beginTimed() {
+		defer m.endWork()
+	}
 	if m.expired() {
-		m.finish(Timeout)
-		return false, nil
+		return m.timedOut()
 	}
 	i, err := m.validate(&a)
 	if err != nil {
@@ -467,7 +480,7 @@ func (m *Monitor) Step(a Action) (violation bool, err error) {
 	a.Seq = m.seq
 	if a.Kind == h.Return {
 		m.win.ret(i, &a) // validate found i open
-	} else if i, err = m.win.add(a); err != nil {
+	} else if i, err = m.win.add(&a); err != nil {
 		return false, err
 	}
 	m.seq++

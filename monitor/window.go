@@ -27,19 +27,33 @@ type window struct {
 	slots  []*h.Op
 	lo     int // slots[:lo] are unused: the span starts at slots[lo]
 	base   int // the serial of slots[lo]
-	far    []farOp
-	n      int // live operations
+	// span is slots[lo:], kept for op, which a step calls several
+	// times: it then reads one slice rather than slots and lo (push
+	// and remove set it).
+	span []*h.Op
+	far  []farOp
+	n    int // live operations
 	// pending holds the serials of the open operations in increasing
 	// order, which is call order: pendingMinCall reads the first.
-	// pendingIDs holds their ids, in the same order. A returning id is
-	// found by scanning them while at most maxScanOpen are open, which
-	// beats hashing the id; beyond, by byID (hashed), kept allocated
-	// once made.
-	pending    []int
-	pendingIDs []string
-	byID       map[string]int
-	hashed     bool
-	next       int
+	// pendingKeys holds their ids' keys (idKey), in the same order. A
+	// returning id is found by scanning the keys while at most
+	// maxScanOpen are open, which beats hashing the id; beyond, by byID
+	// (hashed), kept allocated once made. Keys rather than the ids: one
+	// integer comparison rejects an id, and deleting a key moves no
+	// pointers.
+	pending     []int
+	pendingKeys []uint64
+	byID        map[string]int
+	hashed      bool
+	// keyCount counts the open ids by keyBucket of their key: a call
+	// whose bucket is empty cannot repeat an open id, and most calls
+	// are told so without a scan.
+	keyCount [keyBuckets]int32
+	// found is the index in pending where openSerial found an id last:
+	// ret, which mostly follows it, finds the operation there without a
+	// search.
+	found int
+	next  int
 	// shift is added to every action index of the log: summaries
 	// (summary.go) insert operations between two actions, and each takes
 	// two indices of its own. last is the largest index given so far.
@@ -67,19 +81,23 @@ func newWindow(k *theory.Kernel, obj h.Object, param string) *window {
 }
 
 // add applies an action and returns the serial of its operation.
-func (w *window) add(a h.Action) (int, error) {
+func (w *window) add(a *h.Action) (int, error) {
 	switch a.Kind {
 	case h.Call:
-		if _, dup := w.openSerial(a.ID); dup {
-			return 0, fmt.Errorf("duplicate id [%s]: it is already open", a.ID)
+		key := idKey(a.ID)
+		kb := keyBucket(key)
+		if w.keyCount[kb] != 0 {
+			if _, dup := w.openSerial(a.ID); dup {
+				return 0, fmt.Errorf("duplicate id [%s]: it is already open", a.ID)
+			}
 		}
-		l := a.Label
-		l.Pending, l.Ret = true, h.Void
+		w.keyCount[kb]++
 		o := w.newOp()
-		*o = h.Op{ID: a.ID, Label: l, Call: w.seq(a.Seq), Return: -1, Line: a.Line}
+		*o = h.Op{ID: a.ID, Label: a.Label, Call: w.seq(a.Seq), Return: -1, Line: a.Line}
+		o.Label.Pending, o.Label.Ret = true, h.Void
 		s := w.push(o)
 		w.pending = append(w.pending, s)
-		w.pendingIDs = append(w.pendingIDs, a.ID)
+		w.pendingKeys = append(w.pendingKeys, key)
 		switch {
 		case w.hashed:
 			w.byID[a.ID] = s
@@ -87,8 +105,8 @@ func (w *window) add(a h.Action) (int, error) {
 			if w.byID == nil {
 				w.byID = make(map[string]int, 2*maxScanOpen)
 			}
-			for i, id := range w.pendingIDs {
-				w.byID[id] = w.pending[i]
+			for _, p := range w.pending {
+				w.byID[w.op(p).ID] = p
 			}
 			w.hashed = true
 		}
@@ -98,7 +116,7 @@ func (w *window) add(a h.Action) (int, error) {
 		if !ok {
 			return 0, fmt.Errorf("return without call: [%s] is not open", a.ID)
 		}
-		w.ret(s, &a)
+		w.ret(s, a)
 		return s, nil
 	}
 	return 0, fmt.Errorf("bad action kind %d", a.Kind)
@@ -114,16 +132,39 @@ func (w *window) openSerial(id string) (int, bool) {
 		s, ok := w.byID[id]
 		return s, ok
 	}
-	n := len(id)
-	for i, x := range w.pendingIDs {
-		// The last bytes first: ids of one length mostly differ there
-		// (counters), and a byte comparison is cheaper than the call
-		// that compares strings.
-		if len(x) == n && (n == 0 || x[n-1] == id[n-1]) && x == id {
+	key := idKey(id)
+	for i, k := range w.pendingKeys {
+		if k == key && (len(id) <= keyedLen || w.op(w.pending[i]).ID == id) {
+			w.found = i
 			return w.pending[i], true
 		}
 	}
 	return 0, false
+}
+
+// keyBuckets is the number of buckets of keyCount: many times the ids
+// open at once while they are scanned (maxScanOpen).
+const keyBuckets = 64
+
+// keyBucket is key's bucket in keyCount: its top bits, mixed.
+func keyBucket(key uint64) int {
+	return int(key * 0x9e3779b97f4a7c15 >> 58)
+}
+
+// keyedLen is the longest id that idKey holds whole.
+const keyedLen = 7
+
+// idKey is id's length (up to 255) in the top byte and its last bytes,
+// up to keyedLen of them, below. Equal ids have equal keys, and ids of
+// at most keyedLen bytes with equal keys are equal: their key holds
+// them whole. Ids of one length mostly differ in their last bytes
+// (counters), so that longer ones with equal keys are rare.
+func idKey(id string) uint64 {
+	var k uint64
+	for i := max(len(id)-keyedLen, 0); i < len(id); i++ {
+		k = k<<8 | uint64(id[i])
+	}
+	return k | uint64(min(len(id), 255))<<56
 }
 
 // open is the number of open operations.
@@ -132,9 +173,19 @@ func (w *window) open() int { return len(w.pending) }
 // ret applies the return a of the open operation s (openSerial(a.ID)).
 func (w *window) ret(s int, a *h.Action) {
 	w.view = nil
-	i, _ := slices.BinarySearch(w.pending, s)
-	w.pending = slices.Delete(w.pending, i, i+1)
-	w.pendingIDs = slices.Delete(w.pendingIDs, i, i+1)
+	i := w.found
+	if i >= len(w.pending) || w.pending[i] != s {
+		i, _ = slices.BinarySearch(w.pending, s)
+	}
+	w.keyCount[keyBucket(w.pendingKeys[i])]--
+	// Both lists lose their i-th element: few follow it, so the loop
+	// beats two calls to move them.
+	n := len(w.pending) - 1
+	p, k := w.pending[:n+1], w.pendingKeys[:n+1]
+	for j := i; j < n; j++ {
+		p[j], k[j] = p[j+1], k[j+1]
+	}
+	w.pending, w.pendingKeys = p[:n], k[:n]
 	if w.hashed {
 		delete(w.byID, a.ID)
 		if len(w.pending) <= maxScanOpen/2 {
@@ -162,6 +213,7 @@ func (w *window) push(o *h.Op) int {
 		w.slots, w.lo, w.base = w.slots[:0], 0, s
 	}
 	w.slots = append(w.slots, o)
+	w.span = w.slots[w.lo:]
 	w.n++
 	return s
 }
@@ -224,8 +276,8 @@ const summaryLine = -1
 // is tried first, by one unsigned comparison, and the rest is left to
 // opOutside.
 func (w *window) op(s int) *h.Op {
-	if i := uint(s - w.base); i < uint(len(w.slots)-w.lo) {
-		return w.slots[w.lo+int(i)]
+	if i := s - w.base; uint(i) < uint(len(w.span)) {
+		return w.span[i]
 	}
 	return w.opOutside(s)
 }
@@ -269,7 +321,14 @@ func (w *window) all() iter.Seq2[int, *h.Op] {
 func (w *window) live(serials []int) []int {
 	out := serials[:0]
 	for _, s := range serials {
-		if w.op(s) != nil {
+		// op, written out: a step calls live on what it may forget.
+		var o *h.Op
+		if i := s - w.base; uint(i) < uint(len(w.span)) {
+			o = w.span[i]
+		} else {
+			o = w.opOutside(s)
+		}
+		if o != nil {
 			out = append(out, s)
 		}
 	}
@@ -327,6 +386,7 @@ func (w *window) remove(serials []int) {
 			w.base++
 		}
 	}
+	w.span = w.slots[w.lo:]
 }
 
 // history is the live operations as a History, in call order, with the

@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -28,8 +29,14 @@ func TestWindowSlots(t *testing.T) {
 		}
 		switch r := rng.IntN(10); {
 		case r < 3 && len(open) < limit || len(open) == 0:
+			// Short ids, and long ones whose keys (idKey) often
+			// agree: of one length, differing only in their first
+			// bytes.
 			id := strconv.Itoa(step)
-			s, err := w.add(h.Action{Kind: h.Call, ID: id, Label: h.Label{Method: h.Add, Arg: "1"}, Seq: seq})
+			if step%3 == 0 {
+				id = "p" + id + "-suffix"
+			}
+			s, err := w.add(&h.Action{Kind: h.Call, ID: id, Label: h.Label{Method: h.Add, Arg: "1"}, Seq: seq})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -38,7 +45,7 @@ func TestWindowSlots(t *testing.T) {
 			open[s] = id
 		case r < 6:
 			for s, id := range open {
-				if _, err := w.add(h.Action{Kind: h.Return, ID: id, Seq: seq}); err != nil {
+				if _, err := w.add(&h.Action{Kind: h.Return, ID: id, Seq: seq}); err != nil {
 					t.Fatal(err)
 				}
 				seq++
@@ -79,15 +86,40 @@ func TestWindowSlots(t *testing.T) {
 			if n != len(ref) {
 				t.Fatalf("step %d: all yields %d operations, want %d", step, n, len(ref))
 			}
+			var all, want []int
 			for s := 0; s < w.next+2; s++ {
 				if w.op(s) != ref[s] {
 					t.Fatalf("step %d: op(%d) = %v, want %v", step, s, w.op(s), ref[s])
 				}
+				all = append(all, s)
+				if ref[s] != nil {
+					want = append(want, s)
+				}
+			}
+			if got := w.live(all); !slices.Equal(got, want) {
+				t.Fatalf("step %d: live %v, want %v", step, got, want)
 			}
 			for s, id := range open {
 				if got, ok := w.openSerial(id); !ok || got != s {
 					t.Fatalf("step %d: openSerial(%s) = %d, %v, want %d", step, id, got, ok, s)
 				}
+				if other := "q" + id[1:]; len(id) > keyedLen {
+					if got, ok := w.openSerial(other); ok {
+						t.Fatalf("step %d: openSerial(%s) = %d, not open", step, other, got)
+					}
+				}
+			}
+			// A second call of an open id is refused and changes
+			// nothing; keyCount counts the open ids by bucket.
+			var count [keyBuckets]int32
+			for s, id := range open {
+				count[keyBucket(idKey(id))]++
+				if _, err := w.add(&h.Action{Kind: h.Call, ID: id, Label: h.Label{Method: h.Add, Arg: "1"}, Seq: seq}); err == nil {
+					t.Fatalf("step %d: second call of open [%s] (%d) accepted", step, id, s)
+				}
+			}
+			if count != w.keyCount {
+				t.Fatalf("step %d: keyCount %v, want %v", step, w.keyCount, count)
 			}
 			if _, ok := w.openSerial("none"); ok || w.open() != len(open) {
 				t.Fatalf("step %d: %d open, want %d", step, w.open(), len(open))

@@ -369,8 +369,9 @@ func (c *checker) check(ctx context.Context, r io.Reader, name string) (monitor.
 		return res, err
 	}
 	var m *monitor.Monitor
+	var a history.Action
 	for {
-		a, err := rd.Next()
+		err := rd.NextInto(&a)
 		if err == io.EOF {
 			break
 		}

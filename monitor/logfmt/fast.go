@@ -1,6 +1,9 @@
 package logfmt
 
 import (
+	"encoding/binary"
+	"unsafe"
+
 	"github.com/satmon/satmon/internal/history"
 )
 
@@ -36,20 +39,24 @@ func (r *Reader) fast(b []byte, a *history.Action) bool {
 	}
 	// The id: stops at ']' or at anything the general path would look at
 	// twice (space, non-ASCII).
+	// The id's key (idKey) is gathered on the way: its last bytes.
 	q := 1
+	var key uint64
 	for q < len(b) && !idStops[b[q]] {
+		key = key<<8 | uint64(b[q])
 		q++
 	}
 	if q == 1 || q+2 >= len(b) || b[q] != ']' || b[q+1] != ' ' {
 		return false
 	}
 	id := b[1:q]
+	key = key&(1<<(8*keyedLen)-1) | uint64(min(len(id), 255))<<56
 	rest := b[q+2:]
 	switch {
 	case len(rest) > 5 && string(rest[:5]) == "call ":
-		return r.fastCall(id, rest[5:], a)
+		return r.fastCall(id, key, rest[5:], a)
 	case len(rest) >= 6 && string(rest[:6]) == "return":
-		return r.fastReturn(id, rest[6:], a)
+		return r.fastReturn(id, key, rest[6:], a)
 	}
 	return false
 }
@@ -79,13 +86,24 @@ func word(b []byte) int {
 }
 
 // fastCall reads "METHOD" or "METHOD(ARGS)" at the start of b, the line
-// after "[ID] call ".
-func (r *Reader) fastCall(id, b []byte, a *history.Action) bool {
-	n := word(b)
-	if n == 0 {
+// after "[ID] call "; key is the id's (idKey).
+func (r *Reader) fastCall(id []byte, key uint64, b []byte, a *history.Action) bool {
+	decl := r.single
+	if decl == nil || decl.Kind != r.obj {
 		return false
 	}
-	m := b[:n]
+	// The method: one the fast path found before, told by comparing
+	// the line's next bytes with its spelling at once, or the word at
+	// the start of b, looked up.
+	n, sig, name := r.seenAt(decl, b)
+	if sig == nil {
+		if n = word(b); n == 0 {
+			return false
+		}
+		if sig, name = r.method(decl, b[:n]); sig == nil {
+			return false
+		}
+	}
 	var args [maxFastArgs][]byte
 	nargs := 0
 	if p := b[n:]; len(p) > 0 {
@@ -117,37 +135,30 @@ func (r *Reader) fastCall(id, b []byte, a *history.Action) bool {
 			}
 		}
 	}
-	if r.open.findBytes(id) != nil {
+	if r.open.mayHold(key) && r.open.findBytes(id, key) != nil {
 		return false // a duplicate: the general path words the error
 	}
-	decl := r.single
-	if decl == nil || decl.Kind != r.obj {
-		return false
-	}
-	sig, name := r.method(decl, m)
-	if sig == nil || nargs < sig.MinArgs || nargs > sig.MaxArgs ||
+	if nargs < sig.MinArgs || nargs > sig.MaxArgs ||
 		sig.Method == history.CAS || decl.Kind == history.PQueue && sig.Method == history.Add {
 		return false
 	}
 	// The id and the argument outlive the line: one string holds both,
-	// so that an open operation pins neither the line nor the scanner's
-	// buffer.
-	buf := append(append(r.buf[:0], id...), args[0]...)
-	r.buf = buf
-	s := string(buf)
+	// cut from the reader's block (text), so that an open operation pins
+	// neither the line nor the scanner's buffer.
+	s := r.text(id, args[0])
 	ids := s[:len(id)]
-	l := history.Label{Method: sig.Method, Pending: true, Arg: history.Value(s[len(id):])}
 	o := r.newOpen()
-	*o = openOp{id: ids, name: name, label: l, seq: r.seq, line: r.line, obj: decl, ret: sig.Ret}
-	r.open.add(o)
+	*o = openOp{id: ids, name: name, seq: r.seq, line: r.line, obj: decl, ret: sig.Ret,
+		label: history.Label{Method: sig.Method, Pending: true, Arg: history.Value(s[len(id):])}}
+	r.open.add(o, key)
 	r.last = decl
-	*a = history.Action{Kind: history.Call, ID: ids, Label: l, Seq: r.seq, Line: r.line}
+	*a = history.Action{Kind: history.Call, ID: ids, Label: o.label, Seq: r.seq, Line: r.line}
 	return true
 }
 
-// method finds the method spelled m as LookupMethod does when m is one of
-// its names, and returns that name; nil when m is not one. The methods
-// found last are remembered by their spelling: a log calls few.
+// method finds the method spelled m as LookupMethod does when m is one
+// of its names, and returns that name; nil when m is not one. The
+// methods found last are remembered (seenAt): a log calls few.
 func (r *Reader) method(decl *ObjectDecl, m []byte) (*history.Signature, string) {
 	if r.sigsOf != decl {
 		r.sigs, r.sigsOf = history.Signatures(decl.Kind), decl
@@ -161,7 +172,19 @@ func (r *Reader) method(decl *ObjectDecl, m []byte) (*history.Signature, string)
 	for i := range r.sigs {
 		for _, nm := range r.sigs[i].Names {
 			if nm == string(m) {
-				r.seen[r.nextSeen] = seenMethod{nm, &r.sigs[i]}
+				c := seenMethod{name: nm, sig: &r.sigs[i]}
+				if len(nm) <= 8 {
+					// A name spells no stop (wordStops): it ends
+					// where the word does.
+					for j := len(nm) - 1; j >= 0; j-- {
+						c.bits = c.bits<<8 | uint64(nm[j])
+					}
+					c.mask = 1<<(8*len(nm)) - 1
+					if len(nm) == 8 {
+						c.mask = ^uint64(0)
+					}
+				}
+				r.seen[r.nextSeen] = c
 				r.nextSeen = (r.nextSeen + 1) % len(r.seen)
 				return &r.sigs[i], nm
 			}
@@ -170,14 +193,38 @@ func (r *Reader) method(decl *ObjectDecl, m []byte) (*history.Signature, string)
 	return nil, ""
 }
 
-// seenMethod is a method the fast path found, by its spelling.
-type seenMethod struct {
-	name string
-	sig  *history.Signature
+// seenAt finds a method of decl remembered by method that b starts with
+// as its word (as word(b)), and returns the word's length, the method
+// and its name; nil when there is none. Names of up to 8 bytes are
+// compared at once, as the 8 bytes at b (b's array holds them when its
+// capacity does: the bytes past b are the scanner's buffer, masked out
+// beyond the name, and the name is compared only when b is long enough
+// to hold it).
+func (r *Reader) seenAt(decl *ObjectDecl, b []byte) (int, *history.Signature, string) {
+	if r.sigsOf != decl || cap(b) < 8 {
+		return 0, nil, ""
+	}
+	w := binary.LittleEndian.Uint64(b[:8:8])
+	for i := range r.seen {
+		c := &r.seen[i]
+		if n := len(c.name); c.mask != 0 && w&c.mask == c.bits && (len(b) == n || len(b) > n && wordStops[b[n]]) {
+			return n, c.sig, c.name
+		}
+	}
+	return 0, nil, ""
 }
 
-// fastReturn reads "" or " VALUE", the line after "[ID] return".
-func (r *Reader) fastReturn(id, b []byte, a *history.Action) bool {
+// seenMethod is a method the fast path found: its name, and for a name
+// of at most 8 bytes those bytes (little-endian) and their mask.
+type seenMethod struct {
+	name       string
+	bits, mask uint64
+	sig        *history.Signature
+}
+
+// fastReturn reads "" or " VALUE", the line after "[ID] return"; key is
+// the id's (idKey).
+func (r *Reader) fastReturn(id []byte, key uint64, b []byte, a *history.Action) bool {
 	var v []byte
 	nv := 0
 	if len(b) > 0 {
@@ -190,7 +237,7 @@ func (r *Reader) fastReturn(id, b []byte, a *history.Action) bool {
 		}
 		nv = 1
 	}
-	o := r.open.findBytes(id)
+	o := r.open.findBytes(id, key)
 	if o == nil {
 		return false
 	}
@@ -215,17 +262,42 @@ func (r *Reader) fastReturn(id, b []byte, a *history.Action) bool {
 	default:
 		return false
 	}
-	l := o.label
-	l.Pending = false
+	// The label is written into the action directly, not built aside
+	// first: it is 9 words.
+	*a = history.Action{Kind: history.Return, ID: o.id, Label: o.label, Seq: r.seq, Line: r.line}
+	a.Label.Pending = false
 	if nv == 1 {
-		l.Ret = r.value(v)
+		a.Label.Ret = r.value(v)
 	}
 	r.open.remove(o)
 	r.last = o.obj
 	r.done.add(o.id, r.line)
 	r.free = append(r.free, o)
-	*a = history.Action{Kind: history.Return, ID: o.id, Label: l, Seq: r.seq, Line: r.line}
 	return true
+}
+
+// textBlock is the size of the blocks text cuts strings from: large
+// enough that a block serves dozens of lines, small enough that an
+// operation kept long (its id and argument pin their block) keeps little
+// else alive.
+const textBlock = 512
+
+// text returns a and b joined as a string of their own, without an
+// allocation of its own: the bytes are appended to the reader's current
+// block (r.block), a new one when it is full, and the string is made
+// over them. A block is only ever appended to, never written again where
+// it holds bytes, so the strings made over it never change.
+func (r *Reader) text(a, b []byte) string {
+	n := len(a) + len(b)
+	if n == 0 {
+		return ""
+	}
+	if cap(r.block)-len(r.block) < n {
+		r.block = make([]byte, 0, max(textBlock, n))
+	}
+	at := len(r.block)
+	r.block = append(append(r.block, a...), b...)
+	return unsafe.String(&r.block[at], n)
 }
 
 // commonValues are values logs return often; value returns these strings
@@ -234,10 +306,15 @@ var commonValues = [...]history.Value{history.True, history.False, history.OK, h
 
 // value is a return value as a string of its own.
 func (r *Reader) value(v []byte) history.Value {
-	for _, c := range commonValues {
-		if string(c) == string(v) {
-			return c
+	// Only the first bytes of commonValues start one (v is not empty):
+	// other values, numbers mostly, are not compared with each.
+	switch v[0] {
+	case 't', 'f', 'o', 'e', 'n':
+		for _, c := range commonValues {
+			if string(c) == string(v) {
+				return c
+			}
 		}
 	}
-	return history.Value(v)
+	return history.Value(r.text(v, nil))
 }

@@ -3,10 +3,12 @@ package logfmt
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/satmon/satmon/internal/gen"
 	"github.com/satmon/satmon/internal/history"
@@ -239,16 +241,127 @@ func TestOpenKeys(t *testing.T) {
 	for _, n := range []int{len(ids) / 2, len(ids)} {
 		var s openSet
 		for i, id := range ids[:n] {
-			s.add(&openOp{id: id, seq: i})
+			s.add(&openOp{id: id, seq: i}, idKey(id))
 		}
 		for _, id := range append(ids, near...) {
 			want := slices.Index(ids[:n], id) >= 0
 			if o := s.find(id); (o != nil) != want || o != nil && o.id != id {
 				t.Errorf("%d open: find(%q) = %v, want open %v", n, id, o, want)
 			}
-			if o := s.findBytes([]byte(id)); (o != nil) != want || o != nil && o.id != id {
+			if o := s.findBytes([]byte(id), idKey([]byte(id))); (o != nil) != want || o != nil && o.id != id {
 				t.Errorf("%d open: findBytes(%q) = %v, want open %v", n, id, o, want)
 			}
+			if want && !s.mayHold(idKey(id)) {
+				t.Errorf("%d open: mayHold(%q) false", n, id)
+			}
+		}
+		// Removing every other operation leaves the counts of those
+		// open.
+		for i := 0; i < len(s.ops); i++ {
+			s.remove(s.ops[i])
+		}
+		var count [keyBuckets]int32
+		for _, o := range s.ops {
+			count[keyBucket(idKey(o.id))]++
+			if !s.mayHold(idKey(o.id)) || s.find(o.id) != o {
+				t.Errorf("%d open, after removals: %q not found", n, o.id)
+			}
+		}
+		if count != s.count {
+			t.Errorf("%d open, after removals: count %v, want %v", n, s.count, count)
+		}
+	}
+}
+
+// The fast path gathers an id's key while it scans the line; the general
+// path computes it (idKey). Both must agree, or an operation opened by
+// one would be missed by the other: a duplicate call let through, a
+// return read by the slow path. Each id is opened by the general path
+// (the first action) and by the fast path, then called again and
+// returned by the fast path.
+func TestFastKeysAgree(t *testing.T) {
+	ids := []string{"1", "01", "10", "1234567", "2234567", "x1234567", "y1234567", "xy1234567",
+		"op-00000001", "op-00000011", "a-b", strings.Repeat("z", 300), strings.Repeat("z", 299) + "y"}
+	for _, id := range ids {
+		for _, first := range []bool{true, false} {
+			src := "# @object queue\n"
+			if !first {
+				src += "[start] call dequeue\n"
+			}
+			src += "[" + id + "] call dequeue\n"
+			if _, _, err := readAll(src+"["+id+"] call dequeue\n", Options{Name: "m"}); err == nil || !strings.Contains(err.Error(), "duplicate id") {
+				t.Errorf("id %q (first %v): second call: %v, want a duplicate id", id, first, err)
+			}
+			for _, noFast := range []bool{false, true} {
+				rd := NewReader(strings.NewReader(src+"["+id+"] return 1\n"), Options{Name: "m"})
+				rd.noFast = noFast
+				var last history.Action
+				for {
+					a, err := rd.Next()
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						t.Fatalf("id %q: %v", id, err)
+					}
+					last = a
+				}
+				if last.Kind != history.Return || last.ID != id || last.Label.Ret != "1" || len(rd.Pending()) != btoi(!first) {
+					t.Errorf("id %q (first %v, noFast %v): last action %+v, pending %v", id, first, noFast, last, rd.Pending())
+				}
+			}
+		}
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// value returns the common values themselves, not copies: value's filter
+// by first byte lets each of them through.
+func TestCommonValues(t *testing.T) {
+	var r Reader
+	for _, c := range commonValues {
+		if v := r.value([]byte(c)); v != c || unsafe.StringData(string(v)) != unsafe.StringData(string(c)) {
+			t.Errorf("value(%q) is a copy", c)
+		}
+	}
+	if v := r.value([]byte("17")); v != "17" {
+		t.Errorf("value(17) = %q", v)
+	}
+}
+
+// seenAt compares 8 bytes at once, reading past the end of the line
+// when its array holds them: a line that stops inside a name, or whose
+// word goes on past it, must not match, whatever those bytes are.
+func TestSeenAt(t *testing.T) {
+	var r Reader
+	decl := &ObjectDecl{Kind: history.Queue}
+	for _, m := range []string{"dequeue", "enqueue"} {
+		if sig, _ := r.method(decl, []byte(m)); sig == nil {
+			t.Fatalf("%s is no method of a queue", m)
+		}
+	}
+	buf := []byte("dequeue(1)xxxxxxxxxxxxxxxx")
+	for _, c := range []struct {
+		n, want int // b is buf[:n]
+	}{{7, 7}, {10, 7}, {6, 0}, {3, 0}, {0, 0}} {
+		if n, _, _ := r.seenAt(decl, buf[:c.n]); n != c.want {
+			t.Errorf("seenAt(%q) = %d, want %d", buf[:c.n], n, c.want)
+		}
+	}
+	for _, line := range []string{"dequeuex", "dequeue_1", "Dequeue", "enqueue", "enqueue(", "enqueue ", "enqueue\x00"} {
+		b := append([]byte(line), "xxxxxxxx"...)[:len(line)]
+		want := word(b)
+		if m := string(b[:want]); m != "dequeue" && m != "enqueue" {
+			want = 0
+		}
+		if n, _, _ := r.seenAt(decl, b); n != want {
+			t.Errorf("seenAt(%q) = %d, want %d", line, n, want)
 		}
 	}
 }

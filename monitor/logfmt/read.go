@@ -66,53 +66,81 @@ type openOp struct {
 // openSet holds the open operations. A log keeps few operations open at
 // once, so an id is found by scanning them, which beats hashing it at
 // every call and return; beyond maxScanOpen open ids a map finds them,
-// kept until at most half as many are open.
+// kept until at most half as many are open. The scan compares keys
+// (idKey), one integer per operation, and the ids only where the keys
+// agree and do not hold the ids whole.
 type openSet struct {
 	ops    []*openOp // in no particular order: o.at is o's index
+	keys   []uint64  // keys[i] is idKey(ops[i].id)
 	byID   map[string]*openOp
 	hashed bool
+	// count counts the open ids by keyBucket of their key: a call whose
+	// bucket is empty repeats no open id (mayHold), and most calls are
+	// told so without a scan.
+	count [keyBuckets]int32
 }
+
+// keyBuckets is the number of buckets of openSet.count: many times the
+// ids open at once while they are scanned (maxScanOpen).
+const keyBuckets = 64
+
+// keyBucket is key's bucket in openSet.count: its top bits, mixed.
+func keyBucket(key uint64) int {
+	return int(key * 0x9e3779b97f4a7c15 >> 58)
+}
+
+// mayHold reports whether an open id may have the given key: false
+// when none has.
+func (s *openSet) mayHold(key uint64) bool { return s.count[keyBucket(key)] != 0 }
 
 // maxScanOpen is the most open operations whose ids are scanned.
 const maxScanOpen = 16
 
+// keyedLen is the longest id that idKey holds whole.
+const keyedLen = 7
+
+// idKey is id's length (up to 255) in the top byte and its last bytes,
+// up to keyedLen of them, below. Equal ids have equal keys, and ids of
+// at most keyedLen bytes with equal keys are equal: their key holds
+// them whole. Ids of one length mostly differ in their last bytes
+// (counters), so that longer ones with equal keys are rare.
+func idKey[T string | []byte](id T) uint64 {
+	var k uint64
+	for i := max(len(id)-keyedLen, 0); i < len(id); i++ {
+		k = k<<8 | uint64(id[i])
+	}
+	return k | uint64(min(len(id), 255))<<56
+}
+
 func (s *openSet) find(id string) *openOp {
-	if s.hashed {
-		return s.byID[id]
-	}
-	for _, o := range s.ops {
-		if sameID(o.id, id) {
-			return o
-		}
-	}
-	return nil
+	return s.findKey(id, idKey(id))
 }
 
-// sameID is o == id, comparing the last bytes first: ids of one length
-// mostly differ there (counters), and a byte comparison is cheaper than
-// the call that compares strings.
-func sameID[T string | []byte](o string, id T) bool {
-	n := len(id)
-	return len(o) == n && (n == 0 || o[n-1] == id[n-1]) && o == string(id)
-}
-
-// findBytes is find for an id still in the line's bytes: the comparisons
-// and the map index convert without copying.
-func (s *openSet) findBytes(id []byte) *openOp {
+// findKey is find given id's key (idKey), for an id still in the line's
+// bytes too: the comparisons and the map index convert without copying.
+func findKey[T string | []byte](s *openSet, id T, key uint64) *openOp {
 	if s.hashed {
 		return s.byID[string(id)]
 	}
-	for _, o := range s.ops {
-		if sameID(o.id, id) {
-			return o
+	for i, k := range s.keys {
+		if k == key && (len(id) <= keyedLen || s.ops[i].id == string(id)) {
+			return s.ops[i]
 		}
 	}
 	return nil
 }
 
-func (s *openSet) add(o *openOp) {
+func (s *openSet) findKey(id string, key uint64) *openOp { return findKey(s, id, key) }
+
+// findBytes is findKey for an id still in the line's bytes.
+func (s *openSet) findBytes(id []byte, key uint64) *openOp { return findKey(s, id, key) }
+
+// add adds o, whose id has the given key.
+func (s *openSet) add(o *openOp, key uint64) {
 	o.at = len(s.ops)
 	s.ops = append(s.ops, o)
+	s.keys = append(s.keys, key)
+	s.count[keyBucket(key)]++
 	switch {
 	case s.hashed:
 		s.byID[o.id] = o
@@ -131,9 +159,12 @@ func (s *openSet) add(o *openOp) {
 func (s *openSet) remove(o *openOp) {
 	n := len(s.ops) - 1
 	last := s.ops[n]
+	s.count[keyBucket(s.keys[o.at])]--
 	s.ops[o.at], last.at = last, o.at
+	s.keys[o.at] = s.keys[n]
 	s.ops[n] = nil
 	s.ops = s.ops[:n]
+	s.keys = s.keys[:n]
 	if s.hashed {
 		delete(s.byID, o.id)
 		if len(s.ops) <= maxScanOpen/2 {
@@ -173,13 +204,13 @@ type Reader struct {
 	eof bool
 
 	// The fast path's state (fast.go): the methods of sigsOf's kind and
-	// those seen last, and the buffer an operation's strings are built in. noFast, for tests,
-	// reads every line by the general path.
+	// those seen last, and the block an operation's strings are cut from
+	// (text). noFast, for tests, reads every line by the general path.
 	sigs     []history.Signature
 	sigsOf   *ObjectDecl
 	seen     [2]seenMethod
 	nextSeen int
-	buf      []byte
+	block    []byte
 	noFast   bool
 }
 
@@ -216,18 +247,28 @@ func (r *Reader) Pending() []string {
 // log and an *Error for a malformed one; after an error it keeps returning
 // that error.
 func (r *Reader) Next() (a history.Action, err error) {
+	err = r.NextInto(&a)
+	return a, err
+}
+
+// NextInto is Next writing the action into *a rather than returning it,
+// which a reader of every line of a long log saves copying: an action is
+// large. On an error or at the end, *a is the zero Action.
+func (r *Reader) NextInto(a *history.Action) error {
 	if r.err != nil {
-		return history.Action{}, r.err
+		*a = history.Action{}
+		return r.err
 	}
 	if r.eof {
-		return history.Action{}, io.EOF
+		*a = history.Action{}
+		return io.EOF
 	}
 	for r.sc.Scan() {
 		r.line++
 		b := r.sc.Bytes()
-		if r.fast(b, &a) {
+		if r.fast(b, a) {
 			r.seq++
-			return a, nil
+			return nil
 		}
 		s := string(b)
 		r.colOff = 0
@@ -235,33 +276,36 @@ func (r *Reader) Next() (a history.Action, err error) {
 			s = s[3:]
 			r.colOff = 3
 		}
-		a, ok, err := r.parseLine(s)
+		act, ok, err := r.parseLine(s)
 		if err != nil {
 			r.err = err
-			return history.Action{}, err
+			*a = history.Action{}
+			return err
 		}
 		if ok {
 			r.seq++
-			return a, nil
+			*a = act
+			return nil
 		}
 	}
+	*a = history.Action{}
 	if err := r.sc.Err(); err != nil {
 		msg := "read error: " + err.Error()
 		if errors.Is(err, bufio.ErrTooLong) {
 			msg = fmt.Sprintf("line too long: more than %d bytes", MaxLine)
 		}
 		r.err = &Error{File: r.file, Line: r.line + 1, Col: 1, Msg: msg}
-		return history.Action{}, r.err
+		return r.err
 	}
 	if r.obj == history.NoObject && r.opt.Object != history.NoObject {
 		line := max(r.line, 1)
 		if err := r.useOptions(line, 0); err != nil {
 			r.err = err
-			return history.Action{}, err
+			return err
 		}
 	}
 	r.eof = true
-	return history.Action{}, io.EOF
+	return io.EOF
 }
 
 func (r *Reader) errorf(pos int, format string, args ...any) *Error {
@@ -561,7 +605,7 @@ func (r *Reader) parseCall(lx *lexer, id string, idPos int) (history.Action, err
 	l.Arg = history.Value(strings.Clone(string(l.Arg)))
 	o := r.newOpen()
 	*o = openOp{id: id, name: methodName(sig, m.text), label: l, seq: r.seq, line: r.line, obj: decl, ret: sig.Ret}
-	r.open.add(o)
+	r.open.add(o, idKey(o.id))
 	r.last = decl
 	return history.Action{Kind: history.Call, ID: id, Label: l, Seq: r.seq, Line: r.line}, nil
 }
