@@ -97,22 +97,14 @@ func (e *Encoder) pendingFor(m h.Method) []*Op {
 	}
 	c := &e.pendFor[m]
 	if c.gen != e.tab.pendGen || !c.ok {
-		// Rebuilt at most once a step, from every pending operation:
-		// the methods' memo is read in place (methodsMayMatch, without
-		// the call), and the list and its first method are kept in
-		// locals until the end.
+		// Rebuilt at most once a step, from every pending operation;
+		// the list and its first method are kept in locals until the
+		// end.
 		l, same := c.l[:0], true
 		var first h.Method
-		row := e.methPair[int(m)*memoMethods : int(m)*memoMethods+memoMethods]
 		for _, p := range e.tab.pend {
 			pm := p.Label.Method
-			var ok bool
-			if pm < memoMethods && row[pm] != vUnknown {
-				ok = row[pm] == vTrue
-			} else {
-				ok = e.methodsMayMatch(m, pm)
-			}
-			if !ok {
+			if !e.methodsMayMatch(m, pm) {
 				continue
 			}
 			if len(l) == 0 {
