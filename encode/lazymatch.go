@@ -150,7 +150,7 @@ func (e *Encoder) atMostOne(m newMatch, cands []*Op, injective bool) {
 // partnersX).
 func (e *Encoder) functionCands(x, y *Op) []*Op {
 	if e.valueTied {
-		return e.tab.byArg.get(x.Label.Arg)
+		return e.tab.byArg.Get(x.Label.Arg)
 	}
 	return e.partnersY(y)
 }
@@ -322,7 +322,7 @@ func (e *Encoder) groundFromMatch(a *axiom, at *theory.Formula, x, y *Op) {
 			}
 			if a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) {
 				// Only partners of the same value: see groundMatched.
-				cands = e.tab.byArg.get(e.scr.env[1-v].Label.Arg)
+				cands = e.tab.byArg.Get(e.scr.env[1-v].Label.Arg)
 			}
 			for _, o := range cands {
 				e.scr.env[v] = o

@@ -222,7 +222,7 @@ func (e *Encoder) returnPartners(op *Op) {
 	}
 	clear(out)
 	e.scr.opScratch = out[:0]
-	for _, x := range e.tab.byArg.get(op.Label.Ret) {
+	for _, x := range e.tab.byArg.Get(op.Label.Ret) {
 		if e.matchPossible(x, op) {
 			op.asY = e.tab.push(op.asY, x)
 			x.asX = e.insertBySerial(x.asX, op)

@@ -6,8 +6,14 @@ import (
 	"unsafe"
 
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/valtab"
 	"github.com/satmon/satmon/internal/z"
 )
+
+// argTable holds the live operations by argument, in call order: each
+// call and each forgetting hashes the argument once. Nothing iterates over
+// it, so its layout decides nothing but speed.
+type argTable = valtab.Table[[]*Op]
 
 // opTable owns the window's operations: the live ones in call order, the
 // pending ones, their indexes by argument and by method, and the storage
@@ -19,7 +25,7 @@ type opTable struct {
 	// pendGen counts the changes of pend, so that lists derived from it
 	// (pendingFor) know when they are stale.
 	pendGen uint64
-	byArg   argTable // live operations by argument (argtable.go)
+	byArg   argTable // live operations by argument
 	byMeth  [][]*Op  // live operations by method, in call order
 	// unordered: some operation was called (Op.Call) no later than one
 	// before it in the window. Candidate lists are in call order only
@@ -319,8 +325,8 @@ func (t *opTable) add(op *Op) {
 	t.win = append(t.win, op)
 	t.pend = append(t.pend, op)
 	t.pendGen++
-	a := t.byArg.at(op.Label.Arg)
-	a.ops = t.push(a.ops, op)
+	a := t.byArg.Put(op.Label.Arg)
+	a.Val = t.push(a.Val, op)
 	for int(op.Label.Method) >= len(t.byMeth) {
 		t.byMeth = append(t.byMeth, nil)
 	}
@@ -411,11 +417,11 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 		}
 		// The list by argument is in serial order: g is found by
 		// bisection there.
-		if i := t.byArg.find(g.Label.Arg); i >= 0 {
-			a := &t.byArg.slots[i]
-			if a.ops = cutOp(a.ops, g); len(a.ops) == 0 {
-				t.putList(a.ops)
-				t.byArg.del(i)
+		if i := t.byArg.Find(g.Label.Arg); i >= 0 {
+			a := t.byArg.At(i)
+			if a.Val = cutOp(a.Val, g); len(a.Val) == 0 {
+				t.putList(a.Val)
+				t.byArg.DeleteAt(i)
 			}
 		}
 	}

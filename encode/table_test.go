@@ -8,6 +8,7 @@ import (
 
 	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/valtab"
 	"github.com/satmon/satmon/saturate"
 	"github.com/satmon/satmon/theory"
 )
@@ -125,11 +126,11 @@ func checkTable(e *Encoder) error {
 		}
 	}
 	args := 0
-	for _, s := range tab.byArg.slots {
-		if len(s.ops) > 0 {
+	tab.byArg.All(func(s *valtab.Slot[[]*Op]) {
+		if len(s.Val) > 0 {
 			args++
 		}
-	}
+	})
 	seen := map[h.Value]bool{}
 	for _, o := range win {
 		v := o.Label.Arg
@@ -137,13 +138,13 @@ func checkTable(e *Encoder) error {
 			continue
 		}
 		seen[v] = true
-		if err := same(fmt.Sprintf("byArg[%q]", v), tab.byArg.get(v),
+		if err := same(fmt.Sprintf("byArg[%q]", v), tab.byArg.Get(v),
 			filter(func(p *Op) bool { return p.Label.Arg == v })); err != nil {
 			return err
 		}
 	}
-	if args != len(seen) || tab.byArg.n != len(seen) {
-		return fmt.Errorf("byArg holds %d arguments (counted %d), the window %d", args, tab.byArg.n, len(seen))
+	if args != len(seen) || tab.byArg.Len() != len(seen) {
+		return fmt.Errorf("byArg holds %d arguments (counted %d), the window %d", args, tab.byArg.Len(), len(seen))
 	}
 	for _, o := range win {
 		want := filter(func(p *Op) bool { return p != o && !before(o, p) && !before(p, o) })

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/valtab"
 )
 
 // remover decides which operations of the window are obsolete (§5.3) and
@@ -44,7 +45,7 @@ import (
 // the operations carrying it are never removed, and the count is reported.
 type remover struct {
 	obj     h.Object
-	byKey   tagTable // the live tags (tagtable.go)
+	byKey   tagTable // the live tags
 	quiet   []int    // serials waiting for no pending operation to overlap them
 	repeats int      // tags seen repeated (matching not unique)
 	maxWait int      // most operations waiting for quiescence (injective objects)
@@ -80,6 +81,10 @@ type remover struct {
 	over     []int
 }
 
+// tagTable holds the live tags: each is hashed once when it is looked
+// up, and its hash is kept in its struct so that deleting hashes nothing.
+type tagTable = valtab.Table[*tagged]
+
 // tagged collects the live operations carrying one tag.
 type tagged struct {
 	adds, rems []int // serials: the adding side and the matched side
@@ -101,8 +106,8 @@ func newRemover(obj h.Object) *remover {
 }
 
 func (r *remover) tag(v h.Value) *tagged {
-	s := r.byKey.at(v)
-	t := s.t
+	s := r.byKey.Put(v)
+	t := s.Val
 	if t == nil {
 		if n := len(r.freeTags); n > 0 {
 			t = r.freeTags[n-1]
@@ -115,9 +120,8 @@ func (r *remover) tag(v h.Value) *tagged {
 			r.tagChunk = r.tagChunk[1:]
 			t.adds, t.rems = t.add1[:0], t.rem1[:0]
 		}
-		t.hash = s.hash
-		s.t = t
-		r.byKey.filled()
+		t.hash = s.Hash()
+		s.Val = t
 	}
 	return t
 }
@@ -302,7 +306,7 @@ func (r *remover) settle(w *window) []int {
 				r.kept = append(r.kept, s)
 			}
 		case matches:
-			if t := r.byKey.get(key); t != nil && !t.repeated && len(t.adds) == 1 && len(t.rems) == 1 {
+			if t := r.byKey.Get(key); t != nil && !t.repeated && len(t.adds) == 1 && len(t.rems) == 1 {
 				add, rem := t.adds[0], t.rems[0]
 				out = append(out, add, rem)
 				r.release(key, t)
@@ -428,7 +432,8 @@ func (r *remover) overwritten(w *window, latest int) []int {
 	keys := r.keys[:0]
 	defer func() { r.keys = keys[:0] }()
 	blocked := false
-	r.byKey.all(func(key h.Value, t *tagged) {
+	r.byKey.All(func(s *valtab.Slot[*tagged]) {
+		key, t := s.Key, s.Val
 		for _, a := range t.adds {
 			wr := w.op(a)
 			if blocked || a == latest || wr == nil || wr.Return < 0 || wr.Return >= lw.Call {
@@ -453,7 +458,7 @@ func (r *remover) overwritten(w *window, latest int) []int {
 	}
 	out := r.over[:0]
 	for _, key := range keys {
-		t := r.byKey.get(key)
+		t := r.byKey.Get(key)
 		out = append(out, t.adds[0])
 		for _, rd := range t.rems {
 			if o := w.op(rd); o != nil && o.Return >= 0 {
@@ -471,12 +476,12 @@ func (r *remover) drop(key h.Value, t *tagged) {
 	if t.repeated {
 		r.repeatedLive--
 	}
-	r.byKey.del(key, t.hash)
+	r.byKey.Delete(key, t.hash)
 }
 
 // repeated reports whether tag key is live and seen repeated.
 func (r *remover) repeated(key h.Value) bool {
-	t := r.byKey.get(key)
+	t := r.byKey.Get(key)
 	return t != nil && t.repeated
 }
 
@@ -491,14 +496,14 @@ func (r *remover) forgetTags(keys []h.Value) {
 	if keys == nil {
 		// Every struct is kept before the table is emptied at once:
 		// deleting while iterating could move a tag past the iteration.
-		r.byKey.all(func(_ h.Value, t *tagged) { r.reuse(t) })
-		r.byKey.reset()
+		r.byKey.All(func(s *valtab.Slot[*tagged]) { r.reuse(s.Val) })
+		r.byKey.Reset()
 		clear(r.observers)
 		r.repeatedLive = 0
 		return
 	}
 	for _, k := range keys {
-		if t := r.byKey.get(k); t != nil {
+		if t := r.byKey.Get(k); t != nil {
 			r.drop(k, t)
 		}
 		delete(r.observers, k)
