@@ -49,7 +49,8 @@ type opTable struct {
 	gone    []*Op // Remove's scratch
 	// touched and goneBy are drop's scratch: the live operations whose
 	// overlap lists name a forgotten one, and the forgotten operations by
-	// method.
+	// method. They start at sizes that a summary's large batches fit
+	// (drop), so that they do not grow in the middle of a long log.
 	touched []*Op
 	goneBy  [][]*Op
 	// madeLists, madeOwned and madeOps count the lists (by class) and
@@ -365,7 +366,7 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 	// cleared on the way (recycle).
 	touched := t.touched[:0]
 	if touched == nil {
-		touched = make([]*Op, 0, 64)
+		touched = make([]*Op, 0, 256)
 	}
 	for _, g := range t.gone {
 		for i, o := range g.asX {
@@ -411,7 +412,7 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 				t.goneBy = append(t.goneBy, make([][]*Op, int(m)+1-len(t.goneBy))...)
 			}
 			if t.goneBy[m] == nil {
-				t.goneBy[m] = make([]*Op, 0, 16)
+				t.goneBy[m] = make([]*Op, 0, 64)
 			}
 			t.goneBy[m] = append(t.goneBy[m], g)
 		}
