@@ -179,13 +179,12 @@ func (m *Monitor) validate(a *h.Action) (serial int, err error) {
 }
 
 // signature is the object's signature of method, or nil. The monitor
-// keeps its object's signatures (m.sigs) so that checking an action
-// looks nothing up by object: validate runs at every step.
+// keeps its object's signatures (m.sigs) and their index by method
+// (m.sigAt) so that checking an action looks nothing up by object and
+// searches no list: validate runs at every step.
 func (m *Monitor) signature(method h.Method) *h.Signature {
-	for i := range m.sigs {
-		if m.sigs[i].Method == method {
-			return &m.sigs[i]
-		}
+	if i := m.sigAt[method]; i > 0 {
+		return &m.sigs[i-1]
 	}
 	return nil
 }

@@ -272,6 +272,9 @@ type Monitor struct {
 	segSerials []int
 	seqs       []int
 	sigs       []h.Signature // the object's methods (validate)
+	// sigAt[m] is 1 + method m's index in sigs, 0 if m is not a
+	// method of the object: validate finds a signature at every step.
+	sigAt [256]uint8
 }
 
 // New starts monitoring a history of object obj with parameter param (the
@@ -298,6 +301,9 @@ func newMonitor(ctx context.Context, obj h.Object, param string, opt Options, tu
 	}
 	opt = opt.withDefaults()
 	m := &Monitor{ctx: ctx, opt: opt, noSummary: tune.noSummary, satOnly: tune.satOnly, start: time.Now(), sigs: h.Signatures(obj)}
+	for i, sg := range m.sigs {
+		m.sigAt[sg.Method] = uint8(i + 1)
+	}
 	m.beginWork()
 	defer m.endWork()
 	stop := m.stopper()
