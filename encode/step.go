@@ -36,18 +36,10 @@ func (e *Encoder) Call(o Op) {
 	if e.lazy == nil {
 		e.used(op)
 	}
-	for _, a := range e.ax {
-		switch {
-		case len(a.Exists) > 0, a.valid:
-		case a.shape == shapeTotal && e.k.Sequential:
-			// b(y,x) is ¬b(x,y): every instance is true.
-		case a.matchAtoms != nil:
-			// Emitted when their match variables exist (lazymatch.go).
-		case a.shape == shapeTransitive && e.lazy != nil:
-			// Generated on demand by Assigned.
-		case a.shape == shapeTransitive:
+	for _, a := range e.callAx {
+		if a.shape == shapeTransitive {
 			e.transitivity(a, op)
-		default:
+		} else {
 			e.instances(a, op, false, nil)
 		}
 	}
@@ -92,11 +84,10 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 	} else {
 		e.prunePartners(op)
 	}
-	for _, a := range e.ax {
-		switch {
-		case a.shape == shapeLimit:
+	for _, a := range e.retAx {
+		if a.shape == shapeLimit {
 			e.limitReturned(a, op)
-		case len(a.Exists) > 0 && a.closable:
+		} else {
 			e.instances(a, op, true, nil)
 		}
 	}
