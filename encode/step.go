@@ -65,19 +65,21 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 	}
 	// In the order the variables were made, not the map's, so that the
 	// clauses of a run do not depend on Go's randomised map order.
-	units := e.scr.retUnits[:0]
-	for v, l := range op.rets {
-		if v == ret {
-			units = append(units, l)
-		} else {
-			units = append(units, l.Not())
+	if len(op.rets) > 0 { // most operations have none: no map to walk
+		units := e.scr.retUnits[:0]
+		for v, l := range op.rets {
+			if v == ret {
+				units = append(units, l)
+			} else {
+				units = append(units, l.Not())
+			}
 		}
+		slices.SortFunc(units, func(a, b Lit) int { return cmp.Compare(a.Var(), b.Var()) })
+		for _, l := range units {
+			e.emit1(l)
+		}
+		e.scr.retUnits = units
 	}
-	slices.SortFunc(units, func(a, b Lit) int { return cmp.Compare(a.Var(), b.Var()) })
-	for _, l := range units {
-		e.emit1(l)
-	}
-	e.scr.retUnits = units
 	e.tab.returned(op, ret, seq)
 	if e.virt {
 		e.returnPartners(op)
