@@ -128,6 +128,9 @@ type Encoder struct {
 	// (flushMatches), in matchBuf unless there are more.
 	matchAx  []*axiom
 	matchBuf [8]*axiom
+	// callAx and retAx are the axioms of ax that Call and Return act on
+	// (stepAxioms), in ax's order.
+	callAx, retAx []*axiom
 	// virt: the pairs (x,y) of a pending y are not stored in the partner
 	// lists but read on demand (partners.go).
 	virt bool
@@ -328,6 +331,7 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 		e.w.closed = cfg.Watch && cfg.ClosedRemoval
 	}
 	e.reg.trackOwners = cfg.TrackOwners
+	e.stepAxioms()
 	e.stop = cfg.Stop
 	return e
 }

@@ -36,18 +36,10 @@ func (e *Encoder) Call(o Op) {
 	if e.lazy == nil {
 		e.used(op)
 	}
-	for _, a := range e.ax {
-		switch {
-		case len(a.Exists) > 0, a.valid:
-		case a.shape == shapeTotal && e.k.Sequential:
-			// b(y,x) is ¬b(x,y): every instance is true.
-		case a.matchAtoms != nil:
-			// Emitted when their match variables exist (lazymatch.go).
-		case a.shape == shapeTransitive && e.lazy != nil:
-			// Generated on demand by Assigned.
-		case a.shape == shapeTransitive:
+	for _, a := range e.callAx {
+		if a.shape == shapeTransitive {
 			e.transitivity(a, op)
-		default:
+		} else {
 			e.instances(a, op, false, nil)
 		}
 	}
@@ -73,30 +65,31 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 	}
 	// In the order the variables were made, not the map's, so that the
 	// clauses of a run do not depend on Go's randomised map order.
-	units := e.scr.retUnits[:0]
-	for v, l := range op.rets {
-		if v == ret {
-			units = append(units, l)
-		} else {
-			units = append(units, l.Not())
+	if len(op.rets) > 0 { // most operations have none: no map to walk
+		units := e.scr.retUnits[:0]
+		for v, l := range op.rets {
+			if v == ret {
+				units = append(units, l)
+			} else {
+				units = append(units, l.Not())
+			}
 		}
+		slices.SortFunc(units, func(a, b Lit) int { return cmp.Compare(a.Var(), b.Var()) })
+		for _, l := range units {
+			e.emit1(l)
+		}
+		e.scr.retUnits = units
 	}
-	slices.SortFunc(units, func(a, b Lit) int { return cmp.Compare(a.Var(), b.Var()) })
-	for _, l := range units {
-		e.emit1(l)
-	}
-	e.scr.retUnits = units
 	e.tab.returned(op, ret, seq)
 	if e.virt {
 		e.returnPartners(op)
 	} else {
 		e.prunePartners(op)
 	}
-	for _, a := range e.ax {
-		switch {
-		case a.shape == shapeLimit:
+	for _, a := range e.retAx {
+		if a.shape == shapeLimit {
 			e.limitReturned(a, op)
-		case len(a.Exists) > 0 && a.closable:
+		} else {
 			e.instances(a, op, true, nil)
 		}
 	}
