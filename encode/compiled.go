@@ -2,6 +2,7 @@ package encode
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	h "github.com/satmon/satmon/internal/history"
@@ -969,8 +970,11 @@ func (e *Encoder) cfold(a *axiom, o *Op) {
 		}
 	}
 	// Settle as and does, in order; the literals left gather in lits[:m].
-	m := 0
-	for i, l := range lits[:n] {
+	// The leading ones known need no settling and stay where they are
+	// (n is below 32, so bit n of ^known is set and m is at most n).
+	m := bits.TrailingZeros32(^known)
+	for i := m; i < n; i++ {
+		l := lits[i]
 		if known&(1<<i) == 0 {
 			switch e.settledLit(l) {
 			case nFalse:
