@@ -2,6 +2,7 @@ package encode
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	h "github.com/satmon/satmon/internal/history"
@@ -473,6 +474,13 @@ func (e *Encoder) knownAtom(c *catom) (tri, Lit) {
 // an instance is grounded), and settles it without asking the saturator
 // again (folding the other atoms assigns none but the variables it
 // makes).
+//
+// It is kept out of line: the profile-guided build (cmd/satmon's
+// default.pgo) inlines knownAtom into knownWit's own body, but not where
+// knownWit is inlined into cwitness, and one call per witness candidate
+// costs less than one per atom.
+//
+//go:noinline
 func (e *Encoder) knownWit(t *template) tri {
 	r := vTrue
 	st := &e.scr.inst
@@ -969,8 +977,11 @@ func (e *Encoder) cfold(a *axiom, o *Op) {
 		}
 	}
 	// Settle as and does, in order; the literals left gather in lits[:m].
-	m := 0
-	for i, l := range lits[:n] {
+	// The leading ones known need no settling and stay where they are
+	// (n is below 32, so bit n of ^known is set and m is at most n).
+	m := bits.TrailingZeros32(^known)
+	for i := m; i < n; i++ {
+		l := lits[i]
 		if known&(1<<i) == 0 {
 			switch e.settledLit(l) {
 			case nFalse:
