@@ -13,6 +13,16 @@ import (
 	"github.com/satmon/satmon/theory"
 )
 
+// generate returns the actions of the generated history cfg describes.
+func generate(t *testing.T, cfg gen.Config) []h.Action {
+	t.Helper()
+	var acts []h.Action
+	if err := gen.Generate(cfg, func(a h.Action) error { acts = append(acts, a); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return acts
+}
+
 // recSink records every clause and variable an encoder hands its sink,
 // passing them on to a saturator when there is one.
 type recSink struct {
@@ -93,10 +103,7 @@ func TestCompiledAgreesWithInterpreter(t *testing.T) {
 			if cfg.Pending > cfg.Concurrency {
 				cfg.Pending = cfg.Concurrency
 			}
-			var acts []h.Action
-			if err := gen.Generate(cfg, func(a h.Action) error { acts = append(acts, a); return nil }); err != nil {
-				t.Fatal(err)
-			}
+			acts := generate(t, cfg)
 			for _, lazy := range []bool{true, false} {
 				name := fmt.Sprintf("%v/seed%d/lazy=%v", obj, seed, lazy)
 				compareRuns(t, name, k, acts, lazy, seed)
@@ -204,10 +211,7 @@ func TestWatchedSameFixpoint(t *testing.T) {
 			cfg := gen.Config{Object: obj, Ops: 30, Concurrency: 1 + int(seed%6), Capacity: 3,
 				Pending: int(seed % 3), Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
 			cfg.Pending = min(cfg.Pending, cfg.Concurrency)
-			var acts []h.Action
-			if err := gen.Generate(cfg, func(a h.Action) error { acts = append(acts, a); return nil }); err != nil {
-				t.Fatal(err)
-			}
+			acts := generate(t, cfg)
 			materialised += compareFixpoints(t, fmt.Sprintf("%v/seed%d", obj, seed), k, acts, seed)
 		}
 	}

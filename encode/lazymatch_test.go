@@ -31,10 +31,7 @@ func TestRowOpsArePartners(t *testing.T) {
 			cfg := gen.Config{Object: obj, Ops: 50, Concurrency: 2 + int(seed%6), Capacity: int(seed % 3 * 12),
 				Pending: int(seed % 3), Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
 			cfg.Pending = min(cfg.Pending, cfg.Concurrency)
-			var acts []h.Action
-			if err := gen.Generate(cfg, func(a h.Action) error { acts = append(acts, a); return nil }); err != nil {
-				t.Fatal(err)
-			}
+			acts := generate(t, cfg)
 			sink := &recSink{s: saturate.New()}
 			sink.s.Observe()
 			e := New(k, sink, Config{Lazy: sink, Watch: true, ClosedRemoval: true})

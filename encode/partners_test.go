@@ -29,10 +29,7 @@ func TestPendingPartnersAgreeWithStored(t *testing.T) {
 			cfg := gen.Config{Object: obj, Ops: 40, Concurrency: 2 + int(seed%7), Capacity: int(seed % 3 * 12),
 				Pending: int(seed % 3), Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
 			cfg.Pending = min(cfg.Pending, cfg.Concurrency)
-			var acts []h.Action
-			if err := gen.Generate(cfg, func(a h.Action) error { acts = append(acts, a); return nil }); err != nil {
-				t.Fatal(err)
-			}
+			acts := generate(t, cfg)
 			for _, lazy := range []bool{true, false} {
 				name := fmt.Sprintf("%v/seed%d/lazy=%v", obj, seed, lazy)
 				compareVariants(t, name, k, acts, lazy, seed, [2]string{"stored partners", "partners on demand"},

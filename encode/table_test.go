@@ -36,10 +36,7 @@ func TestTableAfterRemovals(t *testing.T) {
 			cfg := gen.Config{Object: obj, Ops: 60, Concurrency: 2 + int(seed%7), Capacity: int(seed % 3 * 12),
 				Pending: int(seed % 3), Seed: seed, Values: int(seed % 4)}
 			cfg.Pending = min(cfg.Pending, cfg.Concurrency)
-			var acts []h.Action
-			if err := gen.Generate(cfg, func(a h.Action) error { acts = append(acts, a); return nil }); err != nil {
-				t.Fatal(err)
-			}
+			acts := generate(t, cfg)
 			sink := &recSink{s: saturate.New()}
 			sink.s.Observe()
 			e := New(k, sink, Config{Lazy: sink, Watch: true, ClosedRemoval: true})

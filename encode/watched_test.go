@@ -42,10 +42,7 @@ func TestWatchedCountsSweep(t *testing.T) {
 				cfg := gen.Config{Object: obj, Ops: 60, Concurrency: 1 + int(seed%6), Capacity: 3,
 					Pending: int(seed % 3), Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
 				cfg.Pending = min(cfg.Pending, cfg.Concurrency)
-				var acts []h.Action
-				if err := gen.Generate(cfg, func(a h.Action) error { acts = append(acts, a); return nil }); err != nil {
-					t.Fatal(err)
-				}
+				acts := generate(t, cfg)
 				name := fmt.Sprintf("%v/seed%d/closed=%v", obj, seed, closed)
 				materialised += compareSweep(t, name, k, acts, seed, closed)
 			}
