@@ -82,6 +82,11 @@ type template struct {
 	// of the operation witGen names, so MATCH's labels allow the pair,
 	// and absentLit need not ask matchPossible again.
 	witSrc int
+	// witMB: the witness is match(x,y) ∧ b(u,w), neither negated (every
+	// ∀∃ axiom of the queue, stack and priority queue kernels: the
+	// witness is matched and ordered). knownWit reads the two atoms
+	// without knownAtom's dispatch on kinds and negation.
+	witMB bool
 	// witCut is u when the witness has a conjunct b(y,u), y its variable
 	// and u a universal one, else -1. Real time makes the conjunct, and
 	// so the witness, false for every candidate y called after u
@@ -218,6 +223,8 @@ func compile(a *axiom) *template {
 				break
 			}
 		}
+		t.witMB = len(t.wit) == 2 && t.wit[0].kind == theory.KMatch && !t.wit[0].neg &&
+			t.wit[1].kind == theory.KB && !t.wit[1].neg
 		t.witOwn = true
 		for _, ca := range t.wit {
 			switch ca.kind {
@@ -482,6 +489,9 @@ func (e *Encoder) knownAtom(c *catom) (tri, Lit) {
 //
 //go:noinline
 func (e *Encoder) knownWit(t *template) tri {
+	if t.witMB {
+		return e.knownMatchB(t)
+	}
 	r := vTrue
 	st := &e.scr.inst
 	for i := range t.wit {
@@ -494,6 +504,66 @@ func (e *Encoder) knownWit(t *template) tri {
 		}
 		st.witLits[i], st.witVals[i] = l, k
 	}
+	return r
+}
+
+// knownMatchB is knownWit for a witness match(x,y) ∧ b(u,w)
+// (template.witMB): knownAtom's KMatch and KB cases, in that order, with
+// their values read as knownAtom reads them, and the same witLits and
+// witVals left behind.
+func (e *Encoder) knownMatchB(t *template) tri {
+	env := e.scr.env
+	st := &e.scr.inst
+	cm, cb := &t.wit[0], &t.wit[1]
+	r := vTrue
+	x, y := env[cm.x], env[cm.y]
+	lm, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
+	km := vUnknown
+	if !ok {
+		// excluded needs a true match variable in x's row or y's column.
+		if (x.trueAsX != noLit || y.trueAsY != noLit) && e.excluded(x, y) {
+			return vFalse
+		}
+		r = vUnknown
+	} else if e.lazy == nil {
+		r = vUnknown
+	} else {
+		switch e.val(lm) {
+		case 1:
+			km = vTrue
+		case -1:
+			return vFalse
+		default:
+			r = vUnknown
+		}
+	}
+	st.witLits[0], st.witVals[0] = lm, km
+	u, w := env[cb.x], env[cb.y]
+	kb := realTime(u, w)
+	var lb Lit
+	switch kb {
+	case vFalse:
+		return vFalse
+	case vUnknown:
+		// As bExisting: in a sequential kernel b(w,u) is ¬b(u,w).
+		if !e.k.Sequential || u.Serial < w.Serial {
+			lb, _ = e.reg.vars.get(varPair{vB, int32(u.Serial), int32(w.Serial)}.key())
+		} else if l, ok := e.reg.vars.get(varPair{vB, int32(w.Serial), int32(u.Serial)}.key()); ok {
+			lb = l.Not()
+		}
+		if lb != noLit && e.lazy != nil {
+			switch e.val(lb) {
+			case 1:
+				kb = vTrue
+			case -1:
+				return vFalse
+			}
+		}
+		if kb == vUnknown {
+			r = vUnknown
+		}
+	}
+	st.witLits[1], st.witVals[1] = lb, kb
 	return r
 }
 

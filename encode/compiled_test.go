@@ -313,3 +313,84 @@ func feed(runs []*run, a h.Action, serial map[string]int, next *int, after func(
 	}
 	return s
 }
+
+// TestKnownMatchBAgrees checks knownWit's path for a witness match(x,y) ∧
+// b(u,w) (knownMatchB) against the atom-by-atom one (knownWit's loop over knownAtom): the
+// same value and, unless false, the same literals and values left for
+// cfold, on random tuples of the window of random histories of the
+// kernels whose witnesses have that shape, with a saturator assigning
+// variables and operations forgotten at random.
+func TestKnownMatchBAgrees(t *testing.T) {
+	checked := 0
+	for _, obj := range []h.Object{h.Queue, h.Stack, h.PQueue} {
+		k, err := theory.KernelOf(obj, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := int64(1); seed <= 20; seed++ {
+			cfg := gen.Config{Object: obj, Ops: 30, Concurrency: 1 + int(seed%6), Pending: int(seed % 3),
+				Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
+			if cfg.Pending > cfg.Concurrency {
+				cfg.Pending = cfg.Concurrency
+			}
+			acts := generate(t, cfg)
+			sink := &recSink{s: saturate.New()}
+			sink.s.Observe()
+			e := New(k, sink, Config{Lazy: sink})
+			e.Begin()
+			r := &run{e: e, sink: sink}
+			rng := rand.New(rand.NewSource(seed))
+			serial, next := map[string]int{}, 1
+			var returned []int
+			for _, a := range acts {
+				if sr := feed([]*run{r}, a, serial, &next, nil); a.Kind == h.Return {
+					returned = append(returned, sr)
+					delete(serial, a.ID)
+				}
+				if r.dead {
+					break
+				}
+				win := e.Ops()
+				for _, ax := range e.ax {
+					tm := ax.tmpl
+					if tm == nil || !tm.witMB || len(win) == 0 {
+						continue
+					}
+					if cap(e.scr.env) < ax.Vars() {
+						e.scr.env = make([]*Op, ax.Vars())
+					}
+					e.scr.env = e.scr.env[:ax.Vars()]
+					for try := 0; try < 20; try++ {
+						for i := range e.scr.env {
+							e.scr.env[i] = win[rng.Intn(len(win))]
+						}
+						got := e.knownMatchB(tm)
+						gl, gv := e.scr.inst.witLits, e.scr.inst.witVals
+						// The template is the encoder's own here (no other
+						// test runs in parallel with this one).
+						tm.witMB = false
+						want := e.knownWit(tm)
+						tm.witMB = true
+						wl, wv := e.scr.inst.witLits, e.scr.inst.witVals
+						if got != want || got != vFalse && (gl != wl || gv != wv) {
+							t.Fatalf("%v seed %d %s: knownMatchB %v %v %v, knownAtom %v %v %v",
+								obj, seed, ax.Name, got, gl[:2], gv[:2], want, wl[:2], wv[:2])
+						}
+						checked++
+					}
+				}
+				if len(returned) > 0 && rng.Intn(4) == 0 {
+					j := rng.Intn(len(returned))
+					gone := []int{returned[j]}
+					returned = slices.Delete(returned, j, j+1)
+					if err := sink.s.ForgetVars(e.Remove(gone)); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no witness match ∧ b was checked")
+	}
+}
