@@ -68,11 +68,13 @@ type template struct {
 	wit    []catom
 	hasWit bool
 	// witFresh[i]: wit[i] is a b or match atom whose variable no other
-	// b or match atom of the witness names. knownWit's look-up of it,
+	// atom of its kind in the witness names. knownWit's look-up of it,
 	// when it finds none, then holds until cwitness folds it: folding the
 	// atoms before it makes only their own variables (and used and ret
-	// ones, by makeVar's side clauses), so cwitness makes it without
-	// looking it up again.
+	// ones, by makeVar's side clauses; a match variable makes no b one,
+	// and a b variable no match one, so ADDREM's match(a,r) ∧ b(a,r)
+	// has both atoms fresh), so cwitness makes it without looking it up
+	// again.
 	witFresh []bool
 	// witOwn: every atom of the witness names the witness: two
 	// candidates' atoms have no variable in common.
@@ -200,7 +202,7 @@ func compile(a *axiom) *template {
 		for i, ca := range t.wit {
 			fresh := ca.kind == theory.KB || ca.kind == theory.KMatch
 			for j, cb := range t.wit {
-				if j != i && (cb.kind == theory.KB || cb.kind == theory.KMatch) &&
+				if j != i && cb.kind == ca.kind &&
 					(cb.x == ca.x && cb.y == ca.y || cb.x == ca.y && cb.y == ca.x) {
 					fresh = false
 				}
