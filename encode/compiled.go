@@ -76,6 +76,13 @@ type template struct {
 	// has both atoms fresh), so cwitness makes it without looking it up
 	// again.
 	witFresh []bool
+	// witSure[i]: knownAtom finding wit[i] true without a literal
+	// decided it by labels or real time, and atomLit folds it to true
+	// without making a variable, so cfold passes over it. Every atom but
+	// a negated match one, which knownAtom finds true when a true match
+	// variable excludes the pair (excluded), while atomLit makes its
+	// variable.
+	witSure []bool
 	// witOwn: every atom of the witness names the witness: two
 	// candidates' atoms have no variable in common.
 	witOwn bool
@@ -208,6 +215,7 @@ func compile(a *axiom) *template {
 				}
 			}
 			t.witFresh = append(t.witFresh, fresh)
+			t.witSure = append(t.witSure, ca.kind != theory.KMatch || !ca.neg)
 		}
 		ex := len(a.Forall)
 		if g := a.witGen; g != nil {
@@ -1029,9 +1037,12 @@ func (e *Encoder) cfold(a *axiom, o *Op) {
 		l := st.witLits[i]
 		k := nLit
 		if l == noLit {
-			if st.witVals[i] == vUnknown && t.witFresh[i] {
+			switch v := st.witVals[i]; {
+			case v == vUnknown && t.witFresh[i]:
 				l, k = e.absentLit(&t.wit[i], i == t.witSrc)
-			} else {
+			case v == vTrue && t.witSure[i]:
+				continue
+			default:
 				l, k = e.atomLit(&t.wit[i])
 			}
 		} else if st.witVals[i] == vTrue {
