@@ -499,11 +499,66 @@ func (e *Encoder) knownAtom(c *catom) (tri, Lit) {
 //
 //go:noinline
 func (e *Encoder) knownWit(t *template) tri {
+	st := &e.scr.inst
 	if t.witMB {
-		return e.knownMatchB(t)
+		// A witness match(x,y) ∧ b(u,w): knownAtom's KMatch and KB
+		// cases, in that order, with their values read as knownAtom
+		// reads them, and the same witLits and witVals left behind
+		// (TestKnownMatchBAgrees).
+		env := e.scr.env
+		cm, cb := &t.wit[0], &t.wit[1]
+		r := vTrue
+		x, y := env[cm.x], env[cm.y]
+		lm, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
+		km := vUnknown
+		if !ok {
+			// excluded needs a true match variable in x's row or y's column.
+			if (x.trueAsX != noLit || y.trueAsY != noLit) && e.excluded(x, y) {
+				return vFalse
+			}
+			r = vUnknown
+		} else if e.lazy == nil {
+			r = vUnknown
+		} else {
+			switch e.val(lm) {
+			case 1:
+				km = vTrue
+			case -1:
+				return vFalse
+			default:
+				r = vUnknown
+			}
+		}
+		st.witLits[0], st.witVals[0] = lm, km
+		u, w := env[cb.x], env[cb.y]
+		kb := realTime(u, w)
+		var lb Lit
+		switch kb {
+		case vFalse:
+			return vFalse
+		case vUnknown:
+			// As bExisting: in a sequential kernel b(w,u) is ¬b(u,w).
+			if !e.k.Sequential || u.Serial < w.Serial {
+				lb, _ = e.reg.vars.get(varPair{vB, int32(u.Serial), int32(w.Serial)}.key())
+			} else if l, ok := e.reg.vars.get(varPair{vB, int32(w.Serial), int32(u.Serial)}.key()); ok {
+				lb = l.Not()
+			}
+			if lb != noLit && e.lazy != nil {
+				switch e.val(lb) {
+				case 1:
+					kb = vTrue
+				case -1:
+					return vFalse
+				}
+			}
+			if kb == vUnknown {
+				r = vUnknown
+			}
+		}
+		st.witLits[1], st.witVals[1] = lb, kb
+		return r
 	}
 	r := vTrue
-	st := &e.scr.inst
 	for i := range t.wit {
 		k, l := e.knownAtom(&t.wit[i])
 		switch k {
@@ -514,66 +569,6 @@ func (e *Encoder) knownWit(t *template) tri {
 		}
 		st.witLits[i], st.witVals[i] = l, k
 	}
-	return r
-}
-
-// knownMatchB is knownWit for a witness match(x,y) ∧ b(u,w)
-// (template.witMB): knownAtom's KMatch and KB cases, in that order, with
-// their values read as knownAtom reads them, and the same witLits and
-// witVals left behind.
-func (e *Encoder) knownMatchB(t *template) tri {
-	env := e.scr.env
-	st := &e.scr.inst
-	cm, cb := &t.wit[0], &t.wit[1]
-	r := vTrue
-	x, y := env[cm.x], env[cm.y]
-	lm, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
-	km := vUnknown
-	if !ok {
-		// excluded needs a true match variable in x's row or y's column.
-		if (x.trueAsX != noLit || y.trueAsY != noLit) && e.excluded(x, y) {
-			return vFalse
-		}
-		r = vUnknown
-	} else if e.lazy == nil {
-		r = vUnknown
-	} else {
-		switch e.val(lm) {
-		case 1:
-			km = vTrue
-		case -1:
-			return vFalse
-		default:
-			r = vUnknown
-		}
-	}
-	st.witLits[0], st.witVals[0] = lm, km
-	u, w := env[cb.x], env[cb.y]
-	kb := realTime(u, w)
-	var lb Lit
-	switch kb {
-	case vFalse:
-		return vFalse
-	case vUnknown:
-		// As bExisting: in a sequential kernel b(w,u) is ¬b(u,w).
-		if !e.k.Sequential || u.Serial < w.Serial {
-			lb, _ = e.reg.vars.get(varPair{vB, int32(u.Serial), int32(w.Serial)}.key())
-		} else if l, ok := e.reg.vars.get(varPair{vB, int32(w.Serial), int32(u.Serial)}.key()); ok {
-			lb = l.Not()
-		}
-		if lb != noLit && e.lazy != nil {
-			switch e.val(lb) {
-			case 1:
-				kb = vTrue
-			case -1:
-				return vFalse
-			}
-		}
-		if kb == vUnknown {
-			r = vUnknown
-		}
-	}
-	st.witLits[1], st.witVals[1] = lb, kb
 	return r
 }
 

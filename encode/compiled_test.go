@@ -315,7 +315,7 @@ func feed(runs []*run, a h.Action, serial map[string]int, next *int, after func(
 }
 
 // TestKnownMatchBAgrees checks knownWit's path for a witness match(x,y) ∧
-// b(u,w) (knownMatchB) against the atom-by-atom one (knownWit's loop over knownAtom): the
+// b(u,w) (template.witMB) against the atom-by-atom one (knownWit's loop over knownAtom): the
 // same value and, unless false, the same literals and values left for
 // cfold, on random tuples of the window of random histories of the
 // kernels whose witnesses have that shape, with a saturator assigning
@@ -364,7 +364,7 @@ func TestKnownMatchBAgrees(t *testing.T) {
 						for i := range e.scr.env {
 							e.scr.env[i] = win[rng.Intn(len(win))]
 						}
-						got := e.knownMatchB(tm)
+						got := e.knownWit(tm)
 						gl, gv := e.scr.inst.witLits, e.scr.inst.witVals
 						// The template is the encoder's own here (no other
 						// test runs in parallel with this one).
@@ -373,7 +373,7 @@ func TestKnownMatchBAgrees(t *testing.T) {
 						tm.witMB = true
 						wl, wv := e.scr.inst.witLits, e.scr.inst.witVals
 						if got != want || got != vFalse && (gl != wl || gv != wv) {
-							t.Fatalf("%v seed %d %s: knownMatchB %v %v %v, knownAtom %v %v %v",
+							t.Fatalf("%v seed %d %s: witMB %v %v %v, knownAtom %v %v %v",
 								obj, seed, ax.Name, got, gl[:2], gv[:2], want, wl[:2], wv[:2])
 						}
 						checked++
