@@ -595,12 +595,10 @@ func (e *Encoder) crec(st *instState, level int) {
 	if e.poll() {
 		return
 	}
-	a, nf := st.a, st.nf
-	if level == nf {
-		if st.must == nil && a.closable && !anyPending(e.scr.env[:nf]) {
-			return // emitted for good when its last operation returned
+	if level == st.nf {
+		if !e.openDone(st) {
+			e.cleaf(st)
 		}
-		e.cleaf(st)
 		return
 	}
 	lv := &st.clv[level]
@@ -767,9 +765,21 @@ func (e *Encoder) cbind(st *instState, lv *clevel, level int, o *Op, tied, admit
 		}
 	}
 	if ok {
-		e.crec(st, level+1)
+		if level+1 < st.nf {
+			e.crec(st, level+1)
+		} else if !e.poll() && !e.openDone(st) {
+			// crec's leaf, without the call: one per instance.
+			e.cleaf(st)
+		}
 	}
 	st.na, st.nr = na, nr
+}
+
+// openDone reports whether the instance bound in env, enumerated
+// without a given operation (EmitOpen), was emitted for good when its
+// last operation returned.
+func (e *Encoder) openDone(st *instState) bool {
+	return st.must == nil && st.a.closable && !anyPending(e.scr.env[:st.nf])
 }
 
 // labelPrunes reports whether a label check of level lv (clevel.label)
