@@ -91,32 +91,42 @@ func (e *Encoder) partnersX(x *Op) []*Op {
 // opposite an x of method m, in window order. The list is kept per method
 // until the pending operations change (pendGen): FIFO's witnesses ask for
 // an add's partners at every instance.
+//
+// The rebuild is kept out of line (pendingForSlow), so that the look-up
+// the hot call sites make (a leaf of FIFO asks twice) stays short.
 func (e *Encoder) pendingFor(m h.Method) []*Op {
+	if m < memoMethods {
+		if c := &e.pendFor[m]; c.gen == e.tab.pendGen && c.ok {
+			return c.l
+		}
+	}
+	return e.pendingForSlow(m)
+}
+
+// pendingForSlow is pendingFor when the list is not kept.
+func (e *Encoder) pendingForSlow(m h.Method) []*Op {
 	if m >= memoMethods {
 		return e.tab.pend
 	}
+	// Rebuilt at most once a step, from every pending operation; the
+	// list and its first method are kept in locals until the end.
 	c := &e.pendFor[m]
-	if c.gen != e.tab.pendGen || !c.ok {
-		// Rebuilt at most once a step, from every pending operation;
-		// the list and its first method are kept in locals until the
-		// end.
-		l, same := c.l[:0], true
-		var first h.Method
-		for _, p := range e.tab.pend {
-			pm := p.Label.Method
-			if !e.methodsMayMatch(m, pm) {
-				continue
-			}
-			if len(l) == 0 {
-				first = pm
-			}
-			l = append(l, p)
-			same = same && pm < memoMethods && pm == first
+	l, same := c.l[:0], true
+	var first h.Method
+	for _, p := range e.tab.pend {
+		pm := p.Label.Method
+		if !e.methodsMayMatch(m, pm) {
+			continue
 		}
-		c.l, c.same = l, same
-		c.gen, c.ok = e.tab.pendGen, true
+		if len(l) == 0 {
+			first = pm
+		}
+		l = append(l, p)
+		same = same && pm < memoMethods && pm == first
 	}
-	return c.l
+	c.l, c.same = l, same
+	c.gen, c.ok = e.tab.pendGen, true
+	return l
 }
 
 // pendingMayMatch is matchPossible(x,p) for p among pendingFor(x's
