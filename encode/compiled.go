@@ -1024,6 +1024,10 @@ func (e *Encoder) cwitness(a *axiom, o *Op) {
 // cfold is cwitness after knownWit.
 func (e *Encoder) cfold(a *axiom, o *Op) {
 	t := a.tmpl
+	if t.witMB && a.witGen != nil {
+		e.cfoldMB(t)
+		return
+	}
 	// lits[0] is used(o), read before the witness is folded, as
 	// witnesses builds its conjunction in that order; bit i of known says
 	// that lits[i] need not be settled again: knownWit found it and read its
@@ -1101,6 +1105,92 @@ func (e *Encoder) cfold(a *axiom, o *Op) {
 		}
 		e.scr.conj = conj
 		e.scr.cparts = append(e.scr.cparts, cpart{at: int32(start), n: int32(m)})
+	}
+}
+
+// cfoldMB is cfold for a witness match ∧ b (template.witMB) whose
+// candidates witGen reads (no used(o) conjunct): the loop over the atoms
+// and the settling written out for its two literals.
+func (e *Encoder) cfoldMB(t *template) {
+	st := &e.scr.inst
+	var lm, lb Lit // the atoms' literals, noLit when true
+	knownM, knownB := false, false
+	if l := st.witLits[0]; l != noLit {
+		if st.witVals[0] != vTrue {
+			lm, knownM = l, true
+		}
+	} else {
+		var k nodeKind
+		switch v := st.witVals[0]; {
+		case v == vUnknown && t.witFresh[0]:
+			l, k = e.absentLit(&t.wit[0], t.witSrc == 0)
+		case v == vTrue && t.witSure[0]:
+			k = nTrue
+		default:
+			l, k = e.atomLit(&t.wit[0])
+		}
+		switch k {
+		case nFalse:
+			return
+		case nLit:
+			lm = l
+		}
+	}
+	if l := st.witLits[1]; l != noLit {
+		if st.witVals[1] != vTrue {
+			lb, knownB = l, true
+		}
+	} else {
+		var k nodeKind
+		switch v := st.witVals[1]; {
+		case v == vUnknown && t.witFresh[1]:
+			l, k = e.absentLit(&t.wit[1], t.witSrc == 1)
+		case v == vTrue && t.witSure[1]:
+			k = nTrue
+		default:
+			l, k = e.atomLit(&t.wit[1])
+		}
+		switch k {
+		case nFalse:
+			return
+		case nLit:
+			lb = l
+		}
+	}
+	// Settle as and does, in order.
+	if lm != noLit && !knownM {
+		switch e.settledLit(lm) {
+		case nFalse:
+			return
+		case nTrue:
+			lm = noLit
+		}
+	}
+	if lb != noLit && !knownB {
+		switch e.settledLit(lb) {
+		case nFalse:
+			return
+		case nTrue:
+			lb = noLit
+		}
+	}
+	switch {
+	case lm == noLit && lb == noLit:
+		e.scr.cparts = append(e.scr.cparts, cpart{n: -1})
+		st.truePart = true
+	case lb == noLit:
+		e.scr.cparts = append(e.scr.cparts, cpart{lit: lm})
+	case lm == noLit:
+		e.scr.cparts = append(e.scr.cparts, cpart{lit: lb})
+	default:
+		conj := e.scr.conj
+		start := len(conj)
+		if cap(conj)-start < 2 {
+			conj = slices.Grow(conj, 2)
+		}
+		conj = append(conj, lm, lb)
+		e.scr.conj = conj
+		e.scr.cparts = append(e.scr.cparts, cpart{at: int32(start), n: 2})
 	}
 }
 
