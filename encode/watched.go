@@ -647,16 +647,20 @@ func valueGiven(l, t Lit) int8 {
 	return -1
 }
 
-// watchForgotten empties the watch list of a forgotten variable (which
-// may be recycled). With ClosedRemoval its literals' items are now
-// false, and an instance left with one open item or none is kept for
-// revisitForgotten, which visits it once every variable of the
-// forgetting is gone, unless one of its universal operations is already
-// forgotten: it is dead, and done at once. Without, see keeps.
-func (e *Encoder) watchForgotten(v z.Var) {
-	// Small enough to be inlined: most variables have no watch list.
-	if int(v) < len(e.w.head) && e.w.head[v] != 0 {
-		e.forgetWatched(v)
+// watchForgotten empties the watch lists of forgotten variables vars
+// (which may be recycled), in order. With ClosedRemoval their literals'
+// items are now false, and an instance left with one open item or none
+// is kept for revisitForgotten, which visits it once every variable of
+// the forgetting is gone, unless one of its universal operations is
+// already forgotten: it is dead, and done at once. Without, see keeps.
+// One call for all of an operation's variables: most have no watch
+// list, and are passed over in this loop.
+func (e *Encoder) watchForgotten(vars []z.Var) {
+	head := e.w.head // forgetWatched writes entries, never the slice
+	for _, v := range vars {
+		if int(v) < len(head) && head[v] != 0 {
+			e.forgetWatched(v)
+		}
 	}
 }
 
