@@ -748,8 +748,11 @@ func (e *Encoder) compactWatched() {
 	insts, items, lits, owners := w.insts[:0], w.items[:0], w.lits[:0], w.owners[:0]
 	// In place: every write index trails its read index.
 	for i := range w.insts {
+		if w.insts[i].done { // most are: read in place, not copied
+			continue
+		}
 		in := w.insts[i]
-		if in.done || !e.watchAlive(&in) {
+		if !e.watchAlive(&in) {
 			continue
 		}
 		id := int32(len(insts))
