@@ -128,6 +128,7 @@ type Encoder struct {
 	// (flushMatches), in matchBuf unless there are more.
 	matchAx  []*axiom
 	matchBuf [8]*axiom
+	matchAct []matchAction // what flushMatches does for each (stepAxioms)
 	// callAx and retAx are the axioms of ax that Call and Return act on
 	// (stepAxioms), in ax's order.
 	callAx, retAx []*axiom

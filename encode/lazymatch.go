@@ -81,23 +81,24 @@ func (e *Encoder) flushMatches() {
 		// entry point flushes before it returns. So the entry's pointers
 		// are used as they are, with no lookup by serial, which would
 		// bisect the window twice per new match variable.
-		for _, a := range e.matchAx {
-			switch {
-			case a.shape == shapeInjective && e.lazy != nil:
+		for i, act := range e.matchAct {
+			switch act {
+			case matchExclRow:
 				e.exclusionMade(m, m.x.trueAsX, true)
-			case a.shape == shapeFunction && e.lazy != nil:
+			case matchExclCol:
 				e.exclusionMade(m, m.y.trueAsY, false)
-			case a.shape == shapeInjective:
+			case matchAtMostRow:
 				mark := len(e.scr.pbuf)
 				e.atMostOne(m, e.partnersX(m.x), true)
 				e.scr.pbuf = e.scr.pbuf[:mark]
-			case a.shape == shapeFunction:
+			case matchAtMostCol:
 				mark := len(e.scr.pbuf)
 				e.atMostOne(m, e.functionCands(m.x, m.y), false)
 				e.scr.pbuf = e.scr.pbuf[:mark]
-			case a.Axiom == e.k.Pair && e.lazyPair():
+			case matchPair:
 				e.pairMade(m)
 			default:
+				a := e.matchAx[i]
 				for _, at := range a.matchAtoms {
 					e.groundFromMatch(a, at, m.x, m.y)
 				}

@@ -194,11 +194,9 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 		e.tab.doom(o)
 		from := len(forget)
 		forget = e.reg.forgetOwned(o.owned, forget)
-		for _, v := range forget[from:] {
-			// The watched instances read no variable's registry entry,
-			// so they may be told after o's variables are all gone.
-			e.watchForgotten(v)
-		}
+		// The watched instances read no variable's registry entry, so
+		// they may be told after o's variables are all gone.
+		e.watchForgotten(forget[from:])
 		e.tab.keepOwned(o)
 	}
 	// A match variable waiting for flushMatches names its operations by

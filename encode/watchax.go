@@ -27,4 +27,37 @@ func (e *Encoder) stepAxioms() {
 			e.retAx = append(e.retAx, a)
 		}
 	}
+	// flushMatches' choice for each axiom waiting for match variables,
+	// in matchAx's order: its switch, read once here rather than for
+	// every new match variable.
+	e.matchAct = e.matchAct[:0]
+	for _, a := range e.matchAx {
+		act := matchGround
+		switch {
+		case a.shape == shapeInjective && e.lazy != nil:
+			act = matchExclRow
+		case a.shape == shapeFunction && e.lazy != nil:
+			act = matchExclCol
+		case a.shape == shapeInjective:
+			act = matchAtMostRow
+		case a.shape == shapeFunction:
+			act = matchAtMostCol
+		case a.Axiom == e.k.Pair && e.lazyPair():
+			act = matchPair
+		}
+		e.matchAct = append(e.matchAct, act)
+	}
 }
+
+// matchAction is what flushMatches does with a new match variable for
+// one axiom of matchAx.
+type matchAction uint8
+
+const (
+	matchGround    matchAction = iota // ground the instances from its match atoms
+	matchExclRow                      // lazy INJECTIVE: exclusionMade, as x's
+	matchExclCol                      // lazy FUNCTION: exclusionMade, as y's
+	matchAtMostRow                    // INJECTIVE: atMostOne over x's partners
+	matchAtMostCol                    // FUNCTION: atMostOne over y's candidates
+	matchPair                         // lazy MATCH: pairMade
+)

@@ -202,20 +202,31 @@ func (e *Encoder) watchUnit(parts []cpart) {
 
 // watchSettled stores an instance of two or more items, every literal
 // unassigned (see watchInstance): every literal is watched, and is put
-// in its variable's watch list as it is stored. The arenas are grown
-// once for the whole instance. It is keepWatched too, written out for
-// this, the usual case: the instance is kept.
+// in its variable's watch list as it is stored. It is keepWatched too,
+// written out for this, the usual case: the instance is kept.
+//
+// The arenas are grown once for the whole instance, the literals' to a
+// bound read without a pass over the parts: a literal part has one
+// literal, and a conjunction's are a run of e.scr.conj, which cleaf
+// fills with this instance's conjunctions only (a bound too small would
+// fail the index checks, not store wrong literals). The literals' arena
+// is then cut to what was written.
 func (e *Encoder) watchSettled(parts []cpart, nf int) {
 	w := &e.w
 	id := int32(len(w.insts))
 	epoch, conj := e.reg.epoch, e.scr.conj
-	nl := 0
-	for i := range parts {
-		nl += max(int(parts[i].n), 1)
-	}
 	lits0, items0 := len(w.lits), len(w.items)
-	lits := slices.Grow(w.lits, nl)[:lits0+nl]
-	items := slices.Grow(w.items, len(parts))[:items0+len(parts)]
+	lits := w.lits
+	if room := len(parts) + len(conj); cap(lits)-lits0 < room {
+		lits = slices.Grow(lits, room)
+	}
+	lits = lits[:cap(lits)]
+	items := w.items
+	if cap(items)-items0 < len(parts) {
+		items = slices.Grow(items, len(parts))
+	}
+	items = items[:items0+len(parts)]
+	its := items[items0:]
 	head := w.head
 	if len(head) < len(epoch) {
 		// epoch has an entry for every variable made.
@@ -223,19 +234,19 @@ func (e *Encoder) watchSettled(parts []cpart, nf int) {
 	}
 	hasConj := false
 	k := lits0
-	for i := range parts {
+	for i := range its {
 		p := &parts[i]
 		item := int32(items0 + i)
 		if p.n == 0 {
 			v := p.lit.Var()
-			items[item] = witem{at: int32(k), inst: id, n: 1, unk: 1}
+			its[i] = witem{at: int32(k), inst: id, n: 1, unk: 1}
 			lits[k] = wlit{l: p.lit, epoch: epoch[v], item: item, next: head[v]}
 			k++
 			head[v] = int32(k)
 			continue
 		}
 		hasConj = true
-		items[item] = witem{at: int32(k), inst: id, n: p.n, unk: p.n, conj: true}
+		its[i] = witem{at: int32(k), inst: id, n: p.n, unk: p.n, conj: true}
 		for _, l := range conj[p.at : p.at+p.n] {
 			v := l.Var()
 			lits[k] = wlit{l: l, epoch: epoch[v], item: item, next: head[v]}
@@ -243,9 +254,9 @@ func (e *Encoder) watchSettled(parts []cpart, nf int) {
 			head[v] = int32(k)
 		}
 	}
-	w.items, w.lits, w.head = items, lits, head
+	w.items, w.lits, w.head = items, lits[:k], head
 	if w.evalAll { // tests: check the claim
-		for _, wl := range lits[lits0:] {
+		for _, wl := range lits[lits0:k] {
 			if e.val(wl.l) != 0 {
 				panic("encode: a watched instance's literal was assigned since cleaf settled it")
 			}
@@ -636,16 +647,20 @@ func valueGiven(l, t Lit) int8 {
 	return -1
 }
 
-// watchForgotten empties the watch list of a forgotten variable (which
-// may be recycled). With ClosedRemoval its literals' items are now
-// false, and an instance left with one open item or none is kept for
-// revisitForgotten, which visits it once every variable of the
-// forgetting is gone, unless one of its universal operations is already
-// forgotten: it is dead, and done at once. Without, see keeps.
-func (e *Encoder) watchForgotten(v z.Var) {
-	// Small enough to be inlined: most variables have no watch list.
-	if int(v) < len(e.w.head) && e.w.head[v] != 0 {
-		e.forgetWatched(v)
+// watchForgotten empties the watch lists of forgotten variables vars
+// (which may be recycled), in order. With ClosedRemoval their literals'
+// items are now false, and an instance left with one open item or none
+// is kept for revisitForgotten, which visits it once every variable of
+// the forgetting is gone, unless one of its universal operations is
+// already forgotten: it is dead, and done at once. Without, see keeps.
+// One call for all of an operation's variables: most have no watch
+// list, and are passed over in this loop.
+func (e *Encoder) watchForgotten(vars []z.Var) {
+	head := e.w.head // forgetWatched writes entries, never the slice
+	for _, v := range vars {
+		if int(v) < len(head) && head[v] != 0 {
+			e.forgetWatched(v)
+		}
 	}
 }
 
@@ -733,8 +748,11 @@ func (e *Encoder) compactWatched() {
 	insts, items, lits, owners := w.insts[:0], w.items[:0], w.lits[:0], w.owners[:0]
 	// In place: every write index trails its read index.
 	for i := range w.insts {
+		if w.insts[i].done { // most are: read in place, not copied
+			continue
+		}
 		in := w.insts[i]
-		if in.done || !e.watchAlive(&in) {
+		if !e.watchAlive(&in) {
 			continue
 		}
 		id := int32(len(insts))
