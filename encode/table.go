@@ -352,8 +352,8 @@ func (t *opTable) returned(op *Op, ret h.Value, seq int) {
 // filtered.
 func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 	// The lists by method and the window are cut in serial order, each
-	// once for all the operations forgotten.
-	slices.SortFunc(t.gone, func(a, b *Op) int { return a.Serial - b.Serial })
+	// once for all the operations forgotten (a short batch: sortBySerial).
+	sortBySerial(t.gone)
 	// Only the lists of the operations related to a forgotten one can name
 	// it, and every relation kept in lists is symmetric (x in y.asX iff y
 	// in x.asY, x in y.conc iff y in x.conc, x in y.succ iff y in
@@ -453,6 +453,20 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 	}
 	clear(t.gone)
 	t.gone = t.gone[:0]
+}
+
+// sortBySerial sorts l by serial. The batches drop sorts are short and
+// mostly in order already: an insertion sort does them without the
+// generic sort's calls of a comparison.
+func sortBySerial(l []*Op) {
+	for i := 1; i < len(l); i++ {
+		o := l[i]
+		j := i
+		for ; j > 0 && l[j-1].Serial > o.Serial; j-- {
+			l[j] = l[j-1]
+		}
+		l[j] = o
+	}
 }
 
 // cutMarked removes from l, a list in serial order, the k operations
