@@ -48,11 +48,12 @@ type opTable struct {
 	freeOps []*Op
 	gone    []*Op // Remove's scratch
 	// touched and goneBy are drop's scratch: the live operations whose
-	// overlap lists name a forgotten one, and the forgotten operations by
-	// method. They start at sizes that a summary's large batches fit
-	// (drop), so that they do not grow in the middle of a long log.
+	// overlap lists name a forgotten one, and how many operations of each
+	// method are forgotten. touched starts at a size that a summary's
+	// large batches fit (drop), so that it does not grow in the middle of
+	// a long log.
 	touched []*Op
-	goneBy  [][]*Op
+	goneBy  []goneCount
 	// madeLists, madeOwned and madeOps count the lists (by class) and
 	// structs allocated so far: an empty pool is refilled with a slab
 	// sized after them (slabCount).
@@ -60,6 +61,10 @@ type opTable struct {
 	madeOwned [ownedClasses]int
 	madeOps   int
 }
+
+// goneCount is how many operations of a method drop forgets, and the
+// serial of the first.
+type goneCount struct{ n, from int }
 
 // slabWords bounds the size of one slab (in 8-byte words): a slab lives
 // as long as any list carved from it, so a live list may keep this much
@@ -352,8 +357,8 @@ func (t *opTable) returned(op *Op, ret h.Value, seq int) {
 // filtered.
 func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 	// The lists by method and the window are cut in serial order, each
-	// once for all the operations forgotten.
-	slices.SortFunc(t.gone, func(a, b *Op) int { return a.Serial - b.Serial })
+	// once for all the operations forgotten (a short batch: sortBySerial).
+	sortBySerial(t.gone)
 	// Only the lists of the operations related to a forgotten one can name
 	// it, and every relation kept in lists is symmetric (x in y.asX iff y
 	// in x.asY, x in y.conc iff y in x.conc, x in y.succ iff y in
@@ -407,14 +412,12 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 				touched = append(touched, o)
 			}
 		}
-		if m := g.Label.Method; int(m) < len(t.byMeth) {
-			if int(m) >= len(t.goneBy) {
-				t.goneBy = append(t.goneBy, make([][]*Op, int(m)+1-len(t.goneBy))...)
-			}
-			if t.goneBy[m] == nil {
-				t.goneBy[m] = make([]*Op, 0, 64)
-			}
-			t.goneBy[m] = append(t.goneBy[m], g)
+		// The first of a method's is its first in serial order.
+		if m := int(g.Label.Method); m >= len(t.goneBy) {
+			t.goneBy = append(t.goneBy, make([]goneCount, m+1-len(t.goneBy))...)
+			t.goneBy[m] = goneCount{1, g.Serial}
+		} else if t.goneBy[m].n++; t.goneBy[m].n == 1 {
+			t.goneBy[m].from = g.Serial
 		}
 		// The list by argument is in serial order: g is found by
 		// bisection there.
@@ -433,19 +436,28 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 		touched[i] = nil
 	}
 	t.touched = touched[:0]
-	for m, gs := range t.goneBy {
-		if len(gs) > 0 {
-			t.byMeth[m] = cutSorted(t.byMeth[m], gs)
-			for i := range gs {
-				gs[i] = nil
+	// The lists by method and the window hold every operation forgotten,
+	// marked gone. One that is short for their number is filtered once
+	// from the first of them, reading the marks; in a long one (an
+	// operation that stalls keeps the window large, and those forgotten
+	// may lie far apart) each is found by bisection instead.
+	for m, c := range t.goneBy {
+		if c.n > 0 {
+			if l := t.byMeth[m]; len(l) <= markedCutRatio*c.n {
+				t.byMeth[m] = cutMarked(l, gone, c.from, c.n)
+			} else {
+				t.byMeth[m] = cutSorted(l, t.gone, m)
 			}
-			t.goneBy[m] = gs[:0]
+			t.goneBy[m].n = 0
 		}
 	}
-	// The window, the longest list, is cut once for them all.
-	t.win = cutSorted(t.win, t.gone)
+	if n := len(t.gone); len(t.win) <= markedCutRatio*n {
+		t.win = cutMarked(t.win, gone, t.gone[0].Serial, n)
+	} else {
+		t.win = cutSorted(t.win, t.gone, -1)
+	}
 	if pendGone {
-		t.pend = cutSorted(t.pend, t.gone)
+		t.pend = cutSorted(t.pend, t.gone, -1)
 		t.pendGen++
 	}
 	for _, g := range t.gone {
@@ -453,6 +465,20 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 	}
 	clear(t.gone)
 	t.gone = t.gone[:0]
+}
+
+// sortBySerial sorts l by serial. The batches drop sorts are short and
+// mostly in order already: an insertion sort does them without the
+// generic sort's calls of a comparison.
+func sortBySerial(l []*Op) {
+	for i := 1; i < len(l); i++ {
+		o := l[i]
+		j := i
+		for ; j > 0 && l[j-1].Serial > o.Serial; j-- {
+			l[j] = l[j-1]
+		}
+		l[j] = o
+	}
 }
 
 // cutMarked removes from l, a list in serial order, the k operations
@@ -515,12 +541,21 @@ func removeAt(l []*Op, i int) []*Op {
 	return l[:len(l)-1]
 }
 
+// markedCutRatio: drop filters a list by the marks of the operations it
+// forgets when the list holds at most this many entries for each. A
+// variable so that the tests can force either way.
+var markedCutRatio = 16
+
 // cutSorted removes the operations gs, in serial order, from l, a list
 // in serial order, keeping the order: each is found by bisection in the
-// part not yet moved, and the runs between them move once.
-func cutSorted(l, gs []*Op) []*Op {
+// part not yet moved, and the runs between them move once. With m ≥ 0,
+// only those of method m are looked for.
+func cutSorted(l, gs []*Op, m int) []*Op {
 	w, r := -1, 0 // l[:w] is kept and final, l[r:] untouched
 	for _, g := range gs {
+		if m >= 0 && int(g.Label.Method) != m {
+			continue
+		}
 		i := r
 		if i == len(l) || l[i] != g {
 			// Not next to the previous one (or the head): bisect.

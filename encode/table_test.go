@@ -24,8 +24,18 @@ import (
 // partnerCands gives, for every method both ways, what methodsMayMatch
 // gives method by method (partnerCandsAll). It fails if drop leaves an
 // operation in a list or cuts one that stays, whatever the order and the
-// overlaps of the operations forgotten together.
+// overlaps of the operations forgotten together. It runs with the lists
+// by method and the window always filtered by marks, always cut by
+// bisection, and as drop chooses (markedCutRatio).
 func TestTableAfterRemovals(t *testing.T) {
+	defer func(r int) { markedCutRatio = r }(markedCutRatio)
+	for _, ratio := range []int{markedCutRatio, 0, 1 << 30} {
+		markedCutRatio = ratio
+		tableAfterRemovals(t)
+	}
+}
+
+func tableAfterRemovals(t *testing.T) {
 	removed, checked := 0, 0
 	for _, obj := range h.Objects {
 		k, err := theory.KernelOf(obj, "")
@@ -70,7 +80,7 @@ func TestTableAfterRemovals(t *testing.T) {
 					r.step()
 				}
 				if err := checkTable(e); err != nil {
-					t.Fatalf("%v/seed%d: action %d: %v", obj, seed, i, err)
+					t.Fatalf("%v/seed%d (ratio %d): action %d: %v", obj, seed, markedCutRatio, i, err)
 				}
 				checked++
 			}

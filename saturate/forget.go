@@ -112,15 +112,43 @@ func (s *Solver) ForgetVars(vs []z.Var) error {
 			return fmt.Errorf("saturate: ForgetVars: %d is not a live variable", v)
 		}
 	}
-	for _, v := range vs {
-		if s.vs[v].live {
-			s.dropVar(v)
-		}
-	}
+	s.dropVars(vs)
 	s.epoch++
 	s.stale = true
 	s.maybeCollect()
 	return nil
+}
+
+// dropVars is dropVar for each of vs still live (vs may repeat one),
+// written out in one loop with the tables in locals: ForgetVars runs it
+// for every variable the encoder forgets.
+func (s *Solver) dropVars(vs []z.Var) {
+	vst, value, forgotAt, watching, epoch := s.vs, s.value, s.forgotAt, s.watching, s.epoch
+	units, n := 0, 0
+	for _, v := range vs {
+		st := &vst[v]
+		if !st.live {
+			continue
+		}
+		units += int(st.units)
+		*st = varState{reason: isFact, gen: nextGen(st.gen)}
+		p, q := v.Pos(), v.Neg()
+		value[p], value[q] = Unknown, Unknown
+		forgotAt[v] = epoch
+		// As shrinkWatch, for both literals.
+		for _, ws := range [2]*[]watcher{&watching[p], &watching[q]} {
+			switch {
+			case cap(*ws) > keepCap:
+				*ws = nil
+			case len(*ws) > 0:
+				*ws = (*ws)[:0]
+			}
+		}
+		s.freeVars = append(s.freeVars, v)
+		n++
+	}
+	s.nunits -= units
+	s.stats.Vars -= n
 }
 
 // dropVar forgets v in the current epoch, with its unit clauses. Its own
