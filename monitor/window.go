@@ -95,7 +95,10 @@ func (w *window) add(a *h.Action) (int, error) {
 		}
 		w.keyCount[kb]++
 		o := w.newOp()
-		*o = h.Op{ID: a.ID, Label: a.Label, Call: w.seq(a.Seq), Return: -1, Line: a.Line}
+		// Every field, one by one: a struct literal assigned through
+		// the pointer is built aside and copied.
+		o.ID, o.Call, o.Return, o.Line = a.ID, w.seq(a.Seq), -1, a.Line
+		o.Label = a.Label
 		o.Label.Pending, o.Label.Ret = true, h.Void
 		s := w.push(o)
 		w.pending = append(w.pending, s)
