@@ -27,7 +27,7 @@ func (e *Encoder) Begin() {
 // CallOp adds the history operation o, under the given serial (≥ 1, and
 // increasing), at its call; o.Call is its action index in the log.
 func (e *Encoder) CallOp(o *h.Op, serial int) {
-	e.Call(Op{Serial: serial, Label: o.Label, Call: o.Call + theory.InitActions, Return: -1})
+	e.call(e.tab.enter(serial, &o.Label, o.Call+theory.InitActions))
 }
 
 // ReturnOp records the return of o, added before by CallOp under serial.

@@ -17,10 +17,14 @@ import (
 // lazymatch.go, lazypair.go, lazyret.go) and LIMIT (limit.go).
 
 // Call adds a new operation to the window and emits the universal
-// instances it completes.
-func (e *Encoder) Call(o Op) {
+// instances it completes. Only o's exported fields are read (what a
+// caller can set): the rest is the state of a new operation.
+func (e *Encoder) Call(o Op) { e.call(e.tab.enter(o.Serial, &o.Label, o.Call)) }
+
+// call is Call of op, just made by enter (CallOp makes it from the
+// history's operation directly, without an Op in between).
+func (e *Encoder) call(op *Op) {
 	e.scr.nodes.reset()
-	op := e.tab.enter(o)
 	// Its partners are found before it joins the window, where it would
 	// be a candidate of its own.
 	e.linkPartners(op)

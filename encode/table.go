@@ -276,17 +276,19 @@ func (t *opTable) putOwned(l ownedList) {
 	}
 }
 
-// enter makes the struct of a new operation from o, recycled from a
+// enter makes the struct of a new operation, called at action call under
+// serial with label l (its Ret and Pending ignored), recycled from a
 // forgotten one when there is one (drop), so that a steady window
-// allocates none; it is not in the window until add. Only o's exported
-// fields are read (what a caller can set): the rest is the state of a
-// new operation.
-func (t *opTable) enter(o Op) *Op {
+// allocates none; it is not in the window until add. The rest is the
+// state of a new operation. It takes what a caller can set one by one,
+// not as an Op: an Op passed by value is a large struct copied at every
+// call.
+func (t *opTable) enter(serial int, l *h.Label, call int) *Op {
 	op := t.newOp()
 	// The struct's emptied lists stay with it (recycle, keepOwned), and
 	// so does its life: see Op.life. The rest is set field by field: a
 	// whole struct copied twice cost more than the fields.
-	op.Serial, op.Label, op.Call = o.Serial, o.Label, o.Call
+	op.Serial, op.Label, op.Call = serial, *l, call
 	op.Return = -1
 	op.Label.Pending = true
 	op.Label.Ret = h.Void

@@ -29,10 +29,12 @@ type window struct {
 	base   int // the serial of slots[lo]
 	// span is slots[lo:], kept for op, which a step calls several
 	// times: it then reads one slice rather than slots and lo (push
-	// and remove set it).
-	span []*h.Op
-	far  []farOp
-	n    int // live operations
+	// and remove set it). spanLen is its length, as op compares it:
+	// without the conversion op's body is small enough to be inlined.
+	span    []*h.Op
+	spanLen uint
+	far     []farOp
+	n       int // live operations
 	// pending holds the serials of the open operations in increasing
 	// order, which is call order: pendingMinCall reads the first.
 	// pendingKeys holds their ids' keys (idKey), in the same order. A
@@ -93,7 +95,10 @@ func (w *window) add(a *h.Action) (int, error) {
 		}
 		w.keyCount[kb]++
 		o := w.newOp()
-		*o = h.Op{ID: a.ID, Label: a.Label, Call: w.seq(a.Seq), Return: -1, Line: a.Line}
+		// Every field, one by one: a struct literal assigned through
+		// the pointer is built aside and copied.
+		o.ID, o.Call, o.Return, o.Line = a.ID, w.seq(a.Seq), -1, a.Line
+		o.Label = a.Label
 		o.Label.Pending, o.Label.Ret = true, h.Void
 		s := w.push(o)
 		w.pending = append(w.pending, s)
@@ -214,6 +219,7 @@ func (w *window) push(o *h.Op) int {
 	}
 	w.slots = append(w.slots, o)
 	w.span = w.slots[w.lo:]
+	w.spanLen = uint(len(w.span))
 	w.n++
 	return s
 }
@@ -276,7 +282,7 @@ const summaryLine = -1
 // is tried first, by one unsigned comparison, and the rest is left to
 // opOutside.
 func (w *window) op(s int) *h.Op {
-	if i := s - w.base; uint(i) < uint(len(w.span)) {
+	if i := uint(s - w.base); i < w.spanLen {
 		return w.span[i]
 	}
 	return w.opOutside(s)
@@ -387,6 +393,7 @@ func (w *window) remove(serials []int) {
 		}
 	}
 	w.span = w.slots[w.lo:]
+	w.spanLen = uint(len(w.span))
 }
 
 // history is the live operations as a History, in call order, with the

@@ -144,3 +144,19 @@ func TestWindowSlots(t *testing.T) {
 		t.Fatal("no operation was moved aside: the test misses that path")
 	}
 }
+
+// A call's operation is written field by field into a recycled struct:
+// every field must be set, whatever the struct held before.
+func TestWindowAddRecycled(t *testing.T) {
+	w := newWindow(nil, h.Queue, "")
+	w.free = append(w.free, &h.Op{ID: "stale", Label: h.Label{Method: h.Write, Arg: "x", Old: "y", Prio: 3, Ret: "z"}, Call: 9, Return: 9, Line: 9})
+	l := h.Label{Method: h.Add, Arg: "1"}
+	s, err := w.add(&h.Action{Kind: h.Call, ID: "a", Label: l, Seq: 0, Line: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Pending = true
+	if got, want := *w.op(s), (h.Op{ID: "a", Label: l, Call: w.seq(0), Return: -1, Line: 4}); got != want {
+		t.Fatalf("got %#v, want %#v", got, want)
+	}
+}

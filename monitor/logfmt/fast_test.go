@@ -22,7 +22,12 @@ func readBoth(src string) string {
 		rd.noFast = noFast
 		var b strings.Builder
 		for {
-			a, err := rd.Next()
+			// Into an action whose every field holds something else
+			// first: each path must set them all (the fast one sets
+			// them one by one), and clear them at the end.
+			a := history.Action{Kind: 9, ID: "stale", Label: history.Label{Method: 99, Arg: "a", Old: "o", Prio: 7, Ret: "r", Pending: true}, Seq: -7, Line: -7}
+			err := rd.NextInto(&a)
+			fmt.Fprintf(&b, "%#v\n", a)
 			if err != nil {
 				fmt.Fprintf(&b, "end: %v\n", err)
 				if _, err2 := rd.Next(); err2 != err {
