@@ -94,10 +94,12 @@ type wown struct {
 }
 
 // wlit is a literal of an item, with the epoch of its variable when it
-// was stored. seen: its value is in the counts. A literal assigned when
-// it is stored is counted then; Assigned may still be told of it later
-// (it was assigned in the batch being told, or by a unit emitted since),
-// and must not count it twice. next links the watch list of its
+// was stored. ref is its item's index, or, once its value is in the
+// counts (seen), the index's complement ^item (negative): one field for
+// both keeps the literal at 16 bytes, written whole. A literal assigned
+// when it is stored is counted then; Assigned may still be told of it
+// later (it was assigned in the batch being told, or by a unit emitted
+// since), and must not count it twice. next links the watch list of its
 // variable, while it is in it: the next stored literal (+1; 0 ends the
 // list). A literal is in its own variable's list or in none, so the
 // lists need no entries of their own: linking and unlinking one writes
@@ -105,9 +107,27 @@ type wown struct {
 type wlit struct {
 	l     Lit
 	epoch uint32
-	item  int32
+	ref   int32
 	next  int32
-	seen  bool
+}
+
+// item is the index of the literal's item.
+func (wl *wlit) item() int32 {
+	if wl.ref < 0 {
+		return ^wl.ref
+	}
+	return wl.ref
+}
+
+// seen reports whether the literal's value is in the counts.
+func (wl *wlit) seen() bool { return wl.ref < 0 }
+
+// seenRef is ref for a literal of item whose value is counted (seen) or not.
+func seenRef(item int32, seen bool) int32 {
+	if seen {
+		return ^item
+	}
+	return item
 }
 
 // watchState holds the watched instances.
@@ -240,7 +260,7 @@ func (e *Encoder) watchSettled(parts []cpart, nf int) {
 		if p.n == 0 {
 			v := p.lit.Var()
 			its[i] = witem{at: int32(k), inst: id, n: 1, unk: 1}
-			lits[k] = wlit{l: p.lit, epoch: epoch[v], item: item, next: head[v]}
+			lits[k] = wlit{l: p.lit, epoch: epoch[v], ref: item, next: head[v]}
 			k++
 			head[v] = int32(k)
 			continue
@@ -249,7 +269,7 @@ func (e *Encoder) watchSettled(parts []cpart, nf int) {
 		its[i] = witem{at: int32(k), inst: id, n: p.n, unk: p.n, conj: true}
 		for _, l := range conj[p.at : p.at+p.n] {
 			v := l.Var()
-			lits[k] = wlit{l: l, epoch: epoch[v], item: item, next: head[v]}
+			lits[k] = wlit{l: l, epoch: epoch[v], ref: item, next: head[v]}
 			k++
 			head[v] = int32(k)
 		}
@@ -298,7 +318,7 @@ func (e *Encoder) watchAny(parts []cpart, nf int) {
 		if p.n == 0 {
 			l := p.lit
 			val := e.val(l)
-			lits = append(lits, wlit{l: l, epoch: epoch[l.Var()], item: item, seen: val != 0})
+			lits = append(lits, wlit{l: l, epoch: epoch[l.Var()], ref: seenRef(item, val != 0)})
 			it.n = 1
 			switch val {
 			case 0:
@@ -312,7 +332,7 @@ func (e *Encoder) watchAny(parts []cpart, nf int) {
 			it.conj, hasConj = true, true
 			for _, l := range conj[p.at : p.at+p.n] {
 				val := e.val(l)
-				lits = append(lits, wlit{l: l, epoch: epoch[l.Var()], item: item, seen: val != 0})
+				lits = append(lits, wlit{l: l, epoch: epoch[l.Var()], ref: seenRef(item, val != 0)})
 				switch val {
 				case 0:
 					it.unk++
@@ -374,7 +394,7 @@ func (e *Encoder) keepWatched(in winst, hasConj bool, nf, lits0 int, how int) {
 		w.addWatches(lits, lits0)
 	case watchOpen:
 		for k := lits0; k < len(lits); k++ {
-			if wl := lits[k]; w.watches(wl, &items[wl.item], e.val(wl.l)) {
+			if wl := &lits[k]; w.watches(wl, &items[wl.item()], e.val(wl.l)) {
 				w.addWatch(wl.l.Var(), int32(k))
 			}
 		}
@@ -402,8 +422,8 @@ func (w *watchState) keeps(it *witem, val int8) bool {
 
 // watches is keeps for stored literal wl, whose value is val: a literal
 // not counted yet is watched until Assigned is told of it.
-func (w *watchState) watches(wl wlit, it *witem, val int8) bool {
-	return !wl.seen || w.keeps(it, val)
+func (w *watchState) watches(wl *wlit, it *witem, val int8) bool {
+	return !wl.seen() || w.keeps(it, val)
 }
 
 // settle materialises an instance that is unit on item last (an index
@@ -611,7 +631,8 @@ func (e *Encoder) wakeWatched(t Lit) {
 func (e *Encoder) litAssigned(k int32, t Lit) bool {
 	w := &e.w
 	wl := &w.lits[k]
-	it := &w.items[wl.item]
+	ref := wl.ref
+	it := &w.items[wl.item()]
 	if it.false_ {
 		return false // read first: the instance is then not looked at
 	}
@@ -619,11 +640,11 @@ func (e *Encoder) litAssigned(k int32, t Lit) bool {
 	switch {
 	case in.done:
 		return false
-	case wl.seen:
+	case ref < 0:
 		// Counted when it was stored.
 		return w.keeps(it, valueGiven(wl.l, t))
 	}
-	wl.seen = true
+	wl.ref = ^ref // seen
 	switch {
 	case wl.l == t:
 		if it.unk--; it.unk == 0 {
@@ -671,7 +692,7 @@ func (e *Encoder) forgetWatched(v z.Var) {
 		for n := w.head[v]; n != 0; {
 			wl := &w.lits[n-1]
 			n = wl.next
-			it := &w.items[wl.item]
+			it := &w.items[wl.item()]
 			if it.false_ {
 				continue // read first: the instance is then not looked at
 			}
@@ -764,7 +785,7 @@ func (e *Encoder) compactWatched() {
 				if e.reg.epoch[wl.l.Var()] != wl.epoch {
 					continue // forgotten: its item is false, or it was left out
 				}
-				wl.item = item
+				wl.ref = seenRef(item, wl.seen())
 				lits = append(lits, wl)
 			}
 			it.at, it.n, it.inst = at, int32(len(lits))-at, id
@@ -773,8 +794,8 @@ func (e *Encoder) compactWatched() {
 		insts = append(insts, out)
 	}
 	w.insts, w.items, w.lits, w.owners = insts, items, lits, owners
-	for k, wl := range w.lits {
-		if w.watches(wl, &w.items[wl.item], e.val(wl.l)) {
+	for k := range w.lits {
+		if wl := &w.lits[k]; w.watches(wl, &w.items[wl.item()], e.val(wl.l)) {
 			w.addWatch(wl.l.Var(), int32(k))
 		}
 	}
