@@ -284,6 +284,7 @@ type Config struct {
 // clauses to sink, grounding as cfg says.
 func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 	e := &Encoder{k: k, sink: sink}
+	e.reg.vars.init()
 	e.ax = preparedAxioms(k)
 	if cfg.EagerMatching {
 		// The prepared axioms are shared: change copies.

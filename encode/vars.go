@@ -141,10 +141,11 @@ func (r *varReg) forgetOwned(owned ownedList, out []z.Var) []z.Var {
 		if k := m.kind; k == vB || k == vMatch {
 			r.vars.del(m.varPair.key())
 		}
-		// varOps[v] is left as it is: every reader reads it only for a
-		// variable whose meaning (or epoch) says it is live, and the
-		// next variable to get the index overwrites it.
-		*m = varMeaning{varPair: varPair{kind: vNone}}
+		// Only the kind is reset, and varOps[v] is left as it is: every
+		// reader reads the rest only for a variable whose kind (or epoch)
+		// says it is live, and the next variable to get the index
+		// overwrites them all (made, makeDefined).
+		m.kind = vNone
 	}
 	return out
 }

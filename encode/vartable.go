@@ -12,28 +12,49 @@ import (
 // so churn never degrades it): these lookups are SATURATE's most frequent
 // operation, and the generic map spent most of its time hashing and
 // matching control bytes.
+//
+// A slot holds its key and its value together, so that a hit reads one
+// slot with one bounds check. An empty table is one shared empty slot
+// (init), never written (put grows it first, and del finds nothing in
+// it), so that get needs no test for emptiness: every index is masked
+// by len(slots)-1.
 type varTable struct {
-	keys  []uint64 // key+1; 0 marks an empty slot
-	vals  []Lit
+	slots []varSlot
 	n     int
-	shift uint // 64 - log2(len(keys))
+	shift uint // 64 - log2(len(slots)) once grown
 }
 
-func (t *varTable) home(k uint64) int {
-	// shift is below 64 (the table has at least 64 slots): masking it
-	// spares the code Go adds for a shift by 64 or more.
-	return int((k * 0x9E3779B97F4A7C15) >> (t.shift & 63))
+// varSlot is a slot of varTable: key is the variable's key+1, 0 when the
+// slot is empty.
+type varSlot struct {
+	key uint64
+	val Lit
+}
+
+// noSlots is the empty table's one slot, shared by every empty table.
+var noSlots [1]varSlot
+
+// init makes t an empty table; the zero varTable must be initialised
+// before use.
+func (t *varTable) init() {
+	*t = varTable{slots: noSlots[:]}
+}
+
+func (t *varTable) home(k uint64) uint {
+	// shift is below 64: masking it spares the code Go adds for a shift
+	// by 64 or more. In the empty table shift is 0 and the mask of its
+	// one slot makes any home 0.
+	return uint((k * 0x9E3779B97F4A7C15) >> (t.shift & 63))
 }
 
 func (t *varTable) get(k uint64) (Lit, bool) {
-	if t.n == 0 {
-		return z.LitNull, false
-	}
-	mask := len(t.keys) - 1
-	for i := t.home(k); ; i = (i + 1) & mask {
-		switch t.keys[i] {
+	s := t.slots
+	mask := uint(len(s) - 1)
+	for i := t.home(k) & mask; ; i = (i + 1) & mask {
+		sl := &s[i]
+		switch sl.key {
 		case k + 1:
-			return t.vals[i], true
+			return sl.val, true
 		case 0:
 			return z.LitNull, false
 		}
@@ -41,17 +62,19 @@ func (t *varTable) get(k uint64) (Lit, bool) {
 }
 
 func (t *varTable) put(k uint64, v Lit) {
-	if 2*(t.n+1) > len(t.keys) {
+	if 2*(t.n+1) > len(t.slots) {
 		t.grow()
 	}
-	mask := len(t.keys) - 1
-	for i := t.home(k); ; i = (i + 1) & mask {
-		switch t.keys[i] {
+	s := t.slots
+	mask := uint(len(s) - 1)
+	for i := t.home(k) & mask; ; i = (i + 1) & mask {
+		sl := &s[i]
+		switch sl.key {
 		case k + 1:
-			t.vals[i] = v
+			sl.val = v
 			return
 		case 0:
-			t.keys[i], t.vals[i] = k+1, v
+			*sl = varSlot{k + 1, v}
 			t.n++
 			return
 		}
@@ -59,44 +82,42 @@ func (t *varTable) put(k uint64, v Lit) {
 }
 
 func (t *varTable) del(k uint64) {
-	if t.n == 0 {
-		return
-	}
-	mask := len(t.keys) - 1
-	i := t.home(k)
-	for ; t.keys[i] != k+1; i = (i + 1) & mask {
-		if t.keys[i] == 0 {
+	s := t.slots
+	mask := uint(len(s) - 1)
+	i := t.home(k) & mask
+	for ; s[i].key != k+1; i = (i + 1) & mask {
+		if s[i].key == 0 {
 			return
 		}
 	}
 	t.n--
 	// Shift back the entries after i that would no longer be found.
-	for j := (i + 1) & mask; t.keys[j] != 0; j = (j + 1) & mask {
-		h := t.home(t.keys[j] - 1)
+	for j := (i + 1) & mask; s[j].key != 0; j = (j + 1) & mask {
+		h := t.home(s[j].key-1) & mask
 		// The entry at j may move to i unless its home lies cyclically
 		// in (i, j].
 		if i <= j && (h <= i || h > j) || i > j && h <= i && h > j {
-			t.keys[i], t.vals[i] = t.keys[j], t.vals[j]
+			s[i] = s[j]
 			i = j
 		}
 	}
-	t.keys[i] = 0
+	s[i].key = 0
 }
 
 func (t *varTable) len() int { return t.n }
 
 func (t *varTable) grow() {
 	size := 64
-	if len(t.keys) > 0 {
-		size = 2 * len(t.keys)
+	if len(t.slots) > 1 {
+		size = 2 * len(t.slots)
 	}
-	old, oldVals := t.keys, t.vals
-	t.keys, t.vals = make([]uint64, size), make([]Lit, size)
+	old := t.slots
+	t.slots = make([]varSlot, size)
 	t.shift = uint(64 - bits.TrailingZeros(uint(size)))
 	t.n = 0
-	for i, k := range old {
-		if k != 0 {
-			t.put(k-1, oldVals[i])
+	for _, sl := range old {
+		if sl.key != 0 {
+			t.put(sl.key-1, sl.val)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 func TestVarTableMatchesMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var tab varTable
+	tab.init()
 	ref := map[uint64]Lit{}
 	for step := 0; step < 200000; step++ {
 		k := rng.Uint64N(3000)
@@ -41,6 +42,35 @@ func TestVarTableMatchesMap(t *testing.T) {
 		if got, ok := tab.get(k); !ok || got != v {
 			t.Fatalf("final: get(%d) = %v,%v, want %v", k, got, ok, v)
 		}
+	}
+}
+
+// An empty table is the shared slot (init): get and del find nothing in
+// it and never write it, and the first put grows it into a table of its
+// own.
+func TestVarTableEmpty(t *testing.T) {
+	var a, b varTable
+	a.init()
+	b.init()
+	for _, k := range []uint64{0, 1, 63, 1 << 62, 3<<62 | 1<<31 | 5} {
+		if l, ok := a.get(k); ok || l != z.LitNull {
+			t.Fatalf("empty get(%d) = %v,%v", k, l, ok)
+		}
+		a.del(k)
+	}
+	a.put(7, z.Var(3).Pos())
+	if noSlots != [1]varSlot{} {
+		t.Fatalf("the shared empty slot was written: %v", noSlots)
+	}
+	if _, ok := b.get(7); ok {
+		t.Fatal("a put into one empty table shows in another")
+	}
+	if l, ok := a.get(7); !ok || l != z.Var(3).Pos() {
+		t.Fatalf("get(7) = %v,%v after put", l, ok)
+	}
+	a.del(7)
+	if _, ok := a.get(7); ok || a.len() != 0 {
+		t.Fatal("del(7) left the key")
 	}
 }
 

@@ -132,18 +132,16 @@ func (s *Solver) dropVars(vs []z.Var) {
 		}
 		units += int(st.units)
 		*st = varState{reason: isFact, gen: nextGen(st.gen)}
-		p, q := v.Pos(), v.Neg()
-		value[p], value[q] = Unknown, Unknown
+		// v's literals are p and p+1, adjacent: each table is cut to
+		// their two entries once, with one bounds check.
+		p := int(v.Pos())
+		vals := value[p : p+2 : p+2]
+		vals[0], vals[1] = Unknown, Unknown
 		forgotAt[v] = epoch
 		// As shrinkWatch, for both literals.
-		for _, ws := range [2]*[]watcher{&watching[p], &watching[q]} {
-			switch {
-			case cap(*ws) > keepCap:
-				*ws = nil
-			case len(*ws) > 0:
-				*ws = (*ws)[:0]
-			}
-		}
+		ws := watching[p : p+2 : p+2]
+		shrinkList(&ws[0])
+		shrinkList(&ws[1])
 		s.freeVars = append(s.freeVars, v)
 		n++
 	}
@@ -274,8 +272,10 @@ const keepCap = 16
 // shrinkWatch empties l's watch list, keeping its storage if it is
 // small. An empty list is left as it is: most are, and rewriting the
 // slice costs a write barrier check.
-func (s *Solver) shrinkWatch(l z.Lit) {
-	ws := &s.watching[l]
+func (s *Solver) shrinkWatch(l z.Lit) { shrinkList(&s.watching[l]) }
+
+// shrinkList is shrinkWatch for the list *ws.
+func shrinkList(ws *[]watcher) {
 	switch {
 	case cap(*ws) > keepCap:
 		*ws = nil

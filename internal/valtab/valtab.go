@@ -55,7 +55,10 @@ func Hash(v h.Value) uint64 {
 func (t *Table[V]) Len() int { return t.n }
 
 func (t *Table[V]) home(x uint64) int {
-	return int((x * 0x9E3779B97F4A7C15) >> t.shift)
+	// shift is below 64 once the table has slots (every caller has
+	// some): masking it spares the code Go adds for a shift by 64 or
+	// more.
+	return int((x * 0x9E3779B97F4A7C15) >> (t.shift & 63))
 }
 
 // Find returns the index of v's slot, or -1 if v is absent.
