@@ -1185,9 +1185,6 @@ func (e *Encoder) cfoldMB(t *template) {
 	default:
 		conj := e.scr.conj
 		start := len(conj)
-		if cap(conj)-start < 2 {
-			conj = slices.Grow(conj, 2)
-		}
 		conj = append(conj, lm, lb)
 		e.scr.conj = conj
 		e.scr.cparts = append(e.scr.cparts, cpart{at: int32(start), n: 2})
