@@ -938,10 +938,10 @@ func (e *Encoder) cleaf(st *instState) {
 // than into a list.
 func (e *Encoder) witnessesX(st *instState, x *Op) {
 	a := st.a
-	stored, pend := x.asX, e.pendingFor(x.Label.Method)
+	stored := x.asX
 	// When the pending operations all have one method, pendingMayMatch
 	// says of each what it says of the first (partnersX).
-	same := x.Label.Method < memoMethods && e.pendFor[x.Label.Method].same
+	pend, same := e.pendingForSame(x.Label.Method)
 	if same && len(pend) > 0 && !e.pendingMayMatch(x, pend[0]) {
 		pend = nil
 	}
@@ -965,8 +965,8 @@ func (e *Encoder) witnessesX(st *instState, x *Op) {
 // are false witnesses (witLimit): it passes over them.
 func (e *Encoder) witnessesXCut(st *instState, x *Op, limit int) {
 	a := st.a
-	stored, pend := x.asX, e.pendingFor(x.Label.Method)
-	same := x.Label.Method < memoMethods && e.pendFor[x.Label.Method].same
+	stored := x.asX
+	pend, same := e.pendingForSame(x.Label.Method)
 	if same && len(pend) > 0 && !e.pendingMayMatch(x, pend[0]) {
 		pend = nil
 	}
@@ -1185,9 +1185,6 @@ func (e *Encoder) cfoldMB(t *template) {
 	default:
 		conj := e.scr.conj
 		start := len(conj)
-		if cap(conj)-start < 2 {
-			conj = slices.Grow(conj, 2)
-		}
 		conj = append(conj, lm, lb)
 		e.scr.conj = conj
 		e.scr.cparts = append(e.scr.cparts, cpart{at: int32(start), n: 2})

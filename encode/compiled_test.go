@@ -165,6 +165,17 @@ func compareVariants(t *testing.T, name string, k *theory.Kernel, acts []h.Actio
 				t.Errorf("%s: after action %d: %v", name, i, err)
 				return false
 			}
+			// pendingForSame (witnessesX) is pendingFor with its memo's
+			// same flag, for methods kept in the memo and beyond.
+			for m := h.Method(0); m <= memoMethods; m++ {
+				l, same := r.e.pendingForSame(m)
+				want := r.e.pendingFor(m)
+				wantSame := m < memoMethods && r.e.pendFor[m].same
+				if !slices.Equal(l, want) || same != wantSame {
+					t.Errorf("%s: after action %d: pendingForSame(%d) = %v, %v; pendingFor %v, same %v", name, i, m, l, same, want, wantSame)
+					return false
+				}
+			}
 		}
 		return true
 	}

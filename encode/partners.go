@@ -103,6 +103,20 @@ func (e *Encoder) pendingFor(m h.Method) []*Op {
 	return e.pendingForSlow(m)
 }
 
+// pendingForSame is pendingFor with whether the list's operations all
+// have one method below memoMethods (pendFor's same; false for a method
+// not kept), read from the same entry in one look-up.
+func (e *Encoder) pendingForSame(m h.Method) ([]*Op, bool) {
+	if m < memoMethods {
+		c := &e.pendFor[m]
+		if c.gen != e.tab.pendGen || !c.ok {
+			e.pendingForSlow(m)
+		}
+		return c.l, c.same
+	}
+	return e.tab.pend, false
+}
+
 // pendingForSlow is pendingFor when the list is not kept.
 func (e *Encoder) pendingForSlow(m h.Method) []*Op {
 	if m >= memoMethods {
