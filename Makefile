@@ -57,7 +57,10 @@ bench-ir: build
 # benchmarks' logs, which `go build` and `go install` of cmd/satmon use
 # for profile-guided optimisation (inlining and devirtualising the calls
 # that are hot there). Regenerate it when the engine changes much; a
-# stale profile costs only some of the gain.
+# stale profile costs only some of the gain. A new profile is not always
+# better: sampling moves which call sites count as hot, and PGO names a
+# call site by its line offset inside its function. Compare `make
+# bench-ir` with the old and the new profile and keep the better one.
 pgo:
 	$(GO) test -c -o bin/monitor.test ./monitor
 	cd monitor && ../bin/monitor.test -test.run '^$$' -test.bench 'SaturateRStream|SemaphoreStream' -test.benchtime 10x -test.cpuprofile ../bin/pgo1.prof >/dev/null
