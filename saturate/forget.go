@@ -92,7 +92,7 @@ func (s *Solver) ForgetVar(v z.Var) error {
 			}
 		}
 	}
-	s.dropVar(v)
+	s.dropVars([]z.Var{v})
 	s.epoch++
 	s.stale = true
 	return nil
@@ -119,9 +119,12 @@ func (s *Solver) ForgetVars(vs []z.Var) error {
 	return nil
 }
 
-// dropVars is dropVar for each of vs still live (vs may repeat one),
-// written out in one loop with the tables in locals: ForgetVars runs it
-// for every variable the encoder forgets.
+// dropVars forgets each of vs still live (vs may repeat one) in the
+// current epoch, with its unit clauses. Its own watch lists are simply
+// emptied (keeping small ones for the variable's next life): every
+// clause in them mentions it and is dead. A queued literal of it is
+// skipped by Propagate, as it is now unassigned. One loop with the tables
+// in locals: ForgetVars runs it for every variable the encoder forgets.
 func (s *Solver) dropVars(vs []z.Var) {
 	vst, value, forgotAt, watching, epoch := s.vs, s.value, s.forgotAt, s.watching, s.epoch
 	units, n := 0, 0
@@ -138,7 +141,9 @@ func (s *Solver) dropVars(vs []z.Var) {
 		vals := value[p : p+2 : p+2]
 		vals[0], vals[1] = Unknown, Unknown
 		forgotAt[v] = epoch
-		// As shrinkWatch, for both literals.
+		// Keep small lists for reuse; drop big ones, or every recycled
+		// index would keep the largest list it ever had and memory would
+		// creep up with the length of the log.
 		ws := watching[p : p+2 : p+2]
 		shrinkList(&ws[0])
 		shrinkList(&ws[1])
@@ -147,26 +152,6 @@ func (s *Solver) dropVars(vs []z.Var) {
 	}
 	s.nunits -= units
 	s.stats.Vars -= n
-}
-
-// dropVar forgets v in the current epoch, with its unit clauses. Its own
-// watch lists are simply emptied (keeping their capacity for the
-// variable's next life): every clause in them mentions v and is dead. A
-// queued literal of v is skipped by Propagate, as v is now unassigned.
-func (s *Solver) dropVar(v z.Var) {
-	p, n := v.Pos(), v.Neg()
-	st := &s.vs[v]
-	s.nunits -= int(st.units)
-	*st = varState{reason: isFact, gen: nextGen(st.gen)}
-	s.value[p], s.value[n] = Unknown, Unknown
-	s.forgotAt[v] = s.epoch
-	// Keep small lists for reuse; drop big ones, or every recycled index
-	// would keep the largest list it ever had and memory would creep up
-	// with the length of the log.
-	s.shrinkWatch(p)
-	s.shrinkWatch(n)
-	s.freeVars = append(s.freeVars, v)
-	s.stats.Vars--
 }
 
 // bumpGen gives v's unit clauses a new handle.
@@ -269,12 +254,9 @@ func (s *Solver) renormalize() {
 // keepCap is the largest list capacity a recycled variable keeps.
 const keepCap = 16
 
-// shrinkWatch empties l's watch list, keeping its storage if it is
+// shrinkList empties the watch list *ws, keeping its storage if it is
 // small. An empty list is left as it is: most are, and rewriting the
 // slice costs a write barrier check.
-func (s *Solver) shrinkWatch(l z.Lit) { shrinkList(&s.watching[l]) }
-
-// shrinkList is shrinkWatch for the list *ws.
 func shrinkList(ws *[]watcher) {
 	switch {
 	case cap(*ws) > keepCap:
