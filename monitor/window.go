@@ -28,8 +28,8 @@ type window struct {
 	lo     int // slots[:lo] are unused: the span starts at slots[lo]
 	base   int // the serial of slots[lo]
 	// span is slots[lo:], kept for op, which a step calls several
-	// times: it then reads one slice rather than slots and lo (push
-	// and remove set it). spanLen is its length, as op compares it:
+	// times: it then reads one slice rather than slots and lo (setSpan
+	// sets it). spanLen is its length, as op compares it:
 	// without the conversion op's body is small enough to be inlined.
 	span    []*h.Op
 	spanLen uint
@@ -218,8 +218,7 @@ func (w *window) push(o *h.Op) int {
 		w.slots, w.lo, w.base = w.slots[:0], 0, s
 	}
 	w.slots = append(w.slots, o)
-	w.span = w.slots[w.lo:]
-	w.spanLen = uint(len(w.span))
+	w.setSpan()
 	w.n++
 	return s
 }
@@ -277,6 +276,12 @@ const maxFreeOps = 1 << 12
 
 // summaryLine marks the operations addCompleted inserts: no log line.
 const summaryLine = -1
+
+// setSpan sets span and spanLen after slots or lo changed.
+func (w *window) setSpan() {
+	w.span = w.slots[w.lo:]
+	w.spanLen = uint(len(w.span))
+}
 
 // op is the live operation s, or nil. A step looks up several: the span
 // is tried first, by one unsigned comparison, and the rest is left to
@@ -392,8 +397,7 @@ func (w *window) remove(serials []int) {
 			w.base++
 		}
 	}
-	w.span = w.slots[w.lo:]
-	w.spanLen = uint(len(w.span))
+	w.setSpan()
 }
 
 // history is the live operations as a History, in call order, with the
