@@ -57,6 +57,11 @@ type clevel struct {
 	// rather than folding the atoms. Such a check often prunes nearly
 	// every candidate (EMPTY's ret(e) = empty at an add's return).
 	label int
+	// quick: the level is the plan's last, its checks are all order
+	// atoms, and the witness is template.quick's with its x the level's
+	// variable: crec may pass over a candidate of a closed instance that
+	// quickHolds finds grounds nothing.
+	quick bool
 }
 
 // template is an axiom's compiled grounding.
@@ -96,6 +101,14 @@ type template struct {
 	// witness is matched and ordered). knownWit reads the two atoms
 	// without knownAtom's dispatch on kinds and negation.
 	witMB bool
+	// quick: the witness is match(g,y) ∧ b(y,u) or match(g,y) ∧ b(u,y)
+	// (witMB, quickYFirst for the first) with u a universal variable
+	// (quickU) and its match atom the one witGen reads, as x's stored
+	// partners (asX) with g bound to x: quickHolds reads x's true match
+	// variable.
+	quick       bool
+	quickYFirst bool
+	quickU      int
 	// witCut is u when the witness has a conjunct b(y,u), y its variable
 	// and u a universal one, else -1. Real time makes the conjunct, and
 	// so the witness, false for every candidate y called after u
@@ -235,6 +248,19 @@ func compile(a *axiom) *template {
 		}
 		t.witMB = len(t.wit) == 2 && t.wit[0].kind == theory.KMatch && !t.wit[0].neg &&
 			t.wit[1].kind == theory.KB && !t.wit[1].neg
+		if cb := t.wit[len(t.wit)-1]; t.witMB && t.witSrc == 0 && a.witGen.asX && (cb.x == ex) != (cb.y == ex) {
+			t.quick, t.quickYFirst, t.quickU = true, cb.x == ex, cb.y
+			if cb.y == ex {
+				t.quickU = cb.x
+			}
+			for _, lvs := range append([][]clevel{t.levels}, t.fixedLevels...) {
+				lv := &lvs[len(lvs)-1]
+				lv.quick = lv.v == a.witGen.from
+				for _, c := range lv.checks {
+					lv.quick = lv.quick && c.atom.kind == theory.KB
+				}
+			}
+		}
 		t.witOwn = true
 		for _, ca := range t.wit {
 			switch ca.kind {
@@ -649,6 +675,24 @@ func (e *Encoder) crec(st *instState, level int) {
 			}
 			e.cbind(st, lv, level, o, tied, admitted)
 		}
+	case lv.quick && e.virt && e.lazy != nil && !e.scr.noQuick:
+		// As below, passing over the candidates quickHolds finds ground
+		// nothing; one without a true match variable of its own
+		// (clevel.quick: the witness's x is the level's variable) is
+		// bound without asking it.
+		for _, o := range head {
+			if (m == h.NoMethod || o.Label.Method == m) && !o.pending() && (o.trueAsX == noLit || !e.quickHolds(st, lv, o)) {
+				e.cbind(st, lv, level, o, tied, false)
+			}
+		}
+		for _, o := range tail {
+			if o.Call > limit {
+				break
+			}
+			if !o.pending() && (o.trueAsX == noLit || !e.quickHolds(st, lv, o)) {
+				e.cbind(st, lv, level, o, tied, admitted)
+			}
+		}
 	case lv.feeds == nil:
 		for _, o := range head {
 			if (m == h.NoMethod || o.Label.Method == m) && !o.pending() {
@@ -681,6 +725,62 @@ func (e *Encoder) crec(st *instState, level int) {
 	if len(e.scr.pbuf) != mark {
 		e.scr.pbuf = e.scr.pbuf[:mark]
 	}
+}
+
+// quickHolds reports whether binding o at lv, the last level of a
+// closed instance (clevel.quick), grounds nothing because its instance
+// has a true witness, as cwitnessHolds would find it, and folding the
+// level's checks makes no variable. Then cbind would either prune o or
+// reach cleaf, which stops at cwitnessHolds, and passing over o derives
+// the same. It looks at one candidate witness only: y, the partner of
+// x = env[witGen.from] whose match variable is true (x.trueAsX). That
+// variable is still match(x,y) when the table maps the pair to it (a
+// forgotten or ruled-out one is not found there, and a recycled index
+// stands for the pair its new meaning names); y has then returned and
+// match(x,y) is possible, so y is one of x's stored partners, and
+// knownWit finds the witness true when real time orders b(u,w). Anything
+// else (no true match variable, a pending y, an order atom that real
+// time leaves open in the witness, or in a check without a variable
+// yet) is left to cbind. The cheap tests come first: most candidates
+// that fail, fail at the first.
+func (e *Encoder) quickHolds(st *instState, lv *clevel, o *Op) bool {
+	env := e.scr.env
+	env[lv.v] = o
+	a := st.a
+	x := o // the witness's x (clevel.quick)
+	l := x.trueAsX
+	if l == noLit || e.val(l) != 1 {
+		return false
+	}
+	y := e.reg.varOps[l.Var()][1]
+	if y == nil || y.pending() {
+		return false
+	}
+	// The witness's b(y,u) or b(u,y), true by real time.
+	if t := a.tmpl; t.quickYFirst && !before(y, env[t.quickU]) || !t.quickYFirst && !before(env[t.quickU], y) {
+		return false
+	}
+	if m, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); !ok || m != l {
+		return false
+	}
+	// The checks, order atoms, as bLitKind folds them: a variable is
+	// looked up, and made when missing, only when real time leaves the
+	// atom open.
+	for i := range lv.checks {
+		c := &lv.checks[i].atom
+		u, w := env[c.x], env[c.y]
+		if u == w || before(u, w) || before(w, u) {
+			continue // realTime decides it
+		}
+		if e.k.Sequential && u.Serial > w.Serial {
+			u, w = w, u
+		}
+		if _, ok := e.reg.vars.get(varPair{vB, int32(u.Serial), int32(w.Serial)}.key()); !ok {
+			return false
+		}
+	}
+	e.scr.quickHits++
+	return true
 }
 
 // cbind binds the variable of level lv to candidate o, folds the level's
