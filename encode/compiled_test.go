@@ -442,3 +442,100 @@ func TestQuickHoldsAgrees(t *testing.T) {
 	}
 	t.Logf("quickHolds passed over %d candidates", hits)
 }
+
+// TestQuickHoldsExact checks quickHolds's claim directly: on random
+// tuples of the windows of random histories (with a saturator assigning
+// variables and operations forgotten at random), whenever it says that
+// binding a candidate at the last level of a closed instance grounds
+// nothing, cbind binds it and must indeed make no variable, emit no
+// clause and watch no instance.
+func TestQuickHoldsExact(t *testing.T) {
+	hits := 0
+	for _, obj := range []h.Object{h.Queue, h.Stack, h.PQueue} {
+		k, err := theory.KernelOf(obj, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := int64(1); seed <= 20; seed++ {
+			cfg := gen.Config{Object: obj, Ops: 60, Concurrency: 2 + int(seed%6), Pending: int(seed % 3),
+				Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
+			cfg.Pending = min(cfg.Pending, cfg.Concurrency)
+			acts := generate(t, cfg)
+			sink := &recSink{s: saturate.New()}
+			sink.s.Observe()
+			e := New(k, sink, Config{Lazy: sink, Watch: true})
+			e.Begin()
+			r := &run{e: e, sink: sink}
+			rng := rand.New(rand.NewSource(seed))
+			serial, next := map[string]int{}, 1
+			var returned []int
+			for _, act := range acts {
+				if sr := feed([]*run{r}, act, serial, &next, nil); act.Kind == h.Return {
+					returned = append(returned, sr)
+					delete(serial, act.ID)
+				}
+				if r.dead {
+					break
+				}
+				var done []*Op
+				for _, o := range e.Ops() {
+					if !o.pending() {
+						done = append(done, o)
+					}
+				}
+				for _, a := range e.ax {
+					if a.tmpl == nil || !a.tmpl.quick || len(done) == 0 || !e.virt {
+						continue
+					}
+					for f, lvs := range a.tmpl.fixedLevels {
+						last := len(lvs) - 1
+						lv := &lvs[last]
+						if !lv.quick {
+							continue
+						}
+						if cap(e.scr.env) < a.Vars() {
+							e.scr.env = make([]*Op, a.Vars())
+						}
+						e.scr.env = e.scr.env[:a.Vars()]
+						for try := 0; try < 10; try++ {
+							st := &e.scr.inst
+							must := done[rng.Intn(len(done))]
+							st.a, st.must, st.closed, st.extra, st.win, st.nf, st.fixed = a, must, true, nil, e.Ops(), len(a.Forall), f
+							st.clv, st.na, st.nr, st.one[0] = lvs, 0, 0, must
+							for l := 0; l < last; l++ {
+								e.scr.env[lvs[l].v] = done[rng.Intn(len(done))]
+							}
+							e.scr.env[lvs[0].v] = must
+							o := done[rng.Intn(len(done))]
+							if o.trueAsX == noLit || !e.quickHolds(st, lv, o) {
+								continue
+							}
+							hits++
+							vars, clauses := e.Stats()
+							watched := e.w.watched
+							e.cbind(st, lv, last, o, false, false)
+							v2, c2 := e.Stats()
+							if v2 != vars || c2 != clauses || e.w.watched != watched {
+								t.Fatalf("%v seed %d %s fixed %d: quickHolds passed over %d, whose binding made %d variables, %d clauses, %d watched instances",
+									obj, seed, a.Name, f, o.Serial, v2-vars, c2-clauses, e.w.watched-watched)
+							}
+						}
+					}
+				}
+				r.step()
+				if len(returned) > 0 && rng.Intn(4) == 0 {
+					j := rng.Intn(len(returned))
+					gone := []int{returned[j]}
+					returned = slices.Delete(returned, j, j+1)
+					if err := sink.s.ForgetVars(e.Remove(gone)); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+	if hits == 0 {
+		t.Fatal("quickHolds passed over no candidate: the test checks nothing")
+	}
+	t.Logf("quickHolds passed over %d candidates", hits)
+}
