@@ -255,7 +255,7 @@ func compile(a *axiom) *template {
 			}
 			for _, lvs := range append([][]clevel{t.levels}, t.fixedLevels...) {
 				lv := &lvs[len(lvs)-1]
-				lv.quick = lv.v == a.witGen.from
+				lv.quick = lv.v == a.witGen.from && lv.v != t.quickU
 				for _, c := range lv.checks {
 					lv.quick = lv.quick && c.atom.kind == theory.KB
 				}
@@ -744,11 +744,8 @@ func (e *Encoder) crec(st *instState, level int) {
 // yet) is left to cbind. The cheap tests come first: most candidates
 // that fail, fail at the first.
 func (e *Encoder) quickHolds(st *instState, lv *clevel, o *Op) bool {
-	env := e.scr.env
-	env[lv.v] = o
-	a := st.a
-	x := o // the witness's x (clevel.quick)
-	l := x.trueAsX
+	// o is the witness's x (clevel.quick).
+	l := o.trueAsX
 	if l == noLit || e.val(l) != 1 {
 		return false
 	}
@@ -756,13 +753,16 @@ func (e *Encoder) quickHolds(st *instState, lv *clevel, o *Op) bool {
 	if y == nil || y.pending() {
 		return false
 	}
-	// The witness's b(y,u) or b(u,y), true by real time.
-	if t := a.tmpl; t.quickYFirst && !before(y, env[t.quickU]) || !t.quickYFirst && !before(env[t.quickU], y) {
+	// The witness's b(y,u) or b(u,y), true by real time; u is bound at
+	// an earlier level (compile).
+	env := e.scr.env
+	if t := st.a.tmpl; t.quickYFirst && !before(y, env[t.quickU]) || !t.quickYFirst && !before(env[t.quickU], y) {
 		return false
 	}
-	if m, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); !ok || m != l {
+	if m, ok := e.reg.vars.get(varPair{vMatch, int32(o.Serial), int32(y.Serial)}.key()); !ok || m != l {
 		return false
 	}
+	env[lv.v] = o
 	// The checks, order atoms, as bLitKind folds them: a variable is
 	// looked up, and made when missing, only when real time leaves the
 	// atom open.
