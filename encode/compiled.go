@@ -1046,12 +1046,17 @@ func (e *Encoder) witnessesX(st *instState, x *Op) {
 		pend = nil
 	}
 	i := 0
+	ex := e.rowExcluded(a.tmpl, x)
 	for _, p := range pend {
 		if !same && !e.pendingMayMatch(x, p) {
 			continue
 		}
 		for ; i < len(stored) && stored[i].Serial < p.Serial; i++ {
 			e.storedWitness(st, stored[i], i)
+		}
+		if ex >= 0 && p.Serial != ex && !e.hasMatchVar(x, p) {
+			e.scr.exclHits++
+			continue // excluded: knownWit finds the witness false
 		}
 		e.scr.env[st.nf] = p
 		e.cwitness(a, p)
@@ -1071,6 +1076,7 @@ func (e *Encoder) witnessesXCut(st *instState, x *Op, limit int) {
 		pend = nil
 	}
 	i := 0
+	ex := e.rowExcluded(a.tmpl, x)
 	for _, p := range pend {
 		if !same && !e.pendingMayMatch(x, p) {
 			continue
@@ -1080,16 +1086,46 @@ func (e *Encoder) witnessesXCut(st *instState, x *Op, limit int) {
 				e.storedWitness(st, stored[i], i)
 			}
 		}
-		if p.Call <= limit {
-			e.scr.env[st.nf] = p
-			e.cwitness(a, p)
+		if p.Call > limit {
+			continue
 		}
+		if ex >= 0 && p.Serial != ex && !e.hasMatchVar(x, p) {
+			e.scr.exclHits++
+			continue // excluded, as in witnessesX
+		}
+		e.scr.env[st.nf] = p
+		e.cwitness(a, p)
 	}
 	for ; i < len(stored); i++ {
 		if stored[i].Call <= limit {
 			e.storedWitness(st, stored[i], i)
 		}
 	}
+}
+
+// rowExcluded is, for the witnesses of x's partners (witnessesX), the
+// serial of y when x's row has a true match variable match(x,y) (x's
+// trueAsX, still that variable: excludes), else -1. Then, in an injective kernel, every other partner p
+// without a match variable of its own is excluded (excluded): knownWit
+// finds the witness's match atom match(x,p) (template.witSrc) false,
+// whatever the other atoms are (it reads them without side effects), and
+// cwitness adds nothing for p. witnessesX then passes over p after one
+// look-up of its variable.
+func (e *Encoder) rowExcluded(t *template, x *Op) int {
+	l := x.trueAsX
+	if t.witSrc < 0 || l == noLit || !e.injective || e.lazy == nil || e.val(l) != 1 || e.scr.noQuick {
+		return -1
+	}
+	if m := &e.reg.meaning[l.Var()]; m.kind == vMatch && int(m.x) == x.Serial {
+		return int(m.y)
+	}
+	return -1
+}
+
+// hasMatchVar reports whether match(x,y) has a variable.
+func (e *Encoder) hasMatchVar(x, y *Op) bool {
+	_, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
+	return ok
 }
 
 // storedWitness is cwitness for o, x's i-th stored partner (witnessesX).

@@ -408,13 +408,14 @@ func TestKnownMatchBAgrees(t *testing.T) {
 
 // TestQuickHoldsAgrees grounds random histories of the kernels whose
 // witnesses quickHolds reads (match ∧ b, the match atom the witness's
-// source) as SATURATE does, with crec's quickHolds and without it, and
-// requires the same clauses in the same order over the same variables:
-// a candidate it passes over must be one whose binding grounds nothing.
-// The histories are long and concurrent enough that closed instances
-// find true witnesses, which the test checks it met.
+// source) as SATURATE does, with crec's quickHolds and witnessesX's
+// rowExcluded and without them, and requires the same clauses in the
+// same order over the same variables: a candidate either passes over
+// must be one whose binding, or witness, grounds nothing. The histories
+// are long and concurrent enough that closed instances find true
+// witnesses and excluded ones, which the test checks it met.
 func TestQuickHoldsAgrees(t *testing.T) {
-	hits := 0
+	hits, excl := 0, 0
 	for _, obj := range []h.Object{h.Queue, h.Stack, h.PQueue} {
 		k, err := theory.KernelOf(obj, "")
 		if err != nil {
@@ -435,12 +436,13 @@ func TestQuickHoldsAgrees(t *testing.T) {
 					}
 				})
 			hits += quick.scr.quickHits
+			excl += quick.scr.exclHits
 		}
 	}
-	if hits == 0 {
-		t.Fatal("quickHolds passed over no candidate: the comparison tests nothing")
+	if hits == 0 || excl == 0 {
+		t.Fatalf("quickHolds passed over %d candidates, rowExcluded over %d: the comparison tests little", hits, excl)
 	}
-	t.Logf("quickHolds passed over %d candidates", hits)
+	t.Logf("quickHolds passed over %d candidates, rowExcluded over %d witnesses", hits, excl)
 }
 
 // TestQuickHoldsExact checks quickHolds's claim directly: on random
@@ -448,9 +450,11 @@ func TestQuickHoldsAgrees(t *testing.T) {
 // variables and operations forgotten at random), whenever it says that
 // binding a candidate at the last level of a closed instance grounds
 // nothing, cbind binds it and must indeed make no variable, emit no
-// clause and watch no instance.
+// clause and watch no instance. Likewise rowExcluded's: a partner of x
+// other than its true match's, without a match variable, is a witness
+// that knownWit finds false.
 func TestQuickHoldsExact(t *testing.T) {
-	hits := 0
+	hits, excl := 0, 0
 	for _, obj := range []h.Object{h.Queue, h.Stack, h.PQueue} {
 		k, err := theory.KernelOf(obj, "")
 		if err != nil {
@@ -483,7 +487,23 @@ func TestQuickHoldsExact(t *testing.T) {
 						done = append(done, o)
 					}
 				}
+				win := e.Ops()
 				for _, a := range e.ax {
+					if g := a.witGen; a.tmpl != nil && g != nil && g.asX && a.tmpl.witSrc >= 0 && len(win) > 0 {
+						env := e.scr.env[:0]
+						for range a.Vars() {
+							env = append(env, win[rng.Intn(len(win))])
+						}
+						e.scr.env = env
+						x, p := env[g.from], env[len(a.Forall)]
+						if ex := e.rowExcluded(a.tmpl, x); ex >= 0 && p.Serial != ex && !e.hasMatchVar(x, p) {
+							excl++
+							if got := e.knownWit(a.tmpl); got != vFalse {
+								t.Fatalf("%v seed %d %s: rowExcluded(%d) = %d, and knownWit finds the witness %d %v",
+									obj, seed, a.Name, x.Serial, ex, p.Serial, got)
+							}
+						}
+					}
 					if a.tmpl == nil || !a.tmpl.quick || len(done) == 0 || !e.virt {
 						continue
 					}
@@ -534,8 +554,8 @@ func TestQuickHoldsExact(t *testing.T) {
 			}
 		}
 	}
-	if hits == 0 {
-		t.Fatal("quickHolds passed over no candidate: the test checks nothing")
+	if hits == 0 || excl == 0 {
+		t.Fatalf("quickHolds passed over %d candidates, rowExcluded over %d: the test checks little", hits, excl)
 	}
-	t.Logf("quickHolds passed over %d candidates", hits)
+	t.Logf("quickHolds passed over %d candidates, rowExcluded over %d", hits, excl)
 }

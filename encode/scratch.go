@@ -30,8 +30,9 @@ type scratch struct {
 	pbuf      []*Op    // the lists partnersX and partnersY build
 	opScratch []*Op    // returnPartners' and pairClauses' scratch
 	forget    []z.Var  // Remove's result, reused from call to call
-	// noQuick turns crec's quickHolds off, and quickHits counts the
-	// candidates it passed over (for the tests).
-	noQuick   bool
-	quickHits int
+	// noQuick turns crec's quickHolds and witnessesX's rowExcluded off,
+	// and quickHits and exclHits count the candidates they passed over
+	// (for the tests).
+	noQuick             bool
+	quickHits, exclHits int
 }
