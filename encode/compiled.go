@@ -732,8 +732,9 @@ func (e *Encoder) crec(st *instState, level int) {
 // has a true witness, as cwitnessHolds would find it, and folding the
 // level's checks makes no variable. Then cbind would either prune o or
 // reach cleaf, which stops at cwitnessHolds, and passing over o derives
-// the same. It looks at one candidate witness only: y, the partner of
-// x = env[witGen.from] whose match variable is true (x.trueAsX). That
+// the same (only the bindings count is lower). It looks at one
+// candidate witness only: y, the partner of x = o (the level binds the
+// witness's x) whose match variable is true (x.trueAsX). That
 // variable is still match(x,y) when the table maps the pair to it (a
 // forgotten or ruled-out one is not found there, and a recycled index
 // stands for the pair its new meaning names); y has then returned and
