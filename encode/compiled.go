@@ -68,6 +68,10 @@ type clevel struct {
 type template struct {
 	levels      []clevel   // for plan
 	fixedLevels [][]clevel // for fixedPlans[f]
+	// fixedFor[m] has bit f set when an operation of method m may be
+	// bound first at variable f: fixedLevels[f]'s first level requires no
+	// method, or m (instances).
+	fixedFor [memoMethods]uint32
 	// wit is the witness as a conjunction of atoms; hasWit says whether
 	// there is one (an empty conjunction is true).
 	wit    []catom
@@ -197,6 +201,16 @@ func compile(a *axiom) *template {
 			return nil
 		}
 		t.fixedLevels = append(t.fixedLevels, ls)
+	}
+	if len(t.fixedLevels) > 32 {
+		return nil // fixedFor's bits
+	}
+	for m := range t.fixedFor {
+		for f, ls := range t.fixedLevels {
+			if ls[0].meth == h.NoMethod || ls[0].meth == h.Method(m) {
+				t.fixedFor[m] |= 1 << f
+			}
+		}
 	}
 	if a.wit != nil {
 		if len(a.Exists) != 1 {

@@ -2,6 +2,7 @@ package encode
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	h "github.com/satmon/satmon/internal/history"
@@ -660,10 +661,11 @@ func futureValue(f *theory.Formula, nf, fut int) tri {
 func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 	win := e.Ops()
 	nf := len(a.Forall)
-	if cap(e.scr.env) < a.Vars() {
-		e.scr.env = make([]*Op, a.Vars())
+	nv := nf + len(a.Exists)
+	if cap(e.scr.env) < nv {
+		e.scr.env = make([]*Op, nv)
 	}
-	e.scr.env = e.scr.env[:a.Vars()]
+	e.scr.env = e.scr.env[:nv]
 	// With must, each tuple containing it is visited once: must is put at
 	// variable fixed, and kept out of the variables before fixed (those
 	// tuples are visited with must at an earlier variable). Enumerating
@@ -689,13 +691,28 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 		return
 	}
 	settled := closed && !must.pending()
+	if compiled && settled && must.Label.Method < memoMethods {
+		// As below, read from the template, with the variables whose
+		// first level requires another method than must's left out in
+		// bulk (template.fixedFor); and must's label may prune it at the
+		// first level as well (labelPrunes): EMPTY's ret(e) = empty at
+		// the return of a dequeue that returned a value, ADDREM's at one
+		// that returned empty. Then the level is not entered only to
+		// bind must and prune it.
+		for fs := a.tmpl.fixedFor[must.Label.Method]; fs != 0; fs &= fs - 1 {
+			st.fixed = bits.TrailingZeros32(fs)
+			lvs := a.tmpl.fixedLevels[st.fixed]
+			if nf > 1 && e.noReturnedPartners(lvs[1].gen, st.fixed, must) || labelPrunes(&lvs[0], must) {
+				continue
+			}
+			st.clv = lvs
+			e.crec(st, 0)
+		}
+		return
+	}
 	for st.fixed = 0; st.fixed < nf; st.fixed++ {
 		if compiled {
-			// As below, read from the template; and must's label may
-			// prune it at the first level as well (labelPrunes): EMPTY's
-			// ret(e) = empty at the return of a dequeue that returned a
-			// value, ADDREM's at one that returned empty. Then the level
-			// is not entered only to bind must and prune it.
+			// As above, one variable at a time.
 			lvs := a.tmpl.fixedLevels[st.fixed]
 			if settled && (lvs[0].meth != h.NoMethod && lvs[0].meth != must.Label.Method ||
 				nf > 1 && e.noReturnedPartners(lvs[1].gen, st.fixed, must) || labelPrunes(&lvs[0], must)) {
