@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/valtab"
 	"github.com/satmon/satmon/internal/z"
 	"github.com/satmon/satmon/theory"
 )
@@ -50,6 +51,9 @@ type Op struct {
 	// ret(o) = v variable true (see variable).
 	retTail Lit
 	usedVar Lit // used(o), once created
+	// argID and retID name Label.Arg and Label.Ret in the table's
+	// interner (opTable.vals): retID is idVoid while o is pending.
+	argID, retID valtab.ID
 	// rets are the ret(o) = v variables of a pending o, by value.
 	rets    map[h.Value]Lit
 	retTrue Lit // the ret(o) = v variable last seen true (lazyret.go)
@@ -284,6 +288,7 @@ type Config struct {
 // clauses to sink, grounding as cfg says.
 func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 	e := &Encoder{k: k, sink: sink}
+	e.tab.vals = valtab.NewInterner(fixedValues[:]...)
 	e.reg.vars.init()
 	e.ax = preparedAxioms(k)
 	if cfg.EagerMatching {
@@ -704,7 +709,7 @@ func (e *Encoder) matchPossible(x, y *Op) bool {
 		// The methods allow the pair (memoized); arg(x) = ret(y) is all
 		// that is left. Call asks this of every pair of the window.
 		if !y.pending() {
-			return x.Label.Arg == y.Label.Ret
+			return x.argID == y.retID
 		}
 		return e.retPossible(y, x.Label.Arg)
 	}

@@ -10,10 +10,13 @@ import (
 	"github.com/satmon/satmon/internal/z"
 )
 
-// argTable holds the live operations by argument, in call order: each
-// call and each forgetting hashes the argument once. Nothing iterates over
-// it, so its layout decides nothing but speed.
-type argTable = valtab.Table[[]*Op]
+// fixedValues have fixed IDs in every encoder's interner (idVoid, …):
+// a pending operation's return value is Void, and the others are the
+// values that the encoder and the theory's constants compare with.
+var fixedValues = [...]h.Value{h.Void, h.Empty, h.True, h.False, h.Null, h.OK, h.Fail}
+
+// idVoid is Void's ID: fixedValues[0].
+const idVoid valtab.ID = 0
 
 // opTable owns the window's operations: the live ones in call order, the
 // pending ones, their indexes by argument and by method, and the storage
@@ -25,8 +28,19 @@ type opTable struct {
 	// pendGen counts the changes of pend, so that lists derived from it
 	// (pendingFor) know when they are stale.
 	pendGen uint64
-	byArg   argTable // live operations by argument
-	byMeth  [][]*Op  // live operations by method, in call order
+	// vals names the values of the window by small integers (Op.argID,
+	// Op.retID): a value is hashed once, when the operation that carries
+	// it is called or returns, and byArg and the value comparisons of
+	// the kernel read IDs. The table owns the interner because it owns
+	// the operations, the holders of the IDs: each live operation holds
+	// a reference to its argument's and its return value's ID (enter,
+	// returned), given back when it is forgotten (recycle), so an ID is
+	// reused only once no live operation carries its value, and then
+	// byArg has no entry for it either.
+	vals *valtab.Interner
+	// byArg holds the live operations by argument ID, in call order.
+	byArg  [][]*Op
+	byMeth [][]*Op // live operations by method, in call order
 	// unordered: some operation was called (Op.Call) no later than one
 	// before it in the window. Candidate lists are in call order only
 	// while calls increase with serials, as the monitor's do; otherwise
@@ -149,6 +163,8 @@ func (t *opTable) newOp() *Op {
 // keep with a struct, or those of a struct that is not kept, go to the
 // pools.
 func (t *opTable) recycle(o *Op) {
+	t.vals.Release(o.argID)
+	t.vals.Release(o.retID)
 	keep := len(t.freeOps) < maxKeptOps
 	if keep {
 		o.asX = t.emptied(o.asX)
@@ -292,6 +308,7 @@ func (t *opTable) enter(serial int, l *h.Label, call int) *Op {
 	op.Return = -1
 	op.Label.Pending = true
 	op.Label.Ret = h.Void
+	op.argID, op.retID = t.vals.Intern(l.Arg), idVoid
 	op.retTail, op.usedVar, op.retTrue, op.trueAsX, op.trueAsY = z.LitNull, z.LitNull, z.LitNull, z.LitNull, z.LitNull
 	op.rets, op.lim = nil, nil
 	op.mark, op.cutN = 0, 0
@@ -333,8 +350,10 @@ func (t *opTable) add(op *Op) {
 	t.win = append(t.win, op)
 	t.pend = append(t.pend, op)
 	t.pendGen++
-	a := t.byArg.Put(op.Label.Arg)
-	a.Val = t.push(a.Val, op)
+	if int(op.argID) >= len(t.byArg) {
+		t.byArg = append(t.byArg, make([][]*Op, t.vals.Cap()-len(t.byArg))...)
+	}
+	t.byArg[op.argID] = t.push(t.byArg[op.argID], op)
 	for int(op.Label.Method) >= len(t.byMeth) {
 		t.byMeth = append(t.byMeth, nil)
 	}
@@ -350,6 +369,24 @@ func (t *opTable) returned(op *Op, ret h.Value, seq int) {
 	op.Return = seq
 	op.Label.Pending = false
 	op.Label.Ret = ret
+	op.retID = t.vals.Intern(ret)
+}
+
+// argOpsID lists the live operations of the argument of ID id, in call
+// order.
+func (t *opTable) argOpsID(id valtab.ID) []*Op {
+	if int(id) < len(t.byArg) {
+		return t.byArg[id]
+	}
+	return nil
+}
+
+// argOps lists the live operations of argument v, in call order.
+func (t *opTable) argOps(v h.Value) []*Op {
+	if id, ok := t.vals.Lookup(v); ok && int(id) < len(t.byArg) {
+		return t.byArg[id]
+	}
+	return nil
 }
 
 // drop takes the operations marked gone (listed in t.gone) out of the
@@ -423,12 +460,10 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 		}
 		// The list by argument is in serial order: g is found by
 		// bisection there.
-		if i := t.byArg.Find(g.Label.Arg); i >= 0 {
-			a := t.byArg.At(i)
-			if a.Val = cutOp(a.Val, g); len(a.Val) == 0 {
-				t.putList(a.Val)
-				t.byArg.DeleteAt(i)
-			}
+		a := &t.byArg[g.argID]
+		if *a = cutOp(*a, g); len(*a) == 0 {
+			t.putList(*a)
+			*a = nil
 		}
 	}
 	for i, o := range touched {

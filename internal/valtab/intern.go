@@ -1,0 +1,101 @@
+package valtab
+
+import h "github.com/satmon/satmon/internal/history"
+
+// ID is a value's small integer name in an Interner.
+type ID = uint32
+
+// Interner names values by small integers: a value is hashed once, when
+// an operation that carries it enters, and the tables of the per-step
+// path are then indexed by its ID, and values compared as IDs.
+//
+// IDs are counted references: Intern takes one, Release gives one back,
+// and an ID whose last reference goes is free for the next new value.
+// So a live log with unboundedly many distinct values keeps as many IDs
+// as values are held, and a holder never sees its ID name another value:
+// an ID is reused only once no holder has it any more. Whoever keeps an
+// ID in a table must hold a reference for as long as it does.
+//
+// The values given to NewInterner have the fixed IDs 0, 1, …, in their
+// order, and are never freed; Intern and Release count nothing for them.
+type Interner struct {
+	tab   Table[ID]
+	vals  []h.Value
+	refs  []int32
+	hash  []uint64
+	free  []ID
+	fixed ID
+}
+
+// NewInterner returns an interner where fixed[i] has ID i for good.
+func NewInterner(fixed ...h.Value) *Interner {
+	in := &Interner{}
+	for _, v := range fixed {
+		if _, ok := in.Lookup(v); ok {
+			panic("valtab: fixed value given twice")
+		}
+		in.Intern(v)
+	}
+	in.fixed = ID(len(in.vals))
+	return in
+}
+
+// Intern returns v's ID and takes a reference to it.
+func (in *Interner) Intern(v h.Value) ID {
+	s := in.tab.Put(v)
+	if s.Val == 0 {
+		// Slot values are ID+1, so that the zero slot value is "new".
+		var id ID
+		if n := len(in.free); n > 0 {
+			id = in.free[n-1]
+			in.free = in.free[:n-1]
+			in.vals[id], in.hash[id] = v, s.Hash()
+		} else {
+			id = ID(len(in.vals))
+			in.vals = append(in.vals, v)
+			in.refs = append(in.refs, 0)
+			in.hash = append(in.hash, s.Hash())
+		}
+		s.Val = id + 1
+	}
+	id := s.Val - 1
+	if id >= in.fixed {
+		in.refs[id]++
+	}
+	return id
+}
+
+// Lookup returns v's ID if v is held, taking no reference.
+func (in *Interner) Lookup(v h.Value) (ID, bool) {
+	id := in.tab.Get(v)
+	return id - 1, id != 0
+}
+
+// Hold takes one more reference to id, which must be held.
+func (in *Interner) Hold(id ID) {
+	if id >= in.fixed {
+		in.refs[id]++
+	}
+}
+
+// Release gives back one reference to id; the last one frees it.
+func (in *Interner) Release(id ID) {
+	if id < in.fixed {
+		return
+	}
+	if in.refs[id]--; in.refs[id] == 0 {
+		in.tab.Delete(in.vals[id], in.hash[id])
+		in.vals[id] = ""
+		in.free = append(in.free, id)
+	}
+}
+
+// Value returns the value of id, which must be held.
+func (in *Interner) Value(id ID) h.Value { return in.vals[id] }
+
+// Cap is one more than the largest ID given so far: tables indexed by ID
+// need no more entries.
+func (in *Interner) Cap() int { return len(in.vals) }
+
+// Held returns the number of IDs held (fixed ones included).
+func (in *Interner) Held() int { return len(in.vals) - len(in.free) }
