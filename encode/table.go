@@ -308,7 +308,7 @@ func (t *opTable) enter(serial int, l *h.Label, call int) *Op {
 	op.Return = -1
 	op.Label.Pending = true
 	op.Label.Ret = h.Void
-	op.argID, op.retID = t.vals.Intern(l.Arg), idVoid
+	op.argID, op.retID = t.intern(l.Arg), idVoid
 	op.retTail, op.usedVar, op.retTrue, op.trueAsX, op.trueAsY = z.LitNull, z.LitNull, z.LitNull, z.LitNull, z.LitNull
 	op.rets, op.lim = nil, nil
 	op.mark, op.cutN = 0, 0
@@ -369,7 +369,16 @@ func (t *opTable) returned(op *Op, ret h.Value, seq int) {
 	op.Return = seq
 	op.Label.Pending = false
 	op.Label.Ret = ret
-	op.retID = t.vals.Intern(ret)
+	op.retID = t.intern(ret)
+}
+
+// intern is vals.Intern, without a look-up for Void, the argument of
+// half the methods and the return value of the other half.
+func (t *opTable) intern(v h.Value) valtab.ID {
+	if v == h.Void {
+		return idVoid
+	}
+	return t.vals.Intern(v)
 }
 
 // argOpsID lists the live operations of the argument of ID id, in call
