@@ -107,7 +107,9 @@ func realTime(x, y *Op) tri {
 type Encoder struct {
 	k    *theory.Kernel
 	sink Sink
-	ax   []*axiom
+	// sharedVals: tab.vals is the caller's (Config.Values).
+	sharedVals bool
+	ax         []*axiom
 
 	// The parts, each the one owner of its state.
 	tab   opTable    // the window's operations and their lists (table.go)
@@ -247,6 +249,11 @@ func (p varPair) key() uint64 {
 // the complete encoding that SYMBOLIC and `satmon encode` use: with
 // EmitOpen, satisfiable iff the window is linearizable.
 type Config struct {
+	// Values, when set, is the interner of the caller's operations
+	// (valtab.NewValues): CallOp and ReturnOp take the IDs they carry
+	// (h.Op.ArgID, RetID) instead of hashing the values again. The
+	// encoder holds its own references to them.
+	Values *valtab.Interner
 	// Lazy, when set, is the saturator's assignment, and grounding is for
 	// unit propagation: transitivity and a pending operation's side
 	// clauses are generated when they become unit or false under it
@@ -288,7 +295,9 @@ type Config struct {
 // clauses to sink, grounding as cfg says.
 func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 	e := &Encoder{k: k, sink: sink}
-	e.tab.vals = valtab.NewInterner(fixedValues[:]...)
+	if e.tab.vals, e.sharedVals = cfg.Values, cfg.Values != nil; !e.sharedVals {
+		e.tab.vals = valtab.NewValues()
+	}
 	e.reg.vars.init()
 	e.ax = preparedAxioms(k)
 	if cfg.EagerMatching {

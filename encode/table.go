@@ -10,13 +10,8 @@ import (
 	"github.com/satmon/satmon/internal/z"
 )
 
-// fixedValues have fixed IDs in every encoder's interner (idVoid, …):
-// a pending operation's return value is Void, and the others are the
-// values that the encoder and the theory's constants compare with.
-var fixedValues = [...]h.Value{h.Void, h.Empty, h.True, h.False, h.Null, h.OK, h.Fail}
-
-// idVoid is Void's ID: fixedValues[0].
-const idVoid valtab.ID = 0
+// idVoid is Void's ID.
+const idVoid = valtab.VoidID
 
 // opTable owns the window's operations: the live ones in call order, the
 // pending ones, their indexes by argument and by method, and the storage
@@ -31,12 +26,14 @@ type opTable struct {
 	// vals names the values of the window by small integers (Op.argID,
 	// Op.retID): a value is hashed once, when the operation that carries
 	// it is called or returns, and byArg and the value comparisons of
-	// the kernel read IDs. The table owns the interner because it owns
-	// the operations, the holders of the IDs: each live operation holds
-	// a reference to its argument's and its return value's ID (enter,
-	// returned), given back when it is forgotten (recycle), so an ID is
-	// reused only once no live operation carries its value, and then
-	// byArg has no entry for it either.
+	// the kernel read IDs. The interner is the encoder's own, or the
+	// caller's (Config.Values: the monitor's, which names each value
+	// once as its action enters, for the encoder and the remover alike).
+	// Either way each live operation holds a reference to its argument's
+	// and its return value's ID (enter, returned), given back when it is
+	// forgotten (recycle): an ID is reused only once no live operation
+	// carries its value, whatever the order in which the holders forget,
+	// and then byArg has no entry for it either.
 	vals *valtab.Interner
 	// byArg holds the live operations by argument ID, in call order.
 	byArg  [][]*Op
@@ -299,7 +296,10 @@ func (t *opTable) putOwned(l ownedList) {
 // state of a new operation. It takes what a caller can set one by one,
 // not as an Op: an Op passed by value is a large struct copied at every
 // call.
-func (t *opTable) enter(serial int, l *h.Label, call int) *Op {
+//
+// argID is l.Arg's ID, with a reference taken for the operation (intern,
+// or Hold for the caller's ID).
+func (t *opTable) enter(serial int, l *h.Label, call int, argID valtab.ID) *Op {
 	op := t.newOp()
 	// The struct's emptied lists stay with it (recycle, keepOwned), and
 	// so does its life: see Op.life. The rest is set field by field: a
@@ -308,7 +308,7 @@ func (t *opTable) enter(serial int, l *h.Label, call int) *Op {
 	op.Return = -1
 	op.Label.Pending = true
 	op.Label.Ret = h.Void
-	op.argID, op.retID = t.intern(l.Arg), idVoid
+	op.argID, op.retID = argID, idVoid
 	op.retTail, op.usedVar, op.retTrue, op.trueAsX, op.trueAsY = z.LitNull, z.LitNull, z.LitNull, z.LitNull, z.LitNull
 	op.rets, op.lim = nil, nil
 	op.mark, op.cutN = 0, 0
@@ -360,8 +360,9 @@ func (t *opTable) add(op *Op) {
 	t.byMeth[op.Label.Method] = append(t.byMeth[op.Label.Method], op)
 }
 
-// returned records that op returned ret at action seq.
-func (t *opTable) returned(op *Op, ret h.Value, seq int) {
+// returned records that op returned ret at action seq; retID is ret's ID,
+// with a reference taken for op.
+func (t *opTable) returned(op *Op, ret h.Value, retID valtab.ID, seq int) {
 	if i := slices.Index(t.pend, op); i >= 0 {
 		t.pend = removeAt(t.pend, i)
 		t.pendGen++
@@ -369,7 +370,7 @@ func (t *opTable) returned(op *Op, ret h.Value, seq int) {
 	op.Return = seq
 	op.Label.Pending = false
 	op.Label.Ret = ret
-	op.retID = t.intern(ret)
+	op.retID = retID
 }
 
 // intern is vals.Intern, without a look-up for Void, the argument of

@@ -8,6 +8,7 @@ import (
 
 	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/valtab"
 	"github.com/satmon/satmon/saturate"
 	"github.com/satmon/satmon/theory"
 )
@@ -139,7 +140,7 @@ func checkTable(e *Encoder) error {
 	}
 	seen := map[h.Value]bool{}
 	held := map[h.Value]bool{}
-	for _, v := range fixedValues {
+	for _, v := range valtab.Fixed {
 		held[v] = true
 	}
 	for _, o := range win {

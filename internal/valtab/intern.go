@@ -27,6 +27,22 @@ type Interner struct {
 	fixed ID
 }
 
+// Fixed are the values with fixed IDs in an interner made by NewValues:
+// VoidID, EmptyID, …, in this order. A pending operation's return value
+// is Void, and the others are the values that the encoder, the remover
+// and the theory's constants compare with.
+var Fixed = [...]h.Value{h.Void, h.Empty, h.True, h.False, h.Null, h.OK, h.Fail}
+
+// The fixed IDs of NewValues.
+const (
+	VoidID ID = iota
+	EmptyID
+)
+
+// NewValues returns an interner of history values, with the Fixed values
+// at their fixed IDs.
+func NewValues() *Interner { return NewInterner(Fixed[:]...) }
+
 // NewInterner returns an interner where fixed[i] has ID i for good.
 func NewInterner(fixed ...h.Value) *Interner {
 	in := &Interner{}
@@ -78,11 +94,15 @@ func (in *Interner) Hold(id ID) {
 	}
 }
 
-// Release gives back one reference to id; the last one frees it.
+// Release gives back one reference to id; the last one frees it. Small
+// enough to be inlined: most IDs given back are fixed ones (Void).
 func (in *Interner) Release(id ID) {
-	if id < in.fixed {
-		return
+	if id >= in.fixed {
+		in.release(id)
 	}
+}
+
+func (in *Interner) release(id ID) {
 	if in.refs[id]--; in.refs[id] == 0 {
 		in.tab.Delete(in.vals[id], in.hash[id])
 		in.vals[id] = ""
