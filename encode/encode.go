@@ -1040,13 +1040,22 @@ func (e *Encoder) Ops() []*Op { return e.tab.win }
 
 // CheckWindow verifies what Remove's filtering relies on and keeps: every
 // list of a live operation names only live operations, and each relation
-// is symmetric. It is for tests; it costs O(window²).
+// is symmetric; and the operations' value IDs name their values. It is
+// for tests; it costs O(window²).
 func (e *Encoder) CheckWindow() error {
 	live := map[*Op]bool{}
 	for _, o := range e.tab.win {
 		live[o] = true
 	}
 	for _, o := range e.tab.win {
+		// The value IDs name the operation's values: an ID reused while
+		// the operation held it would not.
+		if v := e.tab.vals.Value(o.argID); v != o.Label.Arg {
+			return fmt.Errorf("encode: %d's argument ID %d names %q, not %q", o.Serial, o.argID, v, o.Label.Arg)
+		}
+		if v := e.tab.vals.Value(o.retID); v != o.Label.Ret {
+			return fmt.Errorf("encode: %d's return ID %d names %q, not %q", o.Serial, o.retID, v, o.Label.Ret)
+		}
 		if e.virt {
 			// Only pairs whose y has returned are stored (partners.go).
 			for _, p := range o.asX {
