@@ -20,11 +20,17 @@ type ID = uint32
 // order, and are never freed; Intern and Release count nothing for them.
 type Interner struct {
 	tab   Table[ID]
-	vals  []h.Value
-	refs  []int32
-	hash  []uint64
+	ids   []entry // by ID: one slice, so that a new ID grows one allocation
 	free  []ID
 	fixed ID
+}
+
+// entry is an ID's value, the value's hash (for deleting it) and its
+// references.
+type entry struct {
+	val  h.Value
+	hash uint64
+	refs int32
 }
 
 // Fixed are the values with fixed IDs in an interner made by NewValues:
@@ -45,14 +51,16 @@ func NewValues() *Interner { return NewInterner(Fixed[:]...) }
 
 // NewInterner returns an interner where fixed[i] has ID i for good.
 func NewInterner(fixed ...h.Value) *Interner {
-	in := &Interner{}
+	// As many entries at once as the table has slots at first: a
+	// window holds a few dozen values as a rule.
+	in := &Interner{ids: make([]entry, 0, 32)}
 	for _, v := range fixed {
 		if _, ok := in.Lookup(v); ok {
 			panic("valtab: fixed value given twice")
 		}
 		in.Intern(v)
 	}
-	in.fixed = ID(len(in.vals))
+	in.fixed = ID(len(in.ids))
 	return in
 }
 
@@ -65,18 +73,16 @@ func (in *Interner) Intern(v h.Value) ID {
 		if n := len(in.free); n > 0 {
 			id = in.free[n-1]
 			in.free = in.free[:n-1]
-			in.vals[id], in.hash[id] = v, s.Hash()
+			in.ids[id] = entry{val: v, hash: s.Hash()}
 		} else {
-			id = ID(len(in.vals))
-			in.vals = append(in.vals, v)
-			in.refs = append(in.refs, 0)
-			in.hash = append(in.hash, s.Hash())
+			id = ID(len(in.ids))
+			in.ids = append(in.ids, entry{val: v, hash: s.Hash()})
 		}
 		s.Val = id + 1
 	}
 	id := s.Val - 1
 	if id >= in.fixed {
-		in.refs[id]++
+		in.ids[id].refs++
 	}
 	return id
 }
@@ -90,7 +96,7 @@ func (in *Interner) Lookup(v h.Value) (ID, bool) {
 // Hold takes one more reference to id, which must be held.
 func (in *Interner) Hold(id ID) {
 	if id >= in.fixed {
-		in.refs[id]++
+		in.ids[id].refs++
 	}
 }
 
@@ -103,19 +109,20 @@ func (in *Interner) Release(id ID) {
 }
 
 func (in *Interner) release(id ID) {
-	if in.refs[id]--; in.refs[id] == 0 {
-		in.tab.Delete(in.vals[id], in.hash[id])
-		in.vals[id] = ""
+	e := &in.ids[id]
+	if e.refs--; e.refs == 0 {
+		in.tab.Delete(e.val, e.hash)
+		e.val = ""
 		in.free = append(in.free, id)
 	}
 }
 
 // Value returns the value of id, which must be held.
-func (in *Interner) Value(id ID) h.Value { return in.vals[id] }
+func (in *Interner) Value(id ID) h.Value { return in.ids[id].val }
 
 // Cap is one more than the largest ID given so far: tables indexed by ID
 // need no more entries.
-func (in *Interner) Cap() int { return len(in.vals) }
+func (in *Interner) Cap() int { return len(in.ids) }
 
 // Held returns the number of IDs held (fixed ones included).
-func (in *Interner) Held() int { return len(in.vals) - len(in.free) }
+func (in *Interner) Held() int { return len(in.ids) - len(in.free) }
