@@ -659,7 +659,7 @@ func (e *Encoder) crec(st *instState, level int) {
 	}
 	tied := lv.tied && e.valueTied
 	if tied {
-		cands, full = e.tab.byArg.Get(e.scr.env[1-v].Label.Arg), false // see rec
+		cands, full = e.tab.byArg[e.scr.env[1-v].argID], false // see rec
 	}
 	if v == st.fixed {
 		cands, full = st.one[:], false

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/valtab"
 	"github.com/satmon/satmon/internal/z"
 	"github.com/satmon/satmon/theory"
 )
@@ -50,6 +51,9 @@ type Op struct {
 	// ret(o) = v variable true (see variable).
 	retTail Lit
 	usedVar Lit // used(o), once created
+	// argID and retID name Label.Arg and Label.Ret in the table's
+	// interner (opTable.vals): retID is idVoid while o is pending.
+	argID, retID valtab.ID
 	// rets are the ret(o) = v variables of a pending o, by value.
 	rets    map[h.Value]Lit
 	retTrue Lit // the ret(o) = v variable last seen true (lazyret.go)
@@ -103,7 +107,9 @@ func realTime(x, y *Op) tri {
 type Encoder struct {
 	k    *theory.Kernel
 	sink Sink
-	ax   []*axiom
+	// sharedVals: tab.vals is the caller's (Config.Values).
+	sharedVals bool
+	ax         []*axiom
 
 	// The parts, each the one owner of its state.
 	tab   opTable    // the window's operations and their lists (table.go)
@@ -243,6 +249,11 @@ func (p varPair) key() uint64 {
 // the complete encoding that SYMBOLIC and `satmon encode` use: with
 // EmitOpen, satisfiable iff the window is linearizable.
 type Config struct {
+	// Values, when set, is the interner of the caller's operations
+	// (valtab.NewValues): CallOp and ReturnOp take the IDs they carry
+	// (h.Op.ArgID, RetID) instead of hashing the values again. The
+	// encoder holds its own references to them.
+	Values *valtab.Interner
 	// Lazy, when set, is the saturator's assignment, and grounding is for
 	// unit propagation: transitivity and a pending operation's side
 	// clauses are generated when they become unit or false under it
@@ -284,6 +295,9 @@ type Config struct {
 // clauses to sink, grounding as cfg says.
 func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 	e := &Encoder{k: k, sink: sink}
+	if e.tab.vals, e.sharedVals = cfg.Values, cfg.Values != nil; !e.sharedVals {
+		e.tab.vals = valtab.NewValues()
+	}
 	e.reg.vars.init()
 	e.ax = preparedAxioms(k)
 	if cfg.EagerMatching {
@@ -704,7 +718,7 @@ func (e *Encoder) matchPossible(x, y *Op) bool {
 		// The methods allow the pair (memoized); arg(x) = ret(y) is all
 		// that is left. Call asks this of every pair of the window.
 		if !y.pending() {
-			return x.Label.Arg == y.Label.Ret
+			return x.argID == y.retID
 		}
 		return e.retPossible(y, x.Label.Arg)
 	}
@@ -1026,13 +1040,22 @@ func (e *Encoder) Ops() []*Op { return e.tab.win }
 
 // CheckWindow verifies what Remove's filtering relies on and keeps: every
 // list of a live operation names only live operations, and each relation
-// is symmetric. It is for tests; it costs O(window²).
+// is symmetric; and the operations' value IDs name their values. It is
+// for tests; it costs O(window²).
 func (e *Encoder) CheckWindow() error {
 	live := map[*Op]bool{}
 	for _, o := range e.tab.win {
 		live[o] = true
 	}
 	for _, o := range e.tab.win {
+		// The value IDs name the operation's values: an ID reused while
+		// the operation held it would not.
+		if v := e.tab.vals.Value(o.argID); v != o.Label.Arg {
+			return fmt.Errorf("encode: %d's argument ID %d names %q, not %q", o.Serial, o.argID, v, o.Label.Arg)
+		}
+		if v := e.tab.vals.Value(o.retID); v != o.Label.Ret {
+			return fmt.Errorf("encode: %d's return ID %d names %q, not %q", o.Serial, o.retID, v, o.Label.Ret)
+		}
 		if e.virt {
 			// Only pairs whose y has returned are stored (partners.go).
 			for _, p := range o.asX {

@@ -854,7 +854,7 @@ func (e *Encoder) rec(st *instState, level int) {
 		cands = e.tab.opsOf(m)
 	}
 	if a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) && slices.Contains(pl.order[:level], 1-v) {
-		cands, full = e.tab.byArg.Get(e.scr.env[1-v].Label.Arg), false // see the skip in bind
+		cands, full = e.tab.byArg[e.scr.env[1-v].argID], false // see the skip in bind
 	}
 	if v == st.fixed {
 		cands, full = st.one[:], false

@@ -151,7 +151,7 @@ func (e *Encoder) atMostOne(m newMatch, cands []*Op, injective bool) {
 // partnersX).
 func (e *Encoder) functionCands(x, y *Op) []*Op {
 	if e.valueTied {
-		return e.tab.byArg.Get(x.Label.Arg)
+		return e.tab.byArg[x.argID]
 	}
 	return e.partnersY(y)
 }
@@ -323,7 +323,7 @@ func (e *Encoder) groundFromMatch(a *axiom, at *theory.Formula, x, y *Op) {
 			}
 			if a.shape == shapeFunction && e.valueTied && (v == 0 || v == 1) {
 				// Only partners of the same value: see groundMatched.
-				cands = e.tab.byArg.Get(e.scr.env[1-v].Label.Arg)
+				cands = e.tab.byArg[e.scr.env[1-v].argID]
 			}
 			for _, o := range cands {
 				e.scr.env[v] = o

@@ -74,7 +74,7 @@ func (e *Encoder) otherValue(y *Op, r Lit) { e.pairClauses(y, r, false) }
 func (e *Encoder) pairClauses(y *Op, r Lit, same bool) {
 	val := e.reg.meaning[r.Var()].ret
 	if same {
-		for _, x := range e.tab.byArg.Get(val) {
+		for _, x := range e.tab.argOps(val) {
 			e.pairClauseOf(x, y)
 		}
 		return

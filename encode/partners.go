@@ -211,7 +211,7 @@ func (e *Encoder) callPartners(op *Op) {
 		if o.pending() {
 			continue
 		}
-		if fast && op.Label.Arg != o.Label.Ret || !fast && !e.matchPossible(op, o) {
+		if fast && op.argID != o.retID || !fast && !e.matchPossible(op, o) {
 			continue
 		}
 		op.asX = e.tab.push(op.asX, o)
@@ -246,7 +246,7 @@ func (e *Encoder) returnPartners(op *Op) {
 	}
 	clear(out)
 	e.scr.opScratch = out[:0]
-	for _, x := range e.tab.byArg.Get(op.Label.Ret) {
+	for _, x := range e.tab.argOpsID(op.retID) {
 		if e.matchPossible(x, op) {
 			op.asY = e.tab.push(op.asY, x)
 			x.asX = e.insertBySerial(x.asX, op)

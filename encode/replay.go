@@ -2,6 +2,7 @@ package encode
 
 import (
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/valtab"
 	"github.com/satmon/satmon/theory"
 )
 
@@ -27,12 +28,23 @@ func (e *Encoder) Begin() {
 // CallOp adds the history operation o, under the given serial (≥ 1, and
 // increasing), at its call; o.Call is its action index in the log.
 func (e *Encoder) CallOp(o *h.Op, serial int) {
-	e.call(e.tab.enter(serial, &o.Label, o.Call+theory.InitActions))
+	e.call(e.tab.enter(serial, &o.Label, o.Call+theory.InitActions, e.heldID(o.Label.Arg, o.ArgID)))
 }
 
 // ReturnOp records the return of o, added before by CallOp under serial.
 func (e *Encoder) ReturnOp(o *h.Op, serial int) {
-	e.Return(serial, o.Label.Ret, o.Return+theory.InitActions)
+	e.ret(serial, o.Label.Ret, e.heldID(o.Label.Ret, o.RetID), o.Return+theory.InitActions)
+}
+
+// heldID returns v's ID with a reference taken: id, o's own, when the
+// interner is the caller's (Config.Values), whose operations carry their
+// values' IDs; else v interned.
+func (e *Encoder) heldID(v h.Value, id valtab.ID) valtab.ID {
+	if e.sharedVals {
+		e.tab.vals.Hold(id)
+		return id
+	}
+	return e.tab.intern(v)
 }
 
 // SerialOf is the serial of a history's i-th operation in a from-scratch

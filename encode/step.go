@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/valtab"
 	"github.com/satmon/satmon/internal/z"
 )
 
@@ -19,7 +20,9 @@ import (
 // Call adds a new operation to the window and emits the universal
 // instances it completes. Only o's exported fields are read (what a
 // caller can set): the rest is the state of a new operation.
-func (e *Encoder) Call(o Op) { e.call(e.tab.enter(o.Serial, &o.Label, o.Call)) }
+func (e *Encoder) Call(o Op) {
+	e.call(e.tab.enter(o.Serial, &o.Label, o.Call, e.tab.intern(o.Label.Arg)))
+}
 
 // call is Call of op, just made by enter (CallOp makes it from the
 // history's operation directly, without an Op in between).
@@ -53,6 +56,11 @@ func (e *Encoder) call(op *Op) {
 // Return records that the operation serial returned ret at action seq and
 // emits the ∀∃ instances that became closed.
 func (e *Encoder) Return(serial int, ret h.Value, seq int) {
+	e.ret(serial, ret, e.tab.intern(ret), seq)
+}
+
+// ret is Return, with ret's ID, a reference taken for the operation.
+func (e *Encoder) ret(serial int, ret h.Value, retID valtab.ID, seq int) {
 	e.scr.nodes.reset()
 	op := e.tab.op(serial)
 	// Settle the pending-era variables first: used, and the return value.
@@ -84,7 +92,7 @@ func (e *Encoder) Return(serial int, ret h.Value, seq int) {
 		}
 		e.scr.retUnits = units
 	}
-	e.tab.returned(op, ret, seq)
+	e.tab.returned(op, ret, retID, seq)
 	if e.virt {
 		e.returnPartners(op)
 	} else {

@@ -10,10 +10,8 @@ import (
 	"github.com/satmon/satmon/internal/z"
 )
 
-// argTable holds the live operations by argument, in call order: each
-// call and each forgetting hashes the argument once. Nothing iterates over
-// it, so its layout decides nothing but speed.
-type argTable = valtab.Table[[]*Op]
+// idVoid is Void's ID.
+const idVoid = valtab.VoidID
 
 // opTable owns the window's operations: the live ones in call order, the
 // pending ones, their indexes by argument and by method, and the storage
@@ -25,8 +23,21 @@ type opTable struct {
 	// pendGen counts the changes of pend, so that lists derived from it
 	// (pendingFor) know when they are stale.
 	pendGen uint64
-	byArg   argTable // live operations by argument
-	byMeth  [][]*Op  // live operations by method, in call order
+	// vals names the values of the window by small integers (Op.argID,
+	// Op.retID): a value is hashed once, when the operation that carries
+	// it is called or returns, and byArg and the value comparisons of
+	// the kernel read IDs. The interner is the encoder's own, or the
+	// caller's (Config.Values: the monitor's, which names each value
+	// once as its action enters, for the encoder and the remover alike).
+	// Either way each live operation holds a reference to its argument's
+	// and its return value's ID (enter, returned), given back when it is
+	// forgotten (recycle): an ID is reused only once no live operation
+	// carries its value, whatever the order in which the holders forget,
+	// and then byArg has no entry for it either.
+	vals *valtab.Interner
+	// byArg holds the live operations by argument ID, in call order.
+	byArg  [][]*Op
+	byMeth [][]*Op // live operations by method, in call order
 	// unordered: some operation was called (Op.Call) no later than one
 	// before it in the window. Candidate lists are in call order only
 	// while calls increase with serials, as the monitor's do; otherwise
@@ -149,6 +160,8 @@ func (t *opTable) newOp() *Op {
 // keep with a struct, or those of a struct that is not kept, go to the
 // pools.
 func (t *opTable) recycle(o *Op) {
+	t.vals.Release(o.argID)
+	t.vals.Release(o.retID)
 	keep := len(t.freeOps) < maxKeptOps
 	if keep {
 		o.asX = t.emptied(o.asX)
@@ -283,7 +296,10 @@ func (t *opTable) putOwned(l ownedList) {
 // state of a new operation. It takes what a caller can set one by one,
 // not as an Op: an Op passed by value is a large struct copied at every
 // call.
-func (t *opTable) enter(serial int, l *h.Label, call int) *Op {
+//
+// argID is l.Arg's ID, with a reference taken for the operation (intern,
+// or Hold for the caller's ID).
+func (t *opTable) enter(serial int, l *h.Label, call int, argID valtab.ID) *Op {
 	op := t.newOp()
 	// The struct's emptied lists stay with it (recycle, keepOwned), and
 	// so does its life: see Op.life. The rest is set field by field: a
@@ -292,6 +308,7 @@ func (t *opTable) enter(serial int, l *h.Label, call int) *Op {
 	op.Return = -1
 	op.Label.Pending = true
 	op.Label.Ret = h.Void
+	op.argID, op.retID = argID, idVoid
 	op.retTail, op.usedVar, op.retTrue, op.trueAsX, op.trueAsY = z.LitNull, z.LitNull, z.LitNull, z.LitNull, z.LitNull
 	op.rets, op.lim = nil, nil
 	op.mark, op.cutN = 0, 0
@@ -333,16 +350,19 @@ func (t *opTable) add(op *Op) {
 	t.win = append(t.win, op)
 	t.pend = append(t.pend, op)
 	t.pendGen++
-	a := t.byArg.Put(op.Label.Arg)
-	a.Val = t.push(a.Val, op)
+	if int(op.argID) >= len(t.byArg) {
+		t.byArg = append(t.byArg, make([][]*Op, t.vals.Cap()-len(t.byArg))...)
+	}
+	t.byArg[op.argID] = t.push(t.byArg[op.argID], op)
 	for int(op.Label.Method) >= len(t.byMeth) {
 		t.byMeth = append(t.byMeth, nil)
 	}
 	t.byMeth[op.Label.Method] = append(t.byMeth[op.Label.Method], op)
 }
 
-// returned records that op returned ret at action seq.
-func (t *opTable) returned(op *Op, ret h.Value, seq int) {
+// returned records that op returned ret at action seq; retID is ret's ID,
+// with a reference taken for op.
+func (t *opTable) returned(op *Op, ret h.Value, retID valtab.ID, seq int) {
 	if i := slices.Index(t.pend, op); i >= 0 {
 		t.pend = removeAt(t.pend, i)
 		t.pendGen++
@@ -350,6 +370,33 @@ func (t *opTable) returned(op *Op, ret h.Value, seq int) {
 	op.Return = seq
 	op.Label.Pending = false
 	op.Label.Ret = ret
+	op.retID = retID
+}
+
+// intern is vals.Intern, without a look-up for Void, the argument of
+// half the methods and the return value of the other half.
+func (t *opTable) intern(v h.Value) valtab.ID {
+	if v == h.Void {
+		return idVoid
+	}
+	return t.vals.Intern(v)
+}
+
+// argOpsID lists the live operations of the argument of ID id, in call
+// order.
+func (t *opTable) argOpsID(id valtab.ID) []*Op {
+	if int(id) < len(t.byArg) {
+		return t.byArg[id]
+	}
+	return nil
+}
+
+// argOps lists the live operations of argument v, in call order.
+func (t *opTable) argOps(v h.Value) []*Op {
+	if id, ok := t.vals.Lookup(v); ok && int(id) < len(t.byArg) {
+		return t.byArg[id]
+	}
+	return nil
 }
 
 // drop takes the operations marked gone (listed in t.gone) out of the
@@ -423,12 +470,10 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 		}
 		// The list by argument is in serial order: g is found by
 		// bisection there.
-		if i := t.byArg.Find(g.Label.Arg); i >= 0 {
-			a := t.byArg.At(i)
-			if a.Val = cutOp(a.Val, g); len(a.Val) == 0 {
-				t.putList(a.Val)
-				t.byArg.DeleteAt(i)
-			}
+		a := &t.byArg[g.argID]
+		if *a = cutOp(*a, g); len(*a) == 0 {
+			t.putList(*a)
+			*a = nil
 		}
 	}
 	for i, o := range touched {

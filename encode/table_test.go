@@ -133,25 +133,43 @@ func checkTable(e *Encoder) error {
 		}
 	}
 	args := 0
-	tab.byArg.All(func(s *valtab.Slot[[]*Op]) {
-		if len(s.Val) > 0 {
+	for _, l := range tab.byArg {
+		if len(l) > 0 {
 			args++
 		}
-	})
+	}
 	seen := map[h.Value]bool{}
+	held := map[h.Value]bool{}
+	for _, v := range valtab.Fixed {
+		held[v] = true
+	}
 	for _, o := range win {
+		// Each live operation's IDs name its values: an ID reused while
+		// an operation held it would show here.
+		if got := tab.vals.Value(o.argID); got != o.Label.Arg {
+			return fmt.Errorf("%d: argument ID %d names %q, not %q", o.Serial, o.argID, got, o.Label.Arg)
+		}
+		if got := tab.vals.Value(o.retID); got != o.Label.Ret {
+			return fmt.Errorf("%d: return ID %d names %q, not %q", o.Serial, o.retID, got, o.Label.Ret)
+		}
+		held[o.Label.Arg], held[o.Label.Ret] = true, true
 		v := o.Label.Arg
 		if seen[v] {
 			continue
 		}
 		seen[v] = true
-		if err := same(fmt.Sprintf("byArg[%q]", v), tab.byArg.Get(v),
+		if err := same(fmt.Sprintf("byArg[%q]", v), tab.argOps(v),
 			filter(func(p *Op) bool { return p.Label.Arg == v })); err != nil {
 			return err
 		}
 	}
-	if args != len(seen) || tab.byArg.Len() != len(seen) {
-		return fmt.Errorf("byArg holds %d arguments (counted %d), the window %d", args, tab.byArg.Len(), len(seen))
+	if args != len(seen) {
+		return fmt.Errorf("byArg holds %d arguments, the window %d", args, len(seen))
+	}
+	// Nothing but the window's operations holds an ID: the interner
+	// holds exactly their values, so forgotten values free their IDs.
+	if tab.vals.Held() != len(held) {
+		return fmt.Errorf("the interner holds %d values, the window %d", tab.vals.Held(), len(held))
 	}
 	for _, o := range win {
 		want := filter(func(p *Op) bool { return p != o && !before(o, p) && !before(p, o) })

@@ -328,14 +328,14 @@ func newMonitor(ctx context.Context, obj h.Object, param string, opt Options, tu
 	case Enumerate:
 		m.chk = &enumChecker{k: k, opt: opt, stop: stop}
 	case Saturate:
-		m.chk = newSatChecker(k, tune.eager, opt.RemoveObsolete, stop)
+		m.chk = newSatChecker(k, tune.eager, opt.RemoveObsolete, stop, m.win.vals)
 	case Symbolic:
 		if m.chk, err = newSymChecker(k, opt, tune.activation, stop); err != nil {
 			return nil, err
 		}
 	}
 	if opt.RemoveObsolete {
-		m.rem = newRemover(obj)
+		m.rem = newRemover(obj, m.win.vals)
 		if tune.maxWait != 0 {
 			m.rem.maxWait = max(tune.maxWait, 0)
 		}

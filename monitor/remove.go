@@ -44,12 +44,19 @@ import (
 // two removes returning it, two writes of one value, an untagged unlock),
 // the operations carrying it are never removed, and the count is reported.
 type remover struct {
-	obj     h.Object
-	byKey   tagTable // the live tags
-	quiet   []int    // serials waiting for no pending operation to overlap them
-	repeats int      // tags seen repeated (matching not unique)
-	maxWait int      // most operations waiting for quiescence (injective objects)
-	forced  int      // operations forgotten because the cap was reached
+	obj h.Object
+	// vals is the window's interner. byKey holds the live tags by the
+	// ID of their value (the operation's ArgID or RetID, as sides
+	// says; an exchanger's pair of values is interned on its own), and
+	// each live tag holds a reference to its ID (tag, drop): so a tag
+	// is never found under the ID of another value, even after the
+	// operations that carried its value are forgotten.
+	vals    *valtab.Interner
+	byKey   []*tagged // the live tags, by ID; nil where none
+	quiet   []int     // serials waiting for no pending operation to overlap them
+	repeats int       // tags seen repeated (matching not unique)
+	maxWait int       // most operations waiting for quiescence (injective objects)
+	forced  int       // operations forgotten because the cap was reached
 	// repeatedLive counts the tags of byKey seen repeated, so that
 	// anyRepeated, asked at every quiescent point, visits no map.
 	repeatedLive int
@@ -77,19 +84,15 @@ type remover struct {
 	tagChunk []tagged // allocated for tag and not yet used
 	more     []int
 	taken    []int
-	keys     []h.Value
+	keys     []valtab.ID
 	over     []int
 }
-
-// tagTable holds the live tags: each is hashed once when it is looked
-// up, and its hash is kept in its struct so that deleting hashes nothing.
-type tagTable = valtab.Table[*tagged]
 
 // tagged collects the live operations carrying one tag.
 type tagged struct {
 	adds, rems []int // serials: the adding side and the matched side
 	repeated   bool
-	hash       uint64 // the tag's hash in byKey, so that deleting it hashes nothing
+	id         valtab.ID // the tag's ID, its index in byKey
 	// add1 and rem1 hold adds and rems while a tag is unique, as most
 	// are, so that a new tag allocates no slices.
 	add1, rem1 [1]int
@@ -101,14 +104,31 @@ type tagged struct {
 // cap only acts when an operation stalls.
 const defaultMaxWait = 64
 
-func newRemover(obj h.Object) *remover {
-	return &remover{obj: obj, observers: map[h.Value][]int{}, maxWait: defaultMaxWait}
+func newRemover(obj h.Object, vals *valtab.Interner) *remover {
+	return &remover{obj: obj, vals: vals, observers: map[h.Value][]int{}, maxWait: defaultMaxWait}
 }
 
-func (r *remover) tag(v h.Value) *tagged {
-	s := r.byKey.Put(v)
-	t := s.Val
+// noID is the ID sides gives a key that is not interned: an exchanger's
+// pair of values that no live tag has.
+const noID = ^valtab.ID(0)
+
+// get returns the live tag of ID id, or nil.
+func (r *remover) get(id valtab.ID) *tagged {
+	if int64(id) < int64(len(r.byKey)) {
+		return r.byKey[id]
+	}
+	return nil
+}
+
+// tag returns the live tag of key v, whose ID sides gave, made if new.
+func (r *remover) tag(v h.Value, id valtab.ID) *tagged {
+	t := r.get(id)
 	if t == nil {
+		if id == noID {
+			id = r.vals.Intern(v)
+		} else {
+			r.vals.Hold(id)
+		}
 		if n := len(r.freeTags); n > 0 {
 			t = r.freeTags[n-1]
 			r.freeTags = r.freeTags[:n-1]
@@ -120,16 +140,19 @@ func (r *remover) tag(v h.Value) *tagged {
 			r.tagChunk = r.tagChunk[1:]
 			t.adds, t.rems = t.add1[:0], t.rem1[:0]
 		}
-		t.hash = s.Hash()
-		s.Val = t
+		t.id = id
+		if int(id) >= len(r.byKey) {
+			r.byKey = append(r.byKey, make([]*tagged, r.vals.Cap()-len(r.byKey))...)
+		}
+		r.byKey[id] = t
 	}
 	return t
 }
 
-// release drops tag key, whose operations are forgotten, and keeps its
+// release drops tag t, whose operations are forgotten, and keeps its
 // struct for reuse.
-func (r *remover) release(key h.Value, t *tagged) {
-	r.drop(key, t)
+func (r *remover) release(t *tagged) {
+	r.drop(t)
 	r.reuse(t)
 }
 
@@ -148,51 +171,57 @@ const maxFreeTags = 1 << 12
 // tagChunk is how many tag structs tag allocates at once.
 const tagChunk = 32
 
-// sides says how an operation takes part in matching: its tag, and
-// whether it is on the adding side (add, write, lock, acquire) or the
-// matched side; ok=false for operations that never match (state-preserving
-// ones) and untagged ones.
-func (r *remover) sides(o *h.Op) (key h.Value, adding, ok bool) {
+// sides says how an operation takes part in matching: its tag and the
+// tag's ID (noID if it has none yet), and whether it is on the adding
+// side (add, write, lock, acquire) or the matched side; ok=false for
+// operations that never match (state-preserving ones) and untagged ones.
+func (r *remover) sides(o *h.Op) (key h.Value, id valtab.ID, adding, ok bool) {
 	l := &o.Label
 	switch r.obj {
 	case h.Queue, h.Stack, h.PQueue:
 		if l.Method == h.Add {
-			return l.Arg, true, true
+			return l.Arg, o.ArgID, true, true
 		}
-		if l.Ret == h.Empty {
-			return "", false, false
+		if o.RetID == valtab.EmptyID {
+			return "", noID, false, false
 		}
-		return l.Ret, false, true
+		return l.Ret, o.RetID, false, true
 	case h.Lock, h.Semaphore:
 		if l.Method == h.LockM || l.Method == h.Acquire {
-			return l.Arg, true, true
+			return l.Arg, o.ArgID, true, true
 		}
-		return l.Ret, false, true
+		return l.Ret, o.RetID, false, true
 	case h.Register:
 		if l.Method == h.Write {
-			return l.Arg, true, true
+			return l.Arg, o.ArgID, true, true
 		}
-		return l.Ret, false, true
+		return l.Ret, o.RetID, false, true
 	case h.Set:
 		if l.Method == h.Add && l.Ret == h.True {
-			return l.Arg, true, true
+			return l.Arg, o.ArgID, true, true
 		}
 		if l.Method == h.Rem && l.Ret == h.True {
-			return l.Arg, false, true
+			return l.Arg, o.ArgID, false, true
 		}
-		return "", false, false
+		return "", noID, false, false
 	case h.Exchanger:
 		if l.Ret == h.Null {
-			return "", false, false
+			return "", noID, false, false
 		}
-		// Both partners carry the unordered pair of values.
+		// Both partners carry the unordered pair of values, interned
+		// by the tag itself (tag).
 		a, b := l.Arg, l.Ret
 		if b < a {
 			a, b = b, a
 		}
-		return a + "\x00" + b, l.Arg < l.Ret, true
+		key := a + "\x00" + b
+		id, ok := r.vals.Lookup(key)
+		if !ok {
+			id = noID
+		}
+		return key, id, l.Arg < l.Ret, true
 	}
-	return "", false, false
+	return "", noID, false, false
 }
 
 // returned is told of each return after saturation found no conflict; it
@@ -206,7 +235,7 @@ func (r *remover) returned(w *window, s int) []int {
 		// observes the state (reads, failed cas, gets) goes as below.
 		return r.settle(w)
 	}
-	key, adding, matches := r.sides(o)
+	key, id, adding, matches := r.sides(o)
 	switch {
 	case !matches:
 		r.quiet = append(r.quiet, s)
@@ -216,7 +245,7 @@ func (r *remover) returned(w *window, s int) []int {
 	case key == h.Void && r.obj != h.Exchanger:
 		r.repeats++ // an untagged unlock or release: matching not unique
 	default:
-		t := r.tag(key)
+		t := r.tag(key, id)
 		if adding {
 			t.adds = append(t.adds, s)
 		} else {
@@ -278,14 +307,14 @@ func (r *remover) settle(w *window) []int {
 			if !r.overCap(held + len(r.quiet) - n) {
 				break
 			}
-			if key, _, ok := r.sides(o); ok && r.pendingMayCarry(w, key) {
+			if key, _, _, ok := r.sides(o); ok && r.pendingMayCarry(w, key) {
 				r.quiet[held] = s
 				held++
 				continue
 			}
 			r.forced++
 		}
-		key, adding, matches := r.sides(o)
+		key, id, adding, matches := r.sides(o)
 		switch {
 		case r.obj == h.Register && adding:
 			lastWrite = s
@@ -306,10 +335,10 @@ func (r *remover) settle(w *window) []int {
 				r.kept = append(r.kept, s)
 			}
 		case matches:
-			if t := r.byKey.Get(key); t != nil && !t.repeated && len(t.adds) == 1 && len(t.rems) == 1 {
+			if t := r.get(id); t != nil && !t.repeated && len(t.adds) == 1 && len(t.rems) == 1 {
 				add, rem := t.adds[0], t.rems[0]
 				out = append(out, add, rem)
-				r.release(key, t)
+				r.release(t)
 				if r.obj == h.Set {
 					out = append(out, r.takeObservers(w, key, w.op(rem).Return)...)
 				}
@@ -432,8 +461,10 @@ func (r *remover) overwritten(w *window, latest int) []int {
 	keys := r.keys[:0]
 	defer func() { r.keys = keys[:0] }()
 	blocked := false
-	r.byKey.All(func(s *valtab.Slot[*tagged]) {
-		key, t := s.Key, s.Val
+	for _, t := range r.byKey {
+		if t == nil {
+			continue
+		}
 		for _, a := range t.adds {
 			wr := w.op(a)
 			if blocked || a == latest || wr == nil || wr.Return < 0 || wr.Return >= lw.Call {
@@ -443,9 +474,9 @@ func (r *remover) overwritten(w *window, latest int) []int {
 				blocked = true
 				continue
 			}
-			keys = append(keys, key)
+			keys = append(keys, t.id)
 		}
-	})
+	}
 	if blocked {
 		return nil
 	}
@@ -457,31 +488,40 @@ func (r *remover) overwritten(w *window, latest int) []int {
 		}
 	}
 	out := r.over[:0]
-	for _, key := range keys {
-		t := r.byKey.Get(key)
+	for _, id := range keys {
+		t := r.byKey[id]
 		out = append(out, t.adds[0])
 		for _, rd := range t.rems {
 			if o := w.op(rd); o != nil && o.Return >= 0 {
 				out = append(out, rd)
 			}
 		}
-		r.drop(key, t)
+		r.drop(t)
 	}
 	r.over = out
 	return out
 }
 
-// drop deletes tag key, whose struct is t, from byKey.
-func (r *remover) drop(key h.Value, t *tagged) {
+// drop deletes tag t from byKey and gives back its ID.
+func (r *remover) drop(t *tagged) {
 	if t.repeated {
 		r.repeatedLive--
 	}
-	r.byKey.Delete(key, t.hash)
+	r.byKey[t.id] = nil
+	r.vals.Release(t.id)
+}
+
+// lookup returns the live tag of key, or nil.
+func (r *remover) lookup(key h.Value) *tagged {
+	if id, ok := r.vals.Lookup(key); ok {
+		return r.get(id)
+	}
+	return nil
 }
 
 // repeated reports whether tag key is live and seen repeated.
 func (r *remover) repeated(key h.Value) bool {
-	t := r.byKey.Get(key)
+	t := r.lookup(key)
 	return t != nil && t.repeated
 }
 
@@ -494,17 +534,19 @@ func (r *remover) anyRepeated() bool { return r.repeatedLive > 0 }
 // gone.
 func (r *remover) forgetTags(keys []h.Value) {
 	if keys == nil {
-		// Every struct is kept before the table is emptied at once:
-		// deleting while iterating could move a tag past the iteration.
-		r.byKey.All(func(s *valtab.Slot[*tagged]) { r.reuse(s.Val) })
-		r.byKey.Reset()
+		for _, t := range r.byKey {
+			if t != nil {
+				r.drop(t)
+				r.reuse(t)
+			}
+		}
 		clear(r.observers)
 		r.repeatedLive = 0
 		return
 	}
 	for _, k := range keys {
-		if t := r.byKey.Get(k); t != nil {
-			r.drop(k, t)
+		if t := r.lookup(k); t != nil {
+			r.drop(t)
 		}
 		delete(r.observers, k)
 	}

@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"github.com/satmon/satmon/encode"
+	"github.com/satmon/satmon/internal/valtab"
 	"github.com/satmon/satmon/internal/z"
 	"github.com/satmon/satmon/saturate"
 	"github.com/satmon/satmon/theory"
@@ -47,12 +48,15 @@ type satChecker struct {
 // that every forgetting is closed (encode.Config.ClosedRemoval): the remover
 // forgets only matches (§5, Theorem 3) and operations that left the state
 // alone, and a summary's segment goes with the operations it stands for.
-func newSatChecker(k *theory.Kernel, eager, removal bool, stop func() bool) *satChecker {
+//
+// vals is the window's interner: the encoder takes the value IDs the
+// window's operations carry.
+func newSatChecker(k *theory.Kernel, eager, removal bool, stop func() bool, vals *valtab.Interner) *satChecker {
 	sink := &satSink{s: saturate.New()}
-	cfg := encode.Config{EagerMatching: true, Stop: stop}
+	cfg := encode.Config{EagerMatching: true, Stop: stop, Values: vals}
 	if !eager {
 		sink.s.Observe()
-		cfg = encode.Config{Lazy: sink, Watch: true, ClosedRemoval: removal, Stop: stop}
+		cfg = encode.Config{Lazy: sink, Watch: true, ClosedRemoval: removal, Stop: stop, Values: vals}
 	}
 	enc := encode.New(k, sink, cfg)
 	enc.Begin()

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/valtab"
 	"github.com/satmon/satmon/theory"
 )
 
@@ -70,6 +71,15 @@ type window struct {
 	free []*h.Op
 	// chunk holds structs allocated for newOp and not yet used.
 	chunk []h.Op
+	// vals names the values of the live operations (h.Op.ArgID, RetID),
+	// each hashed once as its action enters. The window owns the
+	// interner: it sees every action first, and the encoder of SATURATE
+	// (encode.Config.Values) and the remover index their tables by these
+	// IDs. Each holder takes its own references (the window one per live
+	// operation, released by remove), so an ID is reused only once none
+	// of them holds it, whatever order they forget in. Without -r
+	// nothing is forgotten, and IDs only grow.
+	vals *valtab.Interner
 }
 
 // farOp is a live operation older than the span of slots.
@@ -79,7 +89,7 @@ type farOp struct {
 }
 
 func newWindow(k *theory.Kernel, obj h.Object, param string) *window {
-	return &window{kernel: k, obj: obj, param: param, next: 1, base: 1}
+	return &window{kernel: k, obj: obj, param: param, next: 1, base: 1, vals: valtab.NewValues()}
 }
 
 // add applies an action and returns the serial of its operation.
@@ -100,6 +110,7 @@ func (w *window) add(a *h.Action) (int, error) {
 		o.ID, o.Call, o.Return, o.Line = a.ID, w.seq(a.Seq), -1, a.Line
 		o.Label = a.Label
 		o.Label.Pending, o.Label.Ret = true, h.Void
+		o.ArgID, o.RetID = w.intern(o.Label.Arg), valtab.VoidID
 		s := w.push(o)
 		w.pending = append(w.pending, s)
 		w.pendingKeys = append(w.pendingKeys, key)
@@ -200,6 +211,16 @@ func (w *window) ret(s int, a *h.Action) {
 	}
 	o := w.op(s)
 	o.Return, o.Label.Ret, o.Label.Pending = w.seq(a.Seq), a.Label.Ret, false
+	o.RetID = w.intern(a.Label.Ret) // a pending operation's is Void's, fixed
+}
+
+// intern is vals.Intern, without a look-up for Void, the argument of
+// half the methods and the return value of the other half.
+func (w *window) intern(v h.Value) valtab.ID {
+	if v == h.Void {
+		return valtab.VoidID
+	}
+	return w.vals.Intern(v)
 }
 
 // push adds o under the next serial and returns it.
@@ -239,7 +260,8 @@ func (w *window) addCompleted(labels []h.Label) []int {
 	for i, l := range labels {
 		l.Pending = false
 		o := w.newOp()
-		*o = h.Op{ID: "summary", Label: l, Call: base + i, Return: base + k + i, Line: summaryLine}
+		*o = h.Op{ID: "summary", Label: l, Call: base + i, Return: base + k + i, Line: summaryLine,
+			ArgID: w.intern(l.Arg), RetID: w.intern(l.Ret)}
 		out = append(out, w.push(o))
 	}
 	w.shift += 2 * k
@@ -368,6 +390,8 @@ func (w *window) remove(serials []int) {
 		if o.Line == summaryLine {
 			w.summaryOps--
 		}
+		w.vals.Release(o.ArgID)
+		w.vals.Release(o.RetID)
 		w.n--
 		if len(w.free) < maxFreeOps {
 			w.free = append(w.free, o)

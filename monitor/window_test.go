@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/valtab"
 )
 
 // The window finds operations by serial in a span of slots, with the
@@ -149,14 +150,15 @@ func TestWindowSlots(t *testing.T) {
 // every field must be set, whatever the struct held before.
 func TestWindowAddRecycled(t *testing.T) {
 	w := newWindow(nil, h.Queue, "")
-	w.free = append(w.free, &h.Op{ID: "stale", Label: h.Label{Method: h.Write, Arg: "x", Old: "y", Prio: 3, Ret: "z"}, Call: 9, Return: 9, Line: 9})
+	w.free = append(w.free, &h.Op{ID: "stale", Label: h.Label{Method: h.Write, Arg: "x", Old: "y", Prio: 3, Ret: "z"}, Call: 9, Return: 9, Line: 9, ArgID: 5, RetID: 6})
 	l := h.Label{Method: h.Add, Arg: "1"}
 	s, err := w.add(&h.Action{Kind: h.Call, ID: "a", Label: l, Seq: 0, Line: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
 	l.Pending = true
-	if got, want := *w.op(s), (h.Op{ID: "a", Label: l, Call: w.seq(0), Return: -1, Line: 4}); got != want {
+	id, _ := w.vals.Lookup(l.Arg)
+	if got, want := *w.op(s), (h.Op{ID: "a", Label: l, Call: w.seq(0), Return: -1, Line: 4, ArgID: id, RetID: valtab.VoidID}); got != want {
 		t.Fatalf("got %#v, want %#v", got, want)
 	}
 }

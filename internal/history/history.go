@@ -203,6 +203,11 @@ type Op struct {
 	Call   int
 	Return int
 	Line   int // line of the call in the log, for messages; 0 if unknown
+	// ArgID and RetID name Label.Arg and Label.Ret in the interner of
+	// whoever keeps the operation (internal/valtab), when it names them:
+	// the monitor's window does, so that the encoder and the remover
+	// index their tables by them without hashing the values again.
+	ArgID, RetID uint32
 }
 
 // Pending reports whether the operation has not returned.

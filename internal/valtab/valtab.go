@@ -1,4 +1,6 @@
-// Package valtab is a hash table keyed by history values that hashes a key once per look-up and never on deletion.
+// Package valtab names history values by small integers (Interner), over a
+// hash table keyed by values that hashes a key once per look-up and never
+// on deletion (Table).
 package valtab
 
 import (
@@ -7,9 +9,8 @@ import (
 	h "github.com/satmon/satmon/internal/history"
 )
 
-// Table maps values to V. The per-step paths of encode (operations by
-// argument) and monitor (live tags) each look a value up, add it if new,
-// and later delete it; with a Go map each of those hashes the string
+// Table maps values to V. The interner looks a value up, adds it if new,
+// and later deletes it; with a Go map each of those hashes the string
 // again. Table uses open addressing, linear probing and backward-shift
 // deletion: a key's hash is computed once when it is looked up and kept
 // in its slot, where the caller can keep it too (Slot.Hash), so that
