@@ -45,6 +45,13 @@ type Op struct {
 	// triangle checks of the lazy transitivity read edges there, without
 	// a table lookup, and visit only triangles that can be unit.
 	succ, pred []*Op
+	// bFromKey and bFromLit remember one b(p,o) variable with p's serial
+	// below o's (bFromKey is its key, varPair.key, or 0): the literal
+	// edgeAssigned last looked up or was told for o. The key names both
+	// serials, which are never reused, and the variable lives as long as
+	// both operations: so a key that matches is still the variable's.
+	bFromKey uint64
+	bFromLit Lit
 
 	// retTail is the last variable of the ladder that keeps at most one
 	// ret(o) = v variable true (see variable).
@@ -157,6 +164,9 @@ type Encoder struct {
 
 	bindings int    // GroundingStats
 	stamp    uint32 // marks operations (Op.mark) for one pass
+	// plainEdge, when set (by tests), replaces edgeAssigned: a version
+	// without its shortcuts, whose clauses the tests compare.
+	plainEdge func(p, q *Op, l Lit)
 	// curAxiom is the axiom of the instance being emitted (origin.go).
 	curAxiom *theory.Axiom
 	// newMatches are match variables created since the last

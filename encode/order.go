@@ -34,24 +34,38 @@ import "github.com/satmon/satmon/internal/z"
 // those z are visited: q's and p's known neighbours, and the operations
 // that real time orders after q or before p.
 func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
+	if e.plainEdge != nil {
+		e.plainEdge(p, q, l)
+		return
+	}
 	p.succ = e.tab.push(p.succ, q)
 	q.pred = e.tab.push(q.pred, p)
+	if q.Serial > p.Serial {
+		q.bFromKey, q.bFromLit = varPair{vB, int32(p.Serial), int32(q.Serial)}.key(), l
+	}
 	e.stamp++
 	seen := e.stamp
 	p.mark, q.mark = seen, seen
 	// Each z is visited once (marked seen): the loops below test the
 	// mark themselves, with no closure to call per z.
+	//
+	// Where the loops know an edge of the cycle already, they pass it,
+	// which spares checkCycle the lists edgeKnown scans and the table
+	// look-up. An edge between overlapping operations (z in q.conc or
+	// p.conc) is never decided by real time, so edgeKnown reads it from
+	// the lists: true for z in q.succ (z→p for z in p.pred), unknown for
+	// a z in neither list.
 	pq := edgeVal{l: l, t: vTrue, known: true, read: true}
 	for _, z := range q.succ {
 		if z.mark != seen {
 			z.mark = seen
-			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
+			e.checkCycle(p, q, z, pq, edgeVal{t: vTrue, known: true}, edgeVal{})
 		}
 	}
 	for _, z := range p.pred {
 		if z.mark != seen {
 			z.mark = seen
-			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
+			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{t: vTrue, known: true})
 		}
 	}
 	// For these z two edges of the cycle are true (p→q, and q→z or z→p
@@ -74,22 +88,39 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 	// z is called after p while serials follow calls (p→q is not false
 	// by real time, so p was called before q returned): b(p,z) is then
 	// the variable, and its key differs from p's prefix only in z's
-	// serial.
+	// serial. The same z is looked up again for each new fact p→q' while
+	// p→z is not yet told (it mostly is true, derived in the same batch),
+	// so z remembers the literal (Op.bFromKey).
+	//
+	// A z that reaches checkCycle is in neither of p's lists (one in
+	// p.pred is marked, and one in p.succ has b(p,z) true), so z→p is
+	// open, and its literal the one just looked up.
 	kp := varPair{vB, int32(p.Serial), 0}.key()
 	for _, z := range after {
-		if before(q, z) && z.mark != seen {
-			if z.Serial > p.Serial {
-				if pz, ok := e.reg.vars.get(kp | uint64(uint32(z.Serial))); ok && e.val(pz) == 1 {
-					z.mark = seen
-					continue
+		if !before(q, z) || z.mark == seen {
+			continue
+		}
+		z.mark = seen
+		zp := edgeVal{}
+		if z.Serial > p.Serial {
+			k := kp | uint64(uint32(z.Serial))
+			pz, ok := z.bFromLit, z.bFromKey == k
+			if !ok {
+				if pz, ok = e.reg.vars.get(k); ok {
+					z.bFromKey, z.bFromLit = k, pz
 				}
-			} else if zp, ok := e.bExisting(z, p); ok && e.val(zp) == -1 {
-				z.mark = seen
+			}
+			if ok && e.val(pz) == 1 {
 				continue
 			}
-			z.mark = seen
-			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
+			zp = edgeVal{known: true, read: true}
+			if ok {
+				zp.l = pz.Not()
+			}
+		} else if l, ok := e.bExisting(z, p); ok && e.val(l) == -1 {
+			continue
 		}
+		e.checkCycle(p, q, z, pq, edgeVal{t: vTrue, known: true, read: true}, zp)
 	}
 	// z returned before p was called, so was called before p: while
 	// calls are in window order (opTable.unordered), q.conc is read up to
@@ -100,12 +131,11 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 			break
 		}
 		if before(z, p) && z.mark != seen {
+			z.mark = seen
 			if qz, ok := e.bExisting(q, z); ok && e.val(qz) == -1 {
-				z.mark = seen
 				continue
 			}
-			z.mark = seen
-			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
+			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{t: vTrue, known: true, read: true})
 		}
 	}
 }
