@@ -95,12 +95,16 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 	// A z that reaches checkCycle is in neither of p's lists (one in
 	// p.pred is marked, and one in p.succ has b(p,z) true), so z→p is
 	// open, and its literal the one just looked up.
+	//
+	// While calls are in window order, after holds only operations
+	// called after q returned. A z is in after once, and the loop over
+	// q.conc below wants none of them: so a z skipped is not marked.
 	kp := varPair{vB, int32(p.Serial), 0}.key()
+	ordered := !e.tab.unordered
 	for _, z := range after {
-		if !before(q, z) || z.mark == seen {
+		if z.mark == seen || !ordered && !before(q, z) {
 			continue
 		}
-		z.mark = seen
 		zp := edgeVal{}
 		if z.Serial > p.Serial {
 			k := kp | uint64(uint32(z.Serial))
@@ -120,12 +124,12 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 		} else if l, ok := e.bExisting(z, p); ok && e.val(l) == -1 {
 			continue
 		}
+		z.mark = seen
 		e.checkCycle(p, q, z, pq, edgeVal{t: vTrue, known: true, read: true}, zp)
 	}
 	// z returned before p was called, so was called before p: while
 	// calls are in window order (opTable.unordered), q.conc is read up to
 	// the first operation called after p.
-	ordered := !e.tab.unordered
 	for _, z := range q.conc {
 		if ordered && z.Call > p.Call {
 			break
