@@ -33,6 +33,13 @@ import "github.com/satmon/satmon/internal/z"
 // z→p is true too (else two of its literals are not false), so only
 // those z are visited: q's and p's known neighbours, and the operations
 // that real time orders after q or before p.
+//
+// Not inlined (nor is usedAssigned): Assigned's loop calls both, and
+// profile-guided optimisation would otherwise inline them there, or not,
+// as the lines of their hot call sites move, spending the budget that
+// Assigned's per-literal checks need.
+//
+//go:noinline
 func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 	if e.plainEdge != nil {
 		e.plainEdge(p, q, l)
@@ -154,6 +161,8 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 // (p is returning, or pending, so everything called since p's call
 // overlaps it): y→p is true and p→y false, so of the cycles through p,
 // x and y only p→x→y→p can be unit, and only if p→x or x→y is true.
+//
+//go:noinline
 func (e *Encoder) usedAssigned(p *Op) {
 	// The marks base+1..base+3 flag p.conc and say how p→x is known: the
 	// state of every edge at p read in one pass over p.conc, p.succ and
@@ -215,9 +224,15 @@ func (e *Encoder) usedAssigned(p *Op) {
 		}
 	}
 	// p→x→y→p with y outside p.conc, so y→p by real time (see above);
-	// x was called before p (see below).
+	// x was called before p (see below). ts and us are in p.conc's
+	// order: while calls are in window order (opTable.unordered), the
+	// first x called after p ends them.
+	ordered := !e.tab.unordered
 	for _, x := range ts {
 		if x.Call > p.Call {
+			if ordered {
+				break
+			}
 			continue
 		}
 		for _, y := range x.conc {
@@ -236,6 +251,9 @@ func (e *Encoder) usedAssigned(p *Op) {
 	xy := edgeVal{t: vTrue, known: true}
 	for _, x := range us {
 		if x.Call > p.Call {
+			if ordered {
+				break
+			}
 			continue
 		}
 		var px Lit // b(p,x), once it has a variable
