@@ -85,6 +85,25 @@ type Op struct {
 
 func (o *Op) pending() bool { return o.Return < 0 }
 
+// openList lists, in window order, the z in o.conc with a serial
+// above o's for which b(o,z) was not true when last read, among those
+// in o.conc when to was the last serial; o is the operation, of its
+// serial (o's struct may since hold another operation), and used when
+// the list was last read. See openAfter.
+type openList struct {
+	o      *Op
+	of, to int
+	used   uint64
+	ops    []openOp
+}
+
+// openOp is an operation of an open list with its life (Op.life) when
+// it was listed.
+type openOp struct {
+	z    *Op
+	life uint32
+}
+
 func before(a, b *Op) bool { return a.Return >= 0 && a.Return < b.Call }
 
 // realTime is b(x,y) where labels and real time decide it: false for
@@ -167,6 +186,12 @@ type Encoder struct {
 	// plainEdge, when set (by tests), replaces edgeAssigned: a version
 	// without its shortcuts, whose clauses the tests compare.
 	plainEdge func(p, q *Op, l Lit)
+	afterBuf  []*Op // openAfter's result
+	// openLists are openAfter's lists, for the few operations (stalled
+	// ones) it reads; openUse counts its calls, to replace the list
+	// least recently used.
+	openLists [maxOpenLists]openList
+	openUse   uint64
 	// curAxiom is the axiom of the instance being emitted (origin.go).
 	curAxiom *theory.Axiom
 	// newMatches are match variables created since the last

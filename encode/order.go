@@ -85,13 +85,10 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 	// The z in p.succ have z→p false, told: they are marked first, so
 	// that only the others are looked up, when the part of p.conc called
 	// after q is longer than p.succ (a stalled p has most of the window
-	// in its conc, and p→z is known for most of it).
-	after := e.calledAfter(p.conc, q)
-	if len(after) > len(p.succ) {
-		for _, z := range p.succ {
-			z.mark = seen
-		}
-	}
+	// in its conc, and p→z is known for most of it). When that part is
+	// long, p's open list (openAfter, edgeOpenTail) gives the z to visit
+	// instead.
+	//
 	// z is called after p while serials follow calls (p→q is not false
 	// by real time, so p was called before q returned): b(p,z) is then
 	// the variable, and its key differs from p's prefix only in z's
@@ -106,8 +103,18 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 	// While calls are in window order, after holds only operations
 	// called after q returned. A z is in after once, and the loop over
 	// q.conc below wants none of them: so a z skipped is not marked.
+	after := e.calledAfter(p.conc, q)
 	kp := varPair{vB, int32(p.Serial), 0}.key()
 	ordered := !e.tab.unordered
+	if ordered && len(after) > openScan {
+		e.edgeOpenTail(p, q, pq, kp, seen)
+		return
+	}
+	if len(after) > len(p.succ) {
+		for _, z := range p.succ {
+			z.mark = seen
+		}
+	}
 	for _, z := range after {
 		if z.mark == seen || !ordered && !before(q, z) {
 			continue
@@ -149,6 +156,145 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{t: vTrue, known: true, read: true})
 		}
 	}
+}
+
+// edgeOpenTail is the rest of edgeAssigned, its two last loops, when
+// openAfter gives the z called after q (calls in window order): a
+// function of its own, so that edgeAssigned's usual path keeps its
+// registers.
+func (e *Encoder) edgeOpenTail(p, q *Op, pq edgeVal, kp uint64, seen uint32) {
+	for _, z := range e.openAfter(p, q, kp) {
+		if z.mark != seen {
+			e.afterZ(p, q, z, pq, kp, seen)
+		}
+	}
+	// As in edgeAssigned.
+	for _, z := range q.conc {
+		if z.Call > p.Call {
+			break
+		}
+		if before(z, p) && z.mark != seen {
+			z.mark = seen
+			if qz, ok := e.bExisting(q, z); ok && e.val(qz) == -1 {
+				continue
+			}
+			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{t: vTrue, known: true, read: true})
+		}
+	}
+}
+
+// afterZ is the body of edgeAssigned's loop over the z called after q
+// for a z that openAfter returned and that is not marked.
+func (e *Encoder) afterZ(p, q, z *Op, pq edgeVal, kp uint64, seen uint32) {
+	k := kp | uint64(uint32(z.Serial))
+	pz, ok := z.bFromLit, z.bFromKey == k
+	if !ok {
+		if pz, ok = e.reg.vars.get(k); ok {
+			z.bFromKey, z.bFromLit = k, pz
+		}
+	}
+	if ok && e.val(pz) == 1 {
+		return
+	}
+	zp := edgeVal{known: true, read: true}
+	if ok {
+		zp.l = pz.Not()
+	}
+	z.mark = seen
+	e.checkCycle(p, q, z, pq, edgeVal{t: vTrue, known: true, read: true}, zp)
+}
+
+// maxOpenLists is how many operations keep an open list (openAfter):
+// those with a long part of their conc called after another's return
+// are the few stalled ones.
+const maxOpenLists = 8
+
+// openList is p's open list, new and empty if p has none: then it takes
+// the place of the list least recently used.
+func (e *Encoder) openList(p *Op) *openList {
+	e.openUse++
+	lru := &e.openLists[0]
+	for i := range e.openLists {
+		ol := &e.openLists[i]
+		if ol.o == p && ol.of == p.Serial {
+			ol.used = e.openUse
+			return ol
+		}
+		if ol.used < lru.used {
+			lru = ol
+		}
+	}
+	// Serials are never reused: a list found is p's, and one replaced
+	// never again looked for.
+	*lru = openList{o: p, of: p.Serial, to: p.Serial, used: e.openUse, ops: lru.ops[:0]}
+	return lru
+}
+
+// openScan is the length of the part of p.conc called after q above
+// which edgeAssigned reads p's open list (openAfter) instead. A variable
+// so that tests can make every such part read from the list.
+var openScan = 16
+
+// pTrue reports whether b(p,z) is true, for z with a serial above p's;
+// kp is p's key prefix (see edgeAssigned).
+func (e *Encoder) pTrue(z *Op, kp uint64) bool {
+	k := kp | uint64(uint32(z.Serial))
+	pz, ok := z.bFromLit, z.bFromKey == k
+	if !ok {
+		if pz, ok = e.reg.vars.get(k); ok {
+			z.bFromKey, z.bFromLit = k, pz
+		}
+	}
+	return ok && e.val(pz) == 1
+}
+
+// openAfter is, while calls are in window order, the part of p.conc
+// called after q returned that edgeAssigned must visit, for a p for
+// which that part is long: a stalled p overlaps most of the window, and
+// b(p,z) is true for most of it. It reads p's open list (openList), and the z called since the list was last extended, and returns those called after q
+// returned for which b(p,z) is not true, in window order: the plain
+// loop would skip the others (b(p,z) true) as well. A b(p,z) true stays
+// true while p and z live (SATURATE only adds facts; a variable is
+// forgotten only with an operation), and an operation forgotten since
+// has another life (Op.life): such entries are dropped as the list is
+// read. The slice is e.afterBuf, valid until the next call.
+func (e *Encoder) openAfter(p, q *Op, kp uint64) []*Op {
+	ol := e.openList(p)
+	ret := q.Return
+	out := e.afterBuf[:0]
+	keep := ol.ops[:0]
+	for _, oz := range ol.ops {
+		z := oz.z
+		switch {
+		case z.life != oz.life:
+			continue // forgotten
+		case z.Call <= ret:
+			// Not wanted: kept, even if b(p,z) is true by now.
+		case e.pTrue(z, kp):
+			continue
+		default:
+			out = append(out, z)
+		}
+		keep = append(keep, oz)
+	}
+	i := len(p.conc)
+	for i > 0 && p.conc[i-1].Serial > ol.to {
+		i--
+	}
+	for _, z := range p.conc[i:] {
+		if e.pTrue(z, kp) {
+			continue
+		}
+		keep = append(keep, openOp{z, z.life})
+		if z.Call > ret {
+			out = append(out, z)
+		}
+	}
+	if n := len(p.conc); n > i {
+		ol.to = p.conc[n-1].Serial
+	}
+	ol.ops, e.afterBuf = keep, out
+	return out
 }
 
 // usedAssigned visits the clauses in which ¬used(p) is now false: every

@@ -240,14 +240,24 @@ func TestOrderShortcutsExact(t *testing.T) {
 		for seed := int64(1); seed <= 30; seed++ {
 			cfg := gen.Config{Object: obj, Ops: 60, Concurrency: 2 + int(seed%7), Capacity: 4,
 				Pending: int(seed % 4), Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
+			if seed%3 == 0 {
+				// Long windows: stalled operations overlap everything.
+				cfg.Ops, cfg.Concurrency, cfg.Pending = 150, 8, 1+int(seed%3)
+			}
 			cfg.Pending = min(cfg.Pending, cfg.Concurrency)
 			acts := generate(t, cfg)
-			compareVariants(t, fmt.Sprintf("%v/seed%d", obj, seed), k, acts, true, seed,
-				[2]string{"plain", "with shortcuts"}, func(e *Encoder, first bool) {
-					if first {
-						e.plainEdge = e.edgeAssignedPlain
-					}
-				})
+			// The open lists (openAfter) are read for every part of
+			// p.conc called after q once openScan is 0.
+			for _, scan := range []int{16, 0} {
+				openScan = scan
+				compareVariants(t, fmt.Sprintf("%v/seed%d/openScan=%d", obj, seed, scan), k, acts, true, seed,
+					[2]string{"plain", "with shortcuts"}, func(e *Encoder, first bool) {
+						if first {
+							e.plainEdge = e.edgeAssignedPlain
+						}
+					})
+			}
+			openScan = 16
 		}
 	}
 }
