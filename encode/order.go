@@ -226,7 +226,13 @@ func (e *Encoder) openList(p *Op) *openList {
 	}
 	// Serials are never reused: a list found is p's, and one replaced
 	// never again looked for.
-	*lru = openList{o: p, of: p.Serial, to: p.Serial, used: e.openUse, ops: lru.ops[:0]}
+	ops := lru.ops[:0]
+	if n := len(p.conc); cap(ops) < n {
+		// At once twice the room the list needs now, not doubling from
+		// small: the lists are reused, and soon none grows.
+		ops = make([]openOp, 0, max(2*n, 64))
+	}
+	*lru = openList{o: p, of: p.Serial, to: p.Serial, used: e.openUse, ops: ops}
 	return lru
 }
 
@@ -262,6 +268,9 @@ func (e *Encoder) openAfter(p, q *Op, kp uint64) []*Op {
 	ol := e.openList(p)
 	ret := q.Return
 	out := e.afterBuf[:0]
+	if cap(out) < len(p.conc) {
+		out = make([]*Op, 0, max(2*len(p.conc), 64))
+	}
 	keep := ol.ops[:0]
 	for _, oz := range ol.ops {
 		z := oz.z
