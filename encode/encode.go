@@ -46,6 +46,13 @@ type Op struct {
 	// triangle checks of the lazy transitivity read edges there, without
 	// a table lookup, and visit only triangles that can be unit.
 	succ, pred []*Op
+	// bFromKey and bFromLit remember one b(p,o) variable with p's serial
+	// below o's (bFromKey is its key, varPair.key, or 0): the literal
+	// edgeAssigned last looked up or was told for o. The key names both
+	// serials, which are never reused, and the variable lives as long as
+	// both operations: so a key that matches is still the variable's.
+	bFromKey uint64
+	bFromLit Lit
 
 	// retTail is the last variable of the ladder that keeps at most one
 	// ret(o) = v variable true (see variable).
@@ -81,6 +88,25 @@ type Op struct {
 }
 
 func (o *Op) pending() bool { return o.Return < 0 }
+
+// openList lists, in window order, the z in o.conc with a serial
+// above o's for which b(o,z) was not true when last read, among those
+// in o.conc when to was the last serial; o is the operation, of its
+// serial (o's struct may since hold another operation), and used when
+// the list was last read. See openAfter.
+type openList struct {
+	o      *Op
+	of, to int
+	used   uint64
+	ops    []openOp
+}
+
+// openOp is an operation of an open list with its life (Op.life) when
+// it was listed.
+type openOp struct {
+	z    *Op
+	life uint32
+}
 
 func before(a, b *Op) bool { return a.Return >= 0 && a.Return < b.Call }
 
@@ -163,6 +189,15 @@ type Encoder struct {
 
 	bindings int    // GroundingStats
 	stamp    uint32 // marks operations (Op.mark) for one pass
+	// plainEdge, when set (by tests), replaces edgeAssigned: a version
+	// without its shortcuts, whose clauses the tests compare.
+	plainEdge func(p, q *Op, l Lit)
+	afterBuf  []*Op // openAfter's result
+	// openLists are openAfter's lists, for the few operations (stalled
+	// ones) it reads; openUse counts its calls, to replace the list
+	// least recently used.
+	openLists [maxOpenLists]openList
+	openUse   uint64
 	// curAxiom is the axiom of the instance being emitted (origin.go).
 	curAxiom *theory.Axiom
 	// newMatches are match variables created since the last

@@ -33,25 +33,46 @@ import "github.com/satmon/satmon/internal/z"
 // z→p is true too (else two of its literals are not false), so only
 // those z are visited: q's and p's known neighbours, and the operations
 // that real time orders after q or before p.
+//
+// Not inlined (nor is usedAssigned): Assigned's loop calls both, and
+// profile-guided optimisation would otherwise inline them there, or not,
+// as the lines of their hot call sites move, spending the budget that
+// Assigned's per-literal checks need.
+//
+//go:noinline
 func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
+	if e.plainEdge != nil {
+		e.plainEdge(p, q, l)
+		return
+	}
 	p.succ = e.tab.push(p.succ, q)
 	q.pred = e.tab.push(q.pred, p)
+	if q.Serial > p.Serial {
+		q.bFromKey, q.bFromLit = varPair{vB, int32(p.Serial), int32(q.Serial)}.key(), l
+	}
 	e.stamp++
 	seen := e.stamp
 	p.mark, q.mark = seen, seen
 	// Each z is visited once (marked seen): the loops below test the
 	// mark themselves, with no closure to call per z.
+	//
+	// Where the loops know an edge of the cycle already, they pass it,
+	// which spares checkCycle the lists edgeKnown scans and the table
+	// look-up. An edge between overlapping operations (z in q.conc or
+	// p.conc) is never decided by real time, so edgeKnown reads it from
+	// the lists: true for z in q.succ (z→p for z in p.pred), unknown for
+	// a z in neither list.
 	pq := edgeVal{l: l, t: vTrue, known: true, read: true}
 	for _, z := range q.succ {
 		if z.mark != seen {
 			z.mark = seen
-			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
+			e.checkCycle(p, q, z, pq, edgeVal{t: vTrue, known: true}, edgeVal{})
 		}
 	}
 	for _, z := range p.pred {
 		if z.mark != seen {
 			z.mark = seen
-			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
+			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{t: vTrue, known: true})
 		}
 	}
 	// For these z two edges of the cycle are true (p→q, and q→z or z→p
@@ -64,50 +85,225 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 	// The z in p.succ have z→p false, told: they are marked first, so
 	// that only the others are looked up, when the part of p.conc called
 	// after q is longer than p.succ (a stalled p has most of the window
-	// in its conc, and p→z is known for most of it).
+	// in its conc, and p→z is known for most of it). When that part is
+	// long, p's open list (openAfter, edgeOpenTail) gives the z to visit
+	// instead.
+	//
+	// z is called after p while serials follow calls (p→q is not false
+	// by real time, so p was called before q returned): b(p,z) is then
+	// the variable, and its key differs from p's prefix only in z's
+	// serial. The same z is looked up again for each new fact p→q' while
+	// p→z is not yet told (it mostly is true, derived in the same batch),
+	// so z remembers the literal (Op.bFromKey).
+	//
+	// A z that reaches checkCycle is in neither of p's lists (one in
+	// p.pred is marked, and one in p.succ has b(p,z) true), so z→p is
+	// open, and its literal the one just looked up.
+	//
+	// While calls are in window order, after holds only operations
+	// called after q returned. A z is in after once, and the loop over
+	// q.conc below wants none of them: so a z skipped is not marked.
 	after := e.calledAfter(p.conc, q)
+	kp := varPair{vB, int32(p.Serial), 0}.key()
+	ordered := !e.tab.unordered
+	if ordered && len(after) > openScan {
+		e.edgeOpenTail(p, q, pq, kp, seen)
+		return
+	}
 	if len(after) > len(p.succ) {
 		for _, z := range p.succ {
 			z.mark = seen
 		}
 	}
-	// z is called after p while serials follow calls (p→q is not false
-	// by real time, so p was called before q returned): b(p,z) is then
-	// the variable, and its key differs from p's prefix only in z's
-	// serial.
-	kp := varPair{vB, int32(p.Serial), 0}.key()
 	for _, z := range after {
-		if before(q, z) && z.mark != seen {
-			if z.Serial > p.Serial {
-				if pz, ok := e.reg.vars.get(kp | uint64(uint32(z.Serial))); ok && e.val(pz) == 1 {
-					z.mark = seen
-					continue
+		if z.mark == seen || !ordered && !before(q, z) {
+			continue
+		}
+		zp := edgeVal{}
+		if z.Serial > p.Serial {
+			k := kp | uint64(uint32(z.Serial))
+			pz, ok := z.bFromLit, z.bFromKey == k
+			if !ok {
+				if pz, ok = e.reg.vars.get(k); ok {
+					z.bFromKey, z.bFromLit = k, pz
 				}
-			} else if zp, ok := e.bExisting(z, p); ok && e.val(zp) == -1 {
-				z.mark = seen
+			}
+			if ok && e.val(pz) == 1 {
 				continue
 			}
-			z.mark = seen
-			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
+			zp = edgeVal{known: true, read: true}
+			if ok {
+				zp.l = pz.Not()
+			}
+		} else if l, ok := e.bExisting(z, p); ok && e.val(l) == -1 {
+			continue
 		}
+		z.mark = seen
+		e.checkCycle(p, q, z, pq, edgeVal{t: vTrue, known: true, read: true}, zp)
 	}
 	// z returned before p was called, so was called before p: while
 	// calls are in window order (opTable.unordered), q.conc is read up to
 	// the first operation called after p.
-	ordered := !e.tab.unordered
 	for _, z := range q.conc {
 		if ordered && z.Call > p.Call {
 			break
 		}
 		if before(z, p) && z.mark != seen {
+			z.mark = seen
 			if qz, ok := e.bExisting(q, z); ok && e.val(qz) == -1 {
-				z.mark = seen
 				continue
 			}
-			z.mark = seen
-			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
+			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{t: vTrue, known: true, read: true})
 		}
 	}
+}
+
+// edgeOpenTail is the rest of edgeAssigned, its two last loops, when
+// openAfter gives the z called after q (calls in window order): a
+// function of its own, so that edgeAssigned's usual path keeps its
+// registers.
+func (e *Encoder) edgeOpenTail(p, q *Op, pq edgeVal, kp uint64, seen uint32) {
+	for _, z := range e.openAfter(p, q, kp) {
+		if z.mark != seen {
+			e.afterZ(p, q, z, pq, kp, seen)
+		}
+	}
+	// As in edgeAssigned.
+	for _, z := range q.conc {
+		if z.Call > p.Call {
+			break
+		}
+		if before(z, p) && z.mark != seen {
+			z.mark = seen
+			if qz, ok := e.bExisting(q, z); ok && e.val(qz) == -1 {
+				continue
+			}
+			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{t: vTrue, known: true, read: true})
+		}
+	}
+}
+
+// afterZ is the body of edgeAssigned's loop over the z called after q
+// for a z that openAfter returned and that is not marked.
+func (e *Encoder) afterZ(p, q, z *Op, pq edgeVal, kp uint64, seen uint32) {
+	k := kp | uint64(uint32(z.Serial))
+	pz, ok := z.bFromLit, z.bFromKey == k
+	if !ok {
+		if pz, ok = e.reg.vars.get(k); ok {
+			z.bFromKey, z.bFromLit = k, pz
+		}
+	}
+	if ok && e.val(pz) == 1 {
+		return
+	}
+	zp := edgeVal{known: true, read: true}
+	if ok {
+		zp.l = pz.Not()
+	}
+	z.mark = seen
+	e.checkCycle(p, q, z, pq, edgeVal{t: vTrue, known: true, read: true}, zp)
+}
+
+// maxOpenLists is how many operations keep an open list (openAfter):
+// those with a long part of their conc called after another's return
+// are the few stalled ones.
+const maxOpenLists = 8
+
+// openList is p's open list, new and empty if p has none: then it takes
+// the place of the list least recently used.
+func (e *Encoder) openList(p *Op) *openList {
+	e.openUse++
+	lru := &e.openLists[0]
+	for i := range e.openLists {
+		ol := &e.openLists[i]
+		if ol.o == p && ol.of == p.Serial {
+			ol.used = e.openUse
+			return ol
+		}
+		if ol.used < lru.used {
+			lru = ol
+		}
+	}
+	// Serials are never reused: a list found is p's, and one replaced
+	// never again looked for.
+	ops := lru.ops[:0]
+	if n := len(p.conc); cap(ops) < n {
+		// At once twice the room the list needs now, not doubling from
+		// small: the lists are reused, and soon none grows.
+		ops = make([]openOp, 0, max(2*n, 64))
+	}
+	*lru = openList{o: p, of: p.Serial, to: p.Serial, used: e.openUse, ops: ops}
+	return lru
+}
+
+// openScan is the length of the part of p.conc called after q above
+// which edgeAssigned reads p's open list (openAfter) instead. A variable
+// so that tests can make every such part read from the list.
+var openScan = 16
+
+// pTrue reports whether b(p,z) is true, for z with a serial above p's;
+// kp is p's key prefix (see edgeAssigned).
+func (e *Encoder) pTrue(z *Op, kp uint64) bool {
+	k := kp | uint64(uint32(z.Serial))
+	pz, ok := z.bFromLit, z.bFromKey == k
+	if !ok {
+		if pz, ok = e.reg.vars.get(k); ok {
+			z.bFromKey, z.bFromLit = k, pz
+		}
+	}
+	return ok && e.val(pz) == 1
+}
+
+// openAfter is, while calls are in window order, the part of p.conc
+// called after q returned that edgeAssigned must visit, for a p for
+// which that part is long: a stalled p overlaps most of the window, and
+// b(p,z) is true for most of it. It reads p's open list (openList), and the z called since the list was last extended, and returns those called after q
+// returned for which b(p,z) is not true, in window order: the plain
+// loop would skip the others (b(p,z) true) as well. A b(p,z) true stays
+// true while p and z live (SATURATE only adds facts; a variable is
+// forgotten only with an operation), and an operation forgotten since
+// has another life (Op.life): such entries are dropped as the list is
+// read. The slice is e.afterBuf, valid until the next call.
+func (e *Encoder) openAfter(p, q *Op, kp uint64) []*Op {
+	ol := e.openList(p)
+	ret := q.Return
+	out := e.afterBuf[:0]
+	if cap(out) < len(p.conc) {
+		out = make([]*Op, 0, max(2*len(p.conc), 64))
+	}
+	keep := ol.ops[:0]
+	for _, oz := range ol.ops {
+		z := oz.z
+		switch {
+		case z.life != oz.life:
+			continue // forgotten
+		case z.Call <= ret:
+			// Not wanted: kept, even if b(p,z) is true by now.
+		case e.pTrue(z, kp):
+			continue
+		default:
+			out = append(out, z)
+		}
+		keep = append(keep, oz)
+	}
+	i := len(p.conc)
+	for i > 0 && p.conc[i-1].Serial > ol.to {
+		i--
+	}
+	for _, z := range p.conc[i:] {
+		if e.pTrue(z, kp) {
+			continue
+		}
+		keep = append(keep, openOp{z, z.life})
+		if z.Call > ret {
+			out = append(out, z)
+		}
+	}
+	if n := len(p.conc); n > i {
+		ol.to = p.conc[n-1].Serial
+	}
+	ol.ops, e.afterBuf = keep, out
+	return out
 }
 
 // usedAssigned visits the clauses in which ¬used(p) is now false: every
@@ -120,6 +316,8 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 // (p is returning, or pending, so everything called since p's call
 // overlaps it): y→p is true and p→y false, so of the cycles through p,
 // x and y only p→x→y→p can be unit, and only if p→x or x→y is true.
+//
+//go:noinline
 func (e *Encoder) usedAssigned(p *Op) {
 	// The marks base+1..base+3 flag p.conc and say how p→x is known: the
 	// state of every edge at p read in one pass over p.conc, p.succ and
@@ -181,9 +379,15 @@ func (e *Encoder) usedAssigned(p *Op) {
 		}
 	}
 	// p→x→y→p with y outside p.conc, so y→p by real time (see above);
-	// x was called before p (see below).
+	// x was called before p (see below). ts and us are in p.conc's
+	// order: while calls are in window order (opTable.unordered), the
+	// first x called after p ends them.
+	ordered := !e.tab.unordered
 	for _, x := range ts {
 		if x.Call > p.Call {
+			if ordered {
+				break
+			}
 			continue
 		}
 		for _, y := range x.conc {
@@ -202,6 +406,9 @@ func (e *Encoder) usedAssigned(p *Op) {
 	xy := edgeVal{t: vTrue, known: true}
 	for _, x := range us {
 		if x.Call > p.Call {
+			if ordered {
+				break
+			}
 			continue
 		}
 		var px Lit // b(p,x), once it has a variable

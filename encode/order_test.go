@@ -1,8 +1,10 @@
 package encode
 
 import (
+	"fmt"
 	"testing"
 
+	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/z"
 	"github.com/satmon/satmon/saturate"
@@ -216,5 +218,127 @@ func TestLazyTransitivityUsedEventPairs(t *testing.T) {
 				t.Fatalf("after p returned, b%v = %d; want true", c.want, v)
 			}
 		})
+	}
+}
+
+// TestOrderShortcutsExact grounds random histories of every kernel with
+// edgeAssigned and with edgeAssignedPlain, edgeAssigned without its
+// shortcuts, over saturators whose facts feed back, forgetting returned
+// operations at random, and requires the same clauses in the same order:
+// a shortcut only spares work, never changes what is emitted. Pending
+// operations that never return make the long p.conc lists the shortcuts
+// are for.
+func TestOrderShortcutsExact(t *testing.T) {
+	for _, obj := range h.Objects {
+		k, err := theory.KernelOf(obj, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !k.Sequential {
+			continue // no lazy transitivity
+		}
+		for seed := int64(1); seed <= 30; seed++ {
+			cfg := gen.Config{Object: obj, Ops: 60, Concurrency: 2 + int(seed%7), Capacity: 4,
+				Pending: int(seed % 4), Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
+			if seed%3 == 0 {
+				// Long windows: stalled operations overlap everything.
+				cfg.Ops, cfg.Concurrency, cfg.Pending = 150, 8, 1+int(seed%3)
+			}
+			cfg.Pending = min(cfg.Pending, cfg.Concurrency)
+			acts := generate(t, cfg)
+			// The open lists (openAfter) are read for every part of
+			// p.conc called after q once openScan is 0.
+			for _, scan := range []int{16, 0} {
+				openScan = scan
+				compareVariants(t, fmt.Sprintf("%v/seed%d/openScan=%d", obj, seed, scan), k, acts, true, seed,
+					[2]string{"plain", "with shortcuts"}, func(e *Encoder, first bool) {
+						if first {
+							e.plainEdge = e.edgeAssignedPlain
+						}
+					})
+			}
+			openScan = 16
+		}
+	}
+}
+
+// edgeAssignedPlain is edgeAssigned as it was before its shortcuts (the
+// literal an operation remembers, Op.bFromKey, and the edges passed to
+// checkCycle as known): every edge is read by checkCycle, every literal
+// looked up in the table.
+func (e *Encoder) edgeAssignedPlain(p, q *Op, l Lit) {
+	p.succ = e.tab.push(p.succ, q)
+	q.pred = e.tab.push(q.pred, p)
+	e.stamp++
+	seen := e.stamp
+	p.mark, q.mark = seen, seen
+	// Each z is visited once (marked seen): the loops below test the
+	// mark themselves, with no closure to call per z.
+	pq := edgeVal{l: l, t: vTrue, known: true, read: true}
+	for _, z := range q.succ {
+		if z.mark != seen {
+			z.mark = seen
+			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
+		}
+	}
+	for _, z := range p.pred {
+		if z.mark != seen {
+			z.mark = seen
+			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
+		}
+	}
+	// For these z two edges of the cycle are true (p→q, and q→z or z→p
+	// by real time), so the third decides: if its variable is false the
+	// clause is satisfied, whether Assigned was told so (checkCycle reads
+	// it from the lists) or it was assigned in the batch being told
+	// (checkCycle asks the solver). Asking first spares the list scans of
+	// the many z for which it is: p→z is mostly known or derived in the
+	// same batch as p→q.
+	// The z in p.succ have z→p false, told: they are marked first, so
+	// that only the others are looked up, when the part of p.conc called
+	// after q is longer than p.succ (a stalled p has most of the window
+	// in its conc, and p→z is known for most of it).
+	after := e.calledAfter(p.conc, q)
+	if len(after) > len(p.succ) {
+		for _, z := range p.succ {
+			z.mark = seen
+		}
+	}
+	// z is called after p while serials follow calls (p→q is not false
+	// by real time, so p was called before q returned): b(p,z) is then
+	// the variable, and its key differs from p's prefix only in z's
+	// serial.
+	kp := varPair{vB, int32(p.Serial), 0}.key()
+	for _, z := range after {
+		if before(q, z) && z.mark != seen {
+			if z.Serial > p.Serial {
+				if pz, ok := e.reg.vars.get(kp | uint64(uint32(z.Serial))); ok && e.val(pz) == 1 {
+					z.mark = seen
+					continue
+				}
+			} else if zp, ok := e.bExisting(z, p); ok && e.val(zp) == -1 {
+				z.mark = seen
+				continue
+			}
+			z.mark = seen
+			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
+		}
+	}
+	// z returned before p was called, so was called before p: while
+	// calls are in window order (opTable.unordered), q.conc is read up to
+	// the first operation called after p.
+	ordered := !e.tab.unordered
+	for _, z := range q.conc {
+		if ordered && z.Call > p.Call {
+			break
+		}
+		if before(z, p) && z.mark != seen {
+			if qz, ok := e.bExisting(q, z); ok && e.val(qz) == -1 {
+				z.mark = seen
+				continue
+			}
+			z.mark = seen
+			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
+		}
 	}
 }
