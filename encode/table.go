@@ -551,10 +551,10 @@ func cutMarked(l []*Op, gone uint32, from, k int) []*Op {
 			k--
 		}
 	}
-	for ; r < len(l); r++ {
-		l[w] = l[r]
-		w++
-	}
+	// The rest moves down as a block: behind a stalled operation the
+	// forgotten ones are at the head of a long overlap list, and copy
+	// moves its tail for far less than a loop of single moves.
+	w = moveDown(l, w, r, len(l))
 	for i := w; i < len(l); i++ {
 		l[i] = nil
 	}
