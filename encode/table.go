@@ -405,9 +405,16 @@ func (t *opTable) argOps(v h.Value) []*Op {
 // gone, that drop leaves on the live operations whose overlap lists it
 // filtered.
 func (t *opTable) drop(gone, cut uint32, pendGone bool) {
-	// The lists by method and the window are cut in serial order, each
-	// once for all the operations forgotten (a short batch: sortBySerial).
-	sortBySerial(t.gone)
+	// The operations forgotten come in the caller's order: a batch is
+	// sorted by serial only if some list is cut by bisection (cutSorted),
+	// which needs that order; the marks need none, only the least serial
+	// (from). A summary's batches are large and far from sorted, and
+	// their lists are all short for their number, so they are not sorted.
+	if len(t.gone) == 0 {
+		return
+	}
+	from := t.gone[0].Serial
+	sorted := false
 	// Only the lists of the operations related to a forgotten one can name
 	// it, and every relation kept in lists is symmetric (x in y.asX iff y
 	// in x.asY, x in y.conc iff y in x.conc, x in y.succ iff y in
@@ -461,12 +468,15 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 				touched = append(touched, o)
 			}
 		}
-		// The first of a method's is its first in serial order.
+		from = min(from, g.Serial)
 		if m := int(g.Label.Method); m >= len(t.goneBy) {
 			t.goneBy = append(t.goneBy, make([]goneCount, m+1-len(t.goneBy))...)
 			t.goneBy[m] = goneCount{1, g.Serial}
-		} else if t.goneBy[m].n++; t.goneBy[m].n == 1 {
-			t.goneBy[m].from = g.Serial
+		} else if c := &t.goneBy[m]; c.n == 0 {
+			*c = goneCount{1, g.Serial}
+		} else {
+			c.n++
+			c.from = min(c.from, g.Serial)
 		}
 		// The list by argument is in serial order: g is found by
 		// bisection there.
@@ -479,7 +489,7 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 	for i, o := range touched {
 		// None of the forgotten operations is before the first in
 		// serial order.
-		o.conc = cutMarked(o.conc, gone, t.gone[0].Serial, int(o.cutN))
+		o.conc = cutMarked(o.conc, gone, from, int(o.cutN))
 		touched[i] = nil
 	}
 	t.touched = touched[:0]
@@ -493,17 +503,28 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 			if l := t.byMeth[m]; len(l) <= markedCutRatio*c.n {
 				t.byMeth[m] = cutMarked(l, gone, c.from, c.n)
 			} else {
+				if !sorted {
+					sortBySerial(t.gone)
+					sorted = true
+				}
 				t.byMeth[m] = cutSorted(l, t.gone, m)
 			}
 			t.goneBy[m].n = 0
 		}
 	}
 	if n := len(t.gone); len(t.win) <= markedCutRatio*n {
-		t.win = cutMarked(t.win, gone, t.gone[0].Serial, n)
+		t.win = cutMarked(t.win, gone, from, n)
 	} else {
+		if !sorted {
+			sortBySerial(t.gone)
+			sorted = true
+		}
 		t.win = cutSorted(t.win, t.gone, -1)
 	}
 	if pendGone {
+		if !sorted {
+			sortBySerial(t.gone)
+		}
 		t.pend = cutSorted(t.pend, t.gone, -1)
 		t.pendGen++
 	}
