@@ -502,6 +502,10 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 		if c.n > 0 {
 			if l := t.byMeth[m]; len(l) <= markedCutRatio*c.n {
 				t.byMeth[m] = cutMarked(l, gone, c.from, c.n)
+			} else if c.n == 1 {
+				// The one forgotten is found by its serial, from:
+				// no need to sort the batch for it.
+				t.byMeth[m] = removeAt(l, bisectSerial(l, c.from))
 			} else {
 				if !sorted {
 					sortBySerial(t.gone)
