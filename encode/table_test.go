@@ -31,19 +31,36 @@ func TestTableAfterRemovals(t *testing.T) {
 	defer func(r int) { markedCutRatio = r }(markedCutRatio)
 	for _, ratio := range []int{markedCutRatio, 0, 1 << 30} {
 		markedCutRatio = ratio
-		tableAfterRemovals(t)
+		tableAfterRemovals(t, 60, 6, 30)
 	}
 }
 
-func tableAfterRemovals(t *testing.T) {
+// TestTableAfterBatchRemovals is TestTableAfterRemovals with longer
+// histories and large batches, as a summary forgets them: a stalled
+// operation's overlap list is long (cut from the batch's least serial
+// by bisection), and the batch is in random order, not sorted (drop sorts
+// it only for the lists it cuts by bisection).
+func TestTableAfterBatchRemovals(t *testing.T) {
+	defer func(r int) { markedCutRatio = r }(markedCutRatio)
+	for _, ratio := range []int{markedCutRatio, 0} {
+		markedCutRatio = ratio
+		tableAfterRemovals(t, 240, 40, 8)
+	}
+}
+
+// tableAfterRemovals checks the table after every action of histories
+// of ops operations (seeds of them per object), forgetting batches of
+// at most maxBatch returned operations at random (about every
+// maxBatch/2 actions, at least every 3).
+func tableAfterRemovals(t *testing.T, ops, maxBatch, seeds int) {
 	removed, checked := 0, 0
 	for _, obj := range h.Objects {
 		k, err := theory.KernelOf(obj, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		for seed := int64(1); seed <= 30; seed++ {
-			cfg := gen.Config{Object: obj, Ops: 60, Concurrency: 2 + int(seed%7), Capacity: int(seed % 3 * 12),
+		for seed := int64(1); seed <= int64(seeds); seed++ {
+			cfg := gen.Config{Object: obj, Ops: ops, Concurrency: 2 + int(seed%7), Capacity: int(seed % 3 * 12),
 				Pending: int(seed % 3), Seed: seed, Values: int(seed % 4)}
 			cfg.Pending = min(cfg.Pending, cfg.Concurrency)
 			acts := generate(t, cfg)
@@ -62,12 +79,12 @@ func tableAfterRemovals(t *testing.T) {
 				if r.dead {
 					break
 				}
-				if len(returned) > 0 && rng.Intn(3) == 0 {
+				if len(returned) > 0 && rng.Intn(max(3, maxBatch/2)) == 0 {
 					// A few returned operations at once, in random order
 					// (a serial twice, or one already forgotten, now and
 					// then: Remove skips them).
 					rng.Shuffle(len(returned), func(i, j int) { returned[i], returned[j] = returned[j], returned[i] })
-					n := 1 + rng.Intn(min(len(returned), 6))
+					n := 1 + rng.Intn(min(len(returned), maxBatch))
 					gone := slices.Clone(returned[:n])
 					if rng.Intn(4) == 0 {
 						gone = append(gone, gone[0])
