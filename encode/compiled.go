@@ -1,6 +1,7 @@
 package encode
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"slices"
@@ -693,11 +694,16 @@ func (e *Encoder) crec(st *instState, level int) {
 		// As below, passing over the candidates quickHolds finds ground
 		// nothing; one without a true match variable of its own
 		// (clevel.quick: the witness's x is the level's variable) is
-		// bound without asking it.
+		// bound without asking it. Long tails of one method's list go
+		// to quickTail, which passes over runs of them at once.
 		for _, o := range head {
 			if (m == h.NoMethod || o.Label.Method == m) && !o.pending() && (o.trueAsX == noLit || !e.quickHolds(st, lv, o)) {
 				e.cbind(st, lv, level, o, tied, false)
 			}
+		}
+		if len(tail) >= quickMin && !e.scr.noRuns && lv.gen == nil && !tied && v != st.fixed && m != h.NoMethod {
+			e.quickTail(st, lv, level, tail, limit, admitted)
+			break
 		}
 		for _, o := range tail {
 			if o.Call > limit {
@@ -1477,3 +1483,216 @@ func (e *Encoder) witTrue(t *template) bool {
 	}
 	return true
 }
+
+// quickRun is a run of consecutive operations of one method's list
+// (opTable.opsOf), from its holder to the one with serial end, each
+// settled: returned, with a true match variable l = x.trueAsX that
+// still names (x,y) for a returned y. The times bound the run's: the
+// latest y return and earliest y call, the latest return and earliest
+// call of the operations themselves.
+//
+// Why a run once settled stays settled, for every later instance, while
+// its epoch (quickEpoch) lasts:
+//   - a true fact stays true (the saturator never retracts one), and y,
+//     once returned, stays returned;
+//   - match(x,y) keeps its variable while both x and y live: only
+//     forgetting one of them frees it. x forgotten leaves the list;
+//     y forgotten while x lives drops every run (quickForgotten);
+//   - the method list only loses operations (forgetting) or gains them
+//     at its end (a call gets the next serial): the live operations
+//     with serials from the holder's to end are a subset of the run, so
+//     the run's times still bound theirs; a holder forgotten hands the
+//     run to the next live operation in it (quickForgotten);
+//   - a pending operation is never in a run (it ends one), so no
+//     operation's own times change inside a run.
+//
+// What does depend on the instance, the order atoms of quickHolds (the
+// witness's b(y,u) or b(u,y) and the level's checks) over the operations
+// the earlier levels bind, runPasses decides for the whole run from its
+// times, and only when real time decides every one of them the way
+// quickHolds would pass it: so each operation passed over by a run
+// would be passed over by quickHolds.
+type quickRun struct {
+	start, end  int // holder's serial + 1 (0: none), last serial
+	yRet, yCall int
+	ret, call   int
+}
+
+func (r *quickRun) add(o, y *Op) {
+	r.end = o.Serial
+	r.yRet, r.yCall = max(r.yRet, y.Return), min(r.yCall, y.Call)
+	r.ret, r.call = max(r.ret, o.Return), min(r.call, o.Call)
+}
+
+func (r *quickRun) merge(q *quickRun) {
+	r.end = max(r.end, q.end)
+	r.yRet, r.yCall = max(r.yRet, q.yRet), min(r.yCall, q.yCall)
+	r.ret, r.call = max(r.ret, q.ret), min(r.call, q.call)
+}
+
+// quickForgotten keeps the quickRun memos (quickTail) exact when the
+// operations of serials, marked gone, are forgotten (Remove calls it
+// before they leave the table's lists). A run whose holder goes is
+// handed to the next live operation of its list within the run: the
+// operations left in the run are still consecutive in the list and
+// still settled, and its times, over a superset, still bound theirs.
+// A run's premise breaks only when the y of a live x's true match
+// variable goes (the variable goes with it, and quickHolds would no
+// longer find it): then every memo is dropped (quickEpoch). x is one of
+// y's stored partners (match(x,y) is possible), so y.asY finds it; any
+// live x there with a true match variable counts, whichever y it names.
+func (e *Encoder) quickForgotten(serials []int, gone uint32) {
+	ep := e.scr.quickEpoch
+	bump := false
+	for _, s := range serials {
+		o := e.tab.op(s)
+		if o == nil || o.mark != gone {
+			continue
+		}
+		for _, x := range o.asY {
+			if x.mark != gone && x.trueAsX != noLit {
+				bump = true
+			}
+		}
+		if o.qEpoch != ep || o.qrun.start != o.Serial+1 || o.qrun.end <= o.Serial {
+			continue
+		}
+		l := e.tab.opsOf(o.Label.Method)
+		i, found := slices.BinarySearchFunc(l, o.Serial, func(p *Op, s int) int { return cmp.Compare(p.Serial, s) })
+		if !found {
+			continue
+		}
+		for i++; i < len(l) && l[i].Serial <= o.qrun.end; i++ {
+			if n := l[i]; n.mark != gone {
+				r := o.qrun
+				if n.qEpoch == ep && n.qrun.start == n.Serial+1 {
+					r.merge(&n.qrun)
+				}
+				r.start = n.Serial + 1
+				n.qrun, n.qEpoch = r, ep
+				break
+			}
+		}
+	}
+	if bump {
+		e.scr.quickEpoch++
+	}
+}
+
+// runPasses reports whether quickHolds passes every operation of run r
+// at lv under env (the earlier levels bound): the witness's order atom
+// is true by real time for every y of the run (with yFirst, y returned
+// before u was called: r.yRet < u.Call; else u returned before any y
+// was called), and real time decides each check for every operation o
+// of the run: all returned before w was called, or w returned before
+// any of them was called (o = w, which real time also decides, fails
+// both: then the run is not passed over). A check between two earlier
+// levels' operations is left to quickHolds (false).
+func (e *Encoder) runPasses(st *instState, lv *clevel, r *quickRun) bool {
+	t := st.a.tmpl
+	env := e.scr.env
+	u := env[t.quickU]
+	if t.quickYFirst {
+		if r.yRet >= u.Call {
+			return false
+		}
+	} else if u.Return < 0 || u.Return >= r.yCall {
+		return false
+	}
+	for i := range lv.checks {
+		c := &lv.checks[i].atom
+		switch {
+		case c.x == lv.v && c.y == lv.v:
+			continue
+		case c.x == lv.v || c.y == lv.v:
+			w := env[c.y]
+			if c.y == lv.v {
+				w = env[c.x]
+			}
+			if r.ret < w.Call || w.Return >= 0 && w.Return < r.call {
+				continue
+			}
+			return false
+		default:
+			return false // not one of ours
+		}
+	}
+	return true
+}
+
+// quickTail is crec's loop over the tail of a closed instance's last
+// level (clevel.quick) when the candidates are one method's list in
+// call order (no source, not tied, not fixed) and many: as the loop it
+// stands for, it binds the candidates quickHolds does not pass over,
+// but it notes the runs of consecutive ones it does pass over on their
+// first operation (quickRun) and passes a noted run over at once when
+// runPasses finds every one of its operations would pass. Runs are cut
+// at serial blocks of 1<<quickChunk, so that instances starting their
+// runs at different operations still meet the same holders; a run met
+// while one is open in the same block is merged into it.
+func (e *Encoder) quickTail(st *instState, lv *clevel, level int, tail []*Op, limit int, admitted bool) {
+	var rs *Op
+	var run quickRun
+	ep := e.scr.quickEpoch
+	closeRun := func() {
+		if rs != nil {
+			run.start = rs.Serial + 1
+			rs.qrun, rs.qEpoch = run, ep
+			e.scr.quickMemos = true
+			rs = nil
+		}
+	}
+	for i := 0; i < len(tail); i++ {
+		o := tail[i]
+		if o.Call > limit {
+			break
+		}
+		if o.qEpoch == ep && o.qrun.start == o.Serial+1 && e.runPasses(st, lv, &o.qrun) {
+			if rs != nil && rs.Serial>>quickChunk != o.Serial>>quickChunk {
+				closeRun()
+			}
+			if rs == nil {
+				rs, run = o, o.qrun
+			} else {
+				run.merge(&o.qrun)
+			}
+			e.scr.quickHits++
+			e.scr.quickJumps++
+			end := o.qrun.end
+			j := i + 1
+			for j < len(tail) && tail[j].Serial <= end {
+				j++
+			}
+			i = j - 1
+			continue
+		}
+		if o.pending() {
+			closeRun()
+			continue
+		}
+		if o.trueAsX != noLit && e.quickHolds(st, lv, o) {
+			y := e.reg.varOps[o.trueAsX.Var()][1]
+			if rs != nil && rs.Serial>>quickChunk != o.Serial>>quickChunk {
+				closeRun()
+			}
+			if rs == nil {
+				rs = o
+				run = quickRun{end: o.Serial, yRet: y.Return, yCall: y.Call, ret: o.Return, call: o.Call}
+			} else {
+				run.add(o, y)
+			}
+			continue
+		}
+		closeRun()
+		e.cbind(st, lv, level, o, false, admitted)
+	}
+	closeRun()
+}
+
+// quickChunk sets the serial blocks runs are cut at; quickMin is the
+// tail length from which crec uses quickTail (on short lists its
+// bookkeeping costs more than the candidates it passes over).
+const (
+	quickChunk = 5
+	quickMin   = 32
+)

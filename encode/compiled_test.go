@@ -125,6 +125,10 @@ func compareRuns(t *testing.T, name string, k *theory.Kernel, acts []h.Action, l
 // differ (first: the first of them), as compareRuns describes, and
 // requires the same clauses in the same order over the same variables;
 // after each action it also checks the encoders' windows (CheckWindow).
+// forgetEvery is how rarely compareVariants forgets an operation: one
+// action in forgetEvery on average.
+var forgetEvery = 4
+
 func compareVariants(t *testing.T, name string, k *theory.Kernel, acts []h.Action, lazy bool, seed int64,
 	names [2]string, setup func(e *Encoder, first bool)) {
 	t.Helper()
@@ -165,6 +169,10 @@ func compareVariants(t *testing.T, name string, k *theory.Kernel, acts []h.Actio
 				t.Errorf("%s: after action %d: %v", name, i, err)
 				return false
 			}
+			if err := checkQuickRuns(r.e); err != nil {
+				t.Errorf("%s: after action %d: %v", name, i, err)
+				return false
+			}
 			// pendingForSame (witnessesX) is pendingFor with its memo's
 			// same flag, for methods kept in the memo and beyond.
 			for m := h.Method(0); m <= memoMethods; m++ {
@@ -192,7 +200,7 @@ func compareVariants(t *testing.T, name string, k *theory.Kernel, acts []h.Actio
 			return
 		}
 		// Forget a random returned operation now and then, as -r does.
-		if lazy && len(returned) > 0 && rng.Intn(4) == 0 {
+		if lazy && len(returned) > 0 && rng.Intn(forgetEvery) == 0 {
 			j := rng.Intn(len(returned))
 			gone := []int{returned[j]}
 			returned = slices.Delete(returned, j, j+1)
@@ -415,18 +423,29 @@ func TestKnownMatchBAgrees(t *testing.T) {
 // are long and concurrent enough that closed instances find true
 // witnesses and excluded ones, which the test checks it met.
 func TestQuickHoldsAgrees(t *testing.T) {
-	hits, excl := 0, 0
+	hits, excl, jumps := 0, 0, 0
 	for _, obj := range []h.Object{h.Queue, h.Stack, h.PQueue} {
 		k, err := theory.KernelOf(obj, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		for seed := int64(1); seed <= 40; seed++ {
+		for seed := int64(1); seed <= 52; seed++ {
 			cfg := gen.Config{Object: obj, Ops: 100, Concurrency: 2 + int(seed%7), Pending: int(seed % 3),
 				Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
+			if seed > 40 {
+				// Long windows (operations are forgotten at random,
+				// more slowly than they return) with operations left
+				// pending throughout, as stalled ones: the method lists
+				// are long enough for quickTail's runs (quickMin).
+				cfg.Ops, cfg.Concurrency, cfg.Pending, cfg.Mutate, cfg.Values = 160, 8, int(seed%2), 0, 0
+			}
 			cfg.Pending = min(cfg.Pending, cfg.Concurrency)
 			acts := generate(t, cfg)
 			var quick *Encoder
+			forgetEvery = 4
+			if seed > 40 {
+				forgetEvery = 1 << 30 // windows stay long
+			}
 			compareVariants(t, fmt.Sprintf("%v/seed%d", obj, seed), k, acts, true, seed,
 				[2]string{"without quickHolds", "with quickHolds"},
 				func(e *Encoder, first bool) {
@@ -437,12 +456,106 @@ func TestQuickHoldsAgrees(t *testing.T) {
 				})
 			hits += quick.scr.quickHits
 			excl += quick.scr.exclHits
+			jumps += quick.scr.quickJumps
 		}
 	}
-	if hits == 0 || excl == 0 {
-		t.Fatalf("quickHolds passed over %d candidates, rowExcluded over %d: the comparison tests little", hits, excl)
+	if hits == 0 || excl == 0 || jumps == 0 {
+		t.Fatalf("quickHolds passed over %d candidates, rowExcluded over %d, quickTail over %d runs: the comparison tests little", hits, excl, jumps)
 	}
-	t.Logf("quickHolds passed over %d candidates, rowExcluded over %d witnesses", hits, excl)
+	t.Logf("quickHolds passed over %d candidates, rowExcluded over %d witnesses, quickTail over %d runs", hits, excl, jumps)
+}
+
+// TestQuickRunsAgree compares crec with quickTail's runs (quickRun) and
+// without them, quickHolds on in both, on long windows of random queue
+// and stack histories with operations left pending throughout, as
+// stalled ones, forgetting nothing (forgetting removes before their adds
+// can leave two identical encoders' clause orders apart, a map order
+// this test is not about); checkQuickRuns checks every run's premise
+// after each action. TestQuickRunsDropped forgets removes before their
+// adds.
+func TestQuickRunsAgree(t *testing.T) {
+	jumps := 0
+	for _, obj := range []h.Object{h.Queue, h.Stack} {
+		k, err := theory.KernelOf(obj, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := int64(1); seed <= 12; seed++ {
+			cfg := gen.Config{Object: obj, Ops: 160, Concurrency: 4 + int(seed%5), Pending: int(seed % 3), Seed: seed}
+			forgetEvery = 1 << 30
+			var runs *Encoder
+			compareVariants(t, fmt.Sprintf("%v/seed%d", obj, seed), k, generate(t, cfg), true, seed,
+				[2]string{"without runs", "with runs"},
+				func(e *Encoder, first bool) {
+					e.scr.noRuns = first
+					if !first {
+						runs = e
+					}
+				})
+			forgetEvery = 4
+			jumps += runs.scr.quickJumps
+		}
+	}
+	if jumps == 0 {
+		t.Fatal("quickTail passed over no run: the comparison tests nothing")
+	}
+	t.Logf("quickTail passed over %d runs", jumps)
+}
+
+// TestQuickRunsDropped forgets removes, oldest first, while the adds
+// their true match variables name live on: every run must then be
+// dropped (quickEpoch), which checkQuickRuns checks after each action.
+// (Two encoders are not compared here: forgetting a y before its x
+// leaves their clause orders apart even with the same settings.)
+func TestQuickRunsDropped(t *testing.T) {
+	jumps, epochs := 0, 0
+	for _, obj := range []h.Object{h.Queue, h.Stack} {
+		k, err := theory.KernelOf(obj, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := int64(1); seed <= 12; seed++ {
+			acts := generate(t, gen.Config{Object: obj, Ops: 160, Concurrency: 8, Pending: int(seed % 3), Seed: seed})
+			sink := &recSink{s: saturate.New()}
+			sink.s.Observe()
+			e := New(k, sink, Config{Lazy: sink})
+			e.Begin()
+			r := &run{e: e, sink: sink}
+			rng := rand.New(rand.NewSource(seed))
+			serial, next := map[string]int{}, 1
+			var returned []int
+			for i, a := range acts {
+				if sr := feed([]*run{r}, a, serial, &next, nil); a.Kind == h.Return {
+					returned = append(returned, sr)
+					delete(serial, a.ID)
+				}
+				if r.dead {
+					break
+				}
+				if err := checkQuickRuns(e); err != nil {
+					t.Fatalf("%v/seed%d: after action %d: %v", obj, seed, i, err)
+				}
+				if rng.Intn(2+int(seed%6)) != 0 {
+					continue
+				}
+				for j, s := range returned {
+					if e.tab.op(s).Label.Method == h.Rem {
+						returned = slices.Delete(returned, j, j+1)
+						if err := sink.s.ForgetVars(e.Remove([]int{s})); err != nil {
+							t.Fatal(err)
+						}
+						break
+					}
+				}
+			}
+			jumps += e.scr.quickJumps
+			epochs += int(e.scr.quickEpoch)
+		}
+	}
+	if jumps == 0 || epochs == 0 {
+		t.Fatalf("quickTail passed over %d runs, all dropped %d times: the test checks little", jumps, epochs)
+	}
+	t.Logf("quickTail passed over %d runs, all dropped %d times", jumps, epochs)
 }
 
 // TestQuickHoldsExact checks quickHolds's claim directly: on random
@@ -558,4 +671,40 @@ func TestQuickHoldsExact(t *testing.T) {
 		t.Fatalf("quickHolds passed over %d candidates, rowExcluded over %d: the test checks little", hits, excl)
 	}
 	t.Logf("quickHolds passed over %d candidates, rowExcluded over %d", hits, excl)
+}
+
+// checkQuickRuns checks the premise of every quickRun memo quickTail may
+// still read (quickEpoch current, holder's own): each live operation of
+// the holder's method list within the run is settled as quickHolds needs
+// it (returned, its true match variable still naming it and a returned
+// y), and the run's times bound its own and y's.
+func checkQuickRuns(e *Encoder) error {
+	for _, l := range e.tab.byMeth {
+		for i, o := range l {
+			if o.qEpoch != e.scr.quickEpoch || o.qrun.start != o.Serial+1 {
+				continue
+			}
+			r := &o.qrun
+			for _, p := range l[i:] {
+				if p.Serial > r.end {
+					break
+				}
+				lit := p.trueAsX
+				if p.pending() || lit == noLit || e.val(lit) != 1 {
+					return fmt.Errorf("run of %d to %d: %d is pending or has no true match variable", o.Serial, r.end, p.Serial)
+				}
+				y := e.reg.varOps[lit.Var()][1]
+				if y == nil || y.pending() {
+					return fmt.Errorf("run of %d to %d: %d's match names no returned y", o.Serial, r.end, p.Serial)
+				}
+				if m, ok := e.reg.vars.get(varPair{vMatch, int32(p.Serial), int32(y.Serial)}.key()); !ok || m != lit {
+					return fmt.Errorf("run of %d to %d: %d's true match variable no longer names (%d,%d)", o.Serial, r.end, p.Serial, p.Serial, y.Serial)
+				}
+				if y.Return > r.yRet || y.Call < r.yCall || p.Return > r.ret || p.Call < r.call {
+					return fmt.Errorf("run of %d to %d: the run's times do not bound %d's", o.Serial, r.end, p.Serial)
+				}
+			}
+		}
+	}
+	return nil
 }

@@ -67,7 +67,12 @@ type Op struct {
 	// trueAsX and trueAsY are the match(o,·) and match(·,o) variables
 	// last seen true (lazymatch.go).
 	trueAsX, trueAsY Lit
-	mark             uint32 // scratch for the lazy transitivity
+	// qrun is a run of settled candidates starting at this operation,
+	// in its method's list (compiled.go, quickRun), valid while qEpoch
+	// is the encoder's scratch quickEpoch.
+	qrun   quickRun
+	qEpoch uint32
+	mark   uint32 // scratch for the lazy transitivity
 	// life is bumped when the operation is forgotten, so that what names
 	// it by pointer (a watched instance's owners) can tell it from the
 	// next operation to reuse the struct.

@@ -35,4 +35,12 @@ type scratch struct {
 	// (for the tests).
 	noQuick             bool
 	quickHits, exclHits int
+	// quickJumps counts the runs quickTail passed over at once (tests).
+	quickJumps int
+	// quickEpoch stamps the operations' quickRun memos (compiled.go);
+	// bumped when a premise of one may have broken.
+	quickEpoch uint32
+	quickMemos bool
+	// noRuns turns quickTail off (tests compare).
+	noRuns bool
 }

@@ -236,6 +236,9 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 		}
 		e.usedFacts = keep
 	}
+	if e.scr.quickMemos {
+		e.quickForgotten(serials, gone)
+	}
 	e.stamp++
 	e.tab.drop(gone, e.stamp, pendGone)
 	e.scr.forget = forget
