@@ -1,6 +1,11 @@
 package encode
 
-import "github.com/satmon/satmon/internal/z"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/satmon/satmon/internal/z"
+)
 
 // Lazy side conditions of pending operations' variables, for SATURATE.
 //
@@ -43,11 +48,20 @@ func (e *Encoder) pendingVarMade(o *Op, v Lit, ret bool) {
 // retTrue emits the side clauses made unit by ret(o)=v becoming true.
 func (e *Encoder) retTrue(o *Op, v Lit) {
 	o.retTrue = v
+	// In the order the variables were made, not the map's (as Return
+	// does), so that the clauses of a run do not depend on Go's
+	// randomised map order.
+	ws := e.scr.retSides[:0]
 	for _, w := range o.rets {
 		if w != v && e.val(w) != -1 {
-			e.emit2(v.Not(), w.Not())
+			ws = append(ws, w)
 		}
 	}
+	slices.SortFunc(ws, func(a, b Lit) int { return cmp.Compare(a.Var(), b.Var()) })
+	for _, w := range ws {
+		e.emit2(v.Not(), w.Not())
+	}
+	e.scr.retSides = ws
 	e.usedBy(o, v)
 	if e.lazyPair() {
 		e.otherValue(o, v)

@@ -1,6 +1,9 @@
 package encode
 
 import (
+	"cmp"
+	"slices"
+	"strconv"
 	"testing"
 
 	h "github.com/satmon/satmon/internal/history"
@@ -220,5 +223,49 @@ func TestExcludedWitness(t *testing.T) {
 	}
 	if l, _ := e.BLit(4, 5); l == z.LitNull || k.s.Value(l) != 1 {
 		t.Errorf("b(r1,r2) should be true: FIFO with r1 as x1's only witness")
+	}
+}
+
+// TestRetTrueOrder makes one of a pending remove's several return
+// variables true: retTrue's clauses against the others must come in the
+// order the variables were made, whatever order Go's map gives o.rets.
+func TestRetTrueOrder(t *testing.T) {
+	kern, err := theory.KernelOf(h.Queue, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := 0; round < 20; round++ {
+		sink := &recSink{s: saturate.New()}
+		sink.s.Observe()
+		e := New(kern, sink, Config{Lazy: sink})
+		e.Call(Op{Serial: 1, Label: h.Label{Method: h.Rem}, Call: 0})
+		var rets []Lit
+		for v := 1; v <= 8; v++ {
+			rets = append(rets, e.variable(varKey{kind: vRet, x: 1, v: h.Value(strconv.Itoa(v))}))
+		}
+		e.flushMatches()
+		k := satSink{sink.s}
+		k.saturate(t, e)
+		from := len(sink.clauses)
+		sink.AddClause([]Lit{rets[0]})
+		k.saturate(t, e)
+		var others []Lit
+		for _, c := range sink.clauses[from:] {
+			if len(c) == 2 && slices.Contains(c, rets[0].Not()) {
+				w := c[0]
+				if w == rets[0].Not() {
+					w = c[1]
+				}
+				if slices.Contains(rets, w.Not()) {
+					others = append(others, w.Not())
+				}
+			}
+		}
+		if len(others) != len(rets)-1 {
+			t.Fatalf("round %d: %d clauses ¬r1 ∨ ¬w, want %d: %v", round, len(others), len(rets)-1, sink.clauses[from:])
+		}
+		if !slices.IsSortedFunc(others, func(a, b Lit) int { return cmp.Compare(a.Var(), b.Var()) }) {
+			t.Fatalf("round %d: retTrue's clauses in map order: %v", round, others)
+		}
 	}
 }

@@ -24,6 +24,7 @@ type scratch struct {
 	conj      []Lit
 	cclause   []Lit
 	retUnits  []Lit    // Return's unit clauses
+	retSides  []Lit    // retTrue's side clauses' other variables
 	cycle     [6]Lit   // checkCycle's clause
 	pair      [2]Lit   // emit2's clause
 	byTri     [3][]*Op // usedAssigned's scratch
