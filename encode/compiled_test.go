@@ -239,6 +239,17 @@ func TestWatchedSameFixpoint(t *testing.T) {
 	}
 }
 
+// lazyRun is SATURATE's encoder with cfg over an observed saturator that
+// records every clause, begun: Lazy is set here.
+func lazyRun(k *theory.Kernel, cfg Config) *run {
+	sink := &recSink{s: saturate.New()}
+	sink.s.Observe()
+	cfg.Lazy = sink
+	e := New(k, sink, cfg)
+	e.Begin()
+	return &run{e: e, sink: sink}
+}
+
 // compareFixpoints returns how many watched instances were materialised.
 func compareFixpoints(t *testing.T, name string, k *theory.Kernel, acts []h.Action, seed int64) int {
 	t.Helper()
@@ -353,11 +364,8 @@ func TestKnownMatchBAgrees(t *testing.T) {
 				cfg.Pending = cfg.Concurrency
 			}
 			acts := generate(t, cfg)
-			sink := &recSink{s: saturate.New()}
-			sink.s.Observe()
-			e := New(k, sink, Config{Lazy: sink})
-			e.Begin()
-			r := &run{e: e, sink: sink}
+			r := lazyRun(k, Config{})
+			e, sink := r.e, r.sink
 			rng := rand.New(rand.NewSource(seed))
 			serial, next := map[string]int{}, 1
 			var returned []int
@@ -516,11 +524,8 @@ func TestQuickRunsDropped(t *testing.T) {
 		}
 		for seed := int64(1); seed <= 12; seed++ {
 			acts := generate(t, gen.Config{Object: obj, Ops: 160, Concurrency: 8, Pending: int(seed % 3), Seed: seed})
-			sink := &recSink{s: saturate.New()}
-			sink.s.Observe()
-			e := New(k, sink, Config{Lazy: sink})
-			e.Begin()
-			r := &run{e: e, sink: sink}
+			r := lazyRun(k, Config{})
+			e, sink := r.e, r.sink
 			rng := rand.New(rand.NewSource(seed))
 			serial, next := map[string]int{}, 1
 			var returned []int
@@ -578,11 +583,8 @@ func TestQuickHoldsExact(t *testing.T) {
 				Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
 			cfg.Pending = min(cfg.Pending, cfg.Concurrency)
 			acts := generate(t, cfg)
-			sink := &recSink{s: saturate.New()}
-			sink.s.Observe()
-			e := New(k, sink, Config{Lazy: sink, Watch: true})
-			e.Begin()
-			r := &run{e: e, sink: sink}
+			r := lazyRun(k, Config{Watch: true})
+			e, sink := r.e, r.sink
 			rng := rand.New(rand.NewSource(seed))
 			serial, next := map[string]int{}, 1
 			var returned []int

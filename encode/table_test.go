@@ -9,7 +9,6 @@ import (
 	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/valtab"
-	"github.com/satmon/satmon/saturate"
 	"github.com/satmon/satmon/theory"
 )
 
@@ -64,11 +63,8 @@ func tableAfterRemovals(t *testing.T, ops, maxBatch, seeds int) {
 				Pending: int(seed % 3), Seed: seed, Values: int(seed % 4)}
 			cfg.Pending = min(cfg.Pending, cfg.Concurrency)
 			acts := generate(t, cfg)
-			sink := &recSink{s: saturate.New()}
-			sink.s.Observe()
-			e := New(k, sink, Config{Lazy: sink, Watch: true, ClosedRemoval: true})
-			e.Begin()
-			r := &run{e: e, sink: sink}
+			r := lazyRun(k, Config{Watch: true, ClosedRemoval: true})
+			e, sink := r.e, r.sink
 			rng := rand.New(rand.NewSource(seed))
 			serial, next := map[string]int{}, 1
 			var returned []int
