@@ -116,17 +116,7 @@ func TestValueIDsRecycled(t *testing.T) {
 // TestValueIDsBounded: under -r, a queue log of ever new values keeps as
 // many IDs as values are live, not one per value seen.
 func TestValueIDsBounded(t *testing.T) {
-	m, err := New(h.Queue, "", Options{Algorithm: Saturate, RemoveObsolete: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	seq := 0
-	step := func(kind h.Kind, id string, l h.Label) {
-		seq++
-		if v, err := m.Step(h.Action{Kind: kind, ID: id, Label: l, Seq: seq, Line: seq}); err != nil || v {
-			t.Fatalf("action %d: violation %v, err %v", seq, v, err)
-		}
-	}
+	m, step := queueStepper(t)
 	for i := 0; i < 5000; i++ {
 		v := h.Value(strconv.Itoa(i))
 		step(h.Call, "a", h.Label{Method: h.Add, Arg: v})

@@ -268,17 +268,7 @@ func TestRemovalKeepsListsLive(t *testing.T) {
 // the fly, and the live heap after 10,000 and after 80,000 completed pairs
 // is compared.
 func TestStalledOperationMemory(t *testing.T) {
-	m, err := New(h.Queue, "", Options{Algorithm: Saturate, RemoveObsolete: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	seq := 0
-	step := func(kind h.Kind, id string, l h.Label) {
-		seq++
-		if v, err := m.Step(h.Action{Kind: kind, ID: id, Label: l, Seq: seq, Line: seq}); err != nil || v {
-			t.Fatalf("action %d: violation %v, err %v", seq, v, err)
-		}
-	}
+	m, step := queueStepper(t)
 	heap := func() int64 {
 		var ms runtime.MemStats
 		runtime.GC()
@@ -441,5 +431,24 @@ func TestClosedRemovalKeepsDetection(t *testing.T) {
 	res, _ := CheckLog(strings.NewReader(log), "lock", h.NoObject, "", Options{Algorithm: Saturate, RemoveObsolete: true})
 	if res.Stats.Removed == 0 {
 		t.Errorf("saturate -r forgot nothing: the test no longer exercises removal")
+	}
+}
+
+// queueStepper is a queue's SATURATE -r monitor and a function that
+// steps it with one action, numbered in turn, failing the test on an
+// error or a violation.
+func queueStepper(t *testing.T) (*Monitor, func(kind h.Kind, id string, l h.Label)) {
+	t.Helper()
+	m, err := New(h.Queue, "", Options{Algorithm: Saturate, RemoveObsolete: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq := 0
+	return m, func(kind h.Kind, id string, l h.Label) {
+		t.Helper()
+		seq++
+		if v, err := m.Step(h.Action{Kind: kind, ID: id, Label: l, Seq: seq, Line: seq}); err != nil || v {
+			t.Fatalf("action %d: violation %v, err %v", seq, v, err)
+		}
 	}
 }
