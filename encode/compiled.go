@@ -63,6 +63,10 @@ type clevel struct {
 	// variable: crec may pass over a candidate of a closed instance that
 	// quickHolds finds grounds nothing.
 	quick bool
+	// direct: the level is a fixed plan's first, whose candidates are
+	// the fixed operation alone (no source, cuts, tie or quick
+	// shortcut): crecFixed binds it without crec.
+	direct bool
 }
 
 // template is an axiom's compiled grounding.
@@ -285,6 +289,10 @@ func compile(a *axiom) *template {
 				t.witOwn = t.witOwn && (ca.x == ex || ca.y == ex)
 			}
 		}
+	}
+	for _, lvs := range t.fixedLevels {
+		lv := &lvs[0]
+		lv.direct = lv.gen == nil && len(lv.cuts) == 0 && !lv.tied && !lv.quick
 	}
 	return t
 }
@@ -745,6 +753,27 @@ func (e *Encoder) crec(st *instState, level int) {
 	if len(e.scr.pbuf) != mark {
 		e.scr.pbuf = e.scr.pbuf[:mark]
 	}
+}
+
+// crecFixed is crec at the first level of a fixed plan of a closed
+// instance whose must has returned (instances): its one candidate is
+// must, bound without going through crec's candidate lists when the
+// level takes them from nowhere else (clevel.direct), as crec would
+// bind it: returned, and with a returned partner for every later level
+// that reads its partners (noReturnedPartner).
+func (e *Encoder) crecFixed(st *instState) {
+	lv := &st.clv[0]
+	if !lv.direct {
+		e.crec(st, 0)
+		return
+	}
+	if e.poll() {
+		return
+	}
+	if lv.feeds != nil && e.noReturnedPartner(lv.feeds, st.must) {
+		return
+	}
+	e.cbind(st, lv, 0, st.must, false, true)
 }
 
 // quickHolds reports whether binding o at lv, the last level of a

@@ -659,8 +659,35 @@ func futureValue(f *theory.Formula, nf, fut int) tri {
 // operations have all returned; otherwise (EmitOpen) every tuple not
 // already emitted for good. extra literals are added to every clause.
 func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
-	win := e.Ops()
 	nf := len(a.Forall)
+	compiled := a.tmpl != nil && !e.interpret
+	// At a return (must returned, closed), the fixed plans the template
+	// enters are known from must's label and partner lists alone, which
+	// grounding does not change: the variables whose first level
+	// requires another method than must's are left out in bulk
+	// (template.fixedFor), and must's label may prune it at the first
+	// level (labelPrunes: EMPTY's ret(e) = empty at the return of a
+	// dequeue that returned a value, ADDREM's at one that returned
+	// empty), or the next level read its partners when it has none that
+	// returned (noReturnedPartners). Then the level is not entered only
+	// to bind must and prune it; and when no plan is left (ADDREM at an
+	// add's return), the state is not even set up.
+	var enter uint32
+	fast := compiled && closed && must != nil && !must.pending() && must.Label.Method < memoMethods
+	if fast {
+		for fs := a.tmpl.fixedFor[must.Label.Method]; fs != 0; fs &= fs - 1 {
+			f := bits.TrailingZeros32(fs)
+			lvs := a.tmpl.fixedLevels[f]
+			if nf > 1 && e.noReturnedPartners(lvs[1].gen, f, must) || labelPrunes(&lvs[0], must) {
+				continue
+			}
+			enter |= 1 << f
+		}
+		if enter == 0 {
+			return
+		}
+	}
+	win := e.Ops()
 	nv := nf + len(a.Exists)
 	if cap(e.scr.env) < nv {
 		e.scr.env = make([]*Op, nv)
@@ -680,7 +707,6 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 	st.pl, st.clv = &a.plan, nil
 	st.ante, st.rest, st.na, st.nr = st.ante[:0], st.rest[:0], 0, 0
 	st.one[0] = must
-	compiled := a.tmpl != nil && !e.interpret
 	if must == nil {
 		if compiled {
 			st.clv = a.tmpl.levels
@@ -690,26 +716,15 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 		}
 		return
 	}
-	settled := closed && !must.pending()
-	if compiled && settled && must.Label.Method < memoMethods {
-		// As below, read from the template, with the variables whose
-		// first level requires another method than must's left out in
-		// bulk (template.fixedFor); and must's label may prune it at the
-		// first level as well (labelPrunes): EMPTY's ret(e) = empty at
-		// the return of a dequeue that returned a value, ADDREM's at one
-		// that returned empty. Then the level is not entered only to
-		// bind must and prune it.
-		for fs := a.tmpl.fixedFor[must.Label.Method]; fs != 0; fs &= fs - 1 {
-			st.fixed = bits.TrailingZeros32(fs)
-			lvs := a.tmpl.fixedLevels[st.fixed]
-			if nf > 1 && e.noReturnedPartners(lvs[1].gen, st.fixed, must) || labelPrunes(&lvs[0], must) {
-				continue
-			}
-			st.clv = lvs
-			e.crec(st, 0)
+	if fast {
+		for ; enter != 0; enter &= enter - 1 {
+			st.fixed = bits.TrailingZeros32(enter)
+			st.clv = a.tmpl.fixedLevels[st.fixed]
+			e.crecFixed(st)
 		}
 		return
 	}
+	settled := closed && !must.pending()
 	for st.fixed = 0; st.fixed < nf; st.fixed++ {
 		if compiled {
 			// As above, one variable at a time.
