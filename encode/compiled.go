@@ -63,6 +63,15 @@ type clevel struct {
 	// variable: crec may pass over a candidate of a closed instance that
 	// quickHolds finds grounds nothing.
 	quick bool
+	// self is the variable u bound earlier such that binding the level's
+	// variable v to u's operation is pruned by the level's first check,
+	// before anything is folded, or -1: the check is b(v,u) or b(u,v),
+	// an antecedent conjunct (¬b(…) a rest disjunct), with no label
+	// check before it, and real time makes b(o,o) false without a
+	// variable (bLitKind). crec leaves that candidate out before calling
+	// cbind, which would bind it only to prune it (FIFO's a1 = a2 at a
+	// dequeue's return, LIFO's at an add's).
+	self int
 	// direct: the level is a fixed plan's first, whose candidates are
 	// the fixed operation alone (no source, cuts, tie or quick
 	// shortcut): crecFixed binds it without crec.
@@ -179,6 +188,12 @@ func compilePlan(a *axiom, pl *plan, fixed bool) ([]clevel, bool) {
 				continue
 			}
 			lv.checks = append(lv.checks, ccheck{atom: ca, ante: c.ante})
+		}
+		lv.self = -1
+		if len(lv.checks) > 0 {
+			if c := lv.checks[0]; c.atom.kind == theory.KB && c.ante != c.atom.neg && (c.atom.x == v) != (c.atom.y == v) {
+				lv.self = c.atom.x + c.atom.y - v
+			}
 		}
 		for _, c := range lv.checks {
 			if ca := c.atom; ca.x != v || ca.kind != theory.KMeth && (ca.kind != theory.KRet || ca.v == theory.Bottom) {
@@ -682,13 +697,20 @@ func (e *Encoder) crec(st *instState, level int) {
 	}
 	// A closed instance binds no pending operation, nor one whose
 	// partners a later level reads when none of them has returned
-	// (noReturnedPartner): skipped here, before the call. The loops are
-	// written out for each case, so that the common ones test nothing
-	// per candidate that is the same for all.
+	// (noReturnedPartner), nor any instance the operation of the
+	// level's self variable, which the first check prunes
+	// (clevel.self; nil, which no candidate is, when there is none):
+	// skipped here, before the call. The loops are written out for each
+	// case, so that the common ones test nothing per candidate that is
+	// the same for all.
+	var self *Op
+	if lv.self >= 0 {
+		self = e.scr.env[lv.self]
+	}
 	switch {
 	case !st.closed:
 		for _, o := range head {
-			if m == h.NoMethod || o.Label.Method == m {
+			if (m == h.NoMethod || o.Label.Method == m) && o != self {
 				e.cbind(st, lv, level, o, tied, false)
 			}
 		}
@@ -696,7 +718,9 @@ func (e *Encoder) crec(st *instState, level int) {
 			if o.Call > limit {
 				break
 			}
-			e.cbind(st, lv, level, o, tied, admitted)
+			if o != self {
+				e.cbind(st, lv, level, o, tied, admitted)
+			}
 		}
 	case lv.quick && e.virt && e.lazy != nil && !e.scr.noQuick:
 		// As below, passing over the candidates quickHolds finds ground
@@ -705,7 +729,7 @@ func (e *Encoder) crec(st *instState, level int) {
 		// bound without asking it. Long tails of one method's list go
 		// to quickTail, which passes over runs of them at once.
 		for _, o := range head {
-			if (m == h.NoMethod || o.Label.Method == m) && !o.pending() && (o.trueAsX == noLit || !e.quickHolds(st, lv, o)) {
+			if (m == h.NoMethod || o.Label.Method == m) && o != self && !o.pending() && (o.trueAsX == noLit || !e.quickHolds(st, lv, o)) {
 				e.cbind(st, lv, level, o, tied, false)
 			}
 		}
@@ -717,13 +741,13 @@ func (e *Encoder) crec(st *instState, level int) {
 			if o.Call > limit {
 				break
 			}
-			if !o.pending() && (o.trueAsX == noLit || !e.quickHolds(st, lv, o)) {
+			if o != self && !o.pending() && (o.trueAsX == noLit || !e.quickHolds(st, lv, o)) {
 				e.cbind(st, lv, level, o, tied, admitted)
 			}
 		}
 	case lv.feeds == nil:
 		for _, o := range head {
-			if (m == h.NoMethod || o.Label.Method == m) && !o.pending() {
+			if (m == h.NoMethod || o.Label.Method == m) && o != self && !o.pending() {
 				e.cbind(st, lv, level, o, tied, false)
 			}
 		}
@@ -731,13 +755,13 @@ func (e *Encoder) crec(st *instState, level int) {
 			if o.Call > limit {
 				break
 			}
-			if !o.pending() {
+			if o != self && !o.pending() {
 				e.cbind(st, lv, level, o, tied, admitted)
 			}
 		}
 	default:
 		for _, o := range head {
-			if (m == h.NoMethod || o.Label.Method == m) && !o.pending() && !e.noReturnedPartner(lv.feeds, o) {
+			if (m == h.NoMethod || o.Label.Method == m) && o != self && !o.pending() && !e.noReturnedPartner(lv.feeds, o) {
 				e.cbind(st, lv, level, o, tied, false)
 			}
 		}
@@ -745,7 +769,7 @@ func (e *Encoder) crec(st *instState, level int) {
 			if o.Call > limit {
 				break
 			}
-			if !o.pending() && !e.noReturnedPartner(lv.feeds, o) {
+			if o != self && !o.pending() && !e.noReturnedPartner(lv.feeds, o) {
 				e.cbind(st, lv, level, o, tied, admitted)
 			}
 		}
@@ -1663,6 +1687,10 @@ func (e *Encoder) quickTail(st *instState, lv *clevel, level int, tail []*Op, li
 	var rs *Op
 	var run quickRun
 	ep := e.scr.quickEpoch
+	var self *Op // as in crec
+	if lv.self >= 0 {
+		self = e.scr.env[lv.self]
+	}
 	closeRun := func() {
 		if rs != nil {
 			run.start = rs.Serial + 1
@@ -1713,7 +1741,9 @@ func (e *Encoder) quickTail(st *instState, lv *clevel, level int, tail []*Op, li
 			continue
 		}
 		closeRun()
-		e.cbind(st, lv, level, o, false, admitted)
+		if o != self {
+			e.cbind(st, lv, level, o, false, admitted)
+		}
 	}
 	closeRun()
 }

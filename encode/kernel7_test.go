@@ -1,9 +1,12 @@
 package encode
 
 import (
+	"math/rand"
+	"slices"
 	"strconv"
 	"testing"
 
+	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/theory"
 )
@@ -82,4 +85,94 @@ func TestQuickRunCheckOverlap(t *testing.T) {
 	if runs.scr.quickJumps == 0 {
 		t.Fatal("quickTail passed over no run: the case is not met")
 	}
+}
+
+// TestSelfPrunes checks clevel.self's claim directly: at every level of
+// every compiled plan that has one, binding the operation of the self
+// variable, with the earlier levels bound at random in the windows of
+// random histories (a saturator assigning variables, operations
+// forgotten at random), is pruned by cbind at once: one binding, no
+// variable, clause or watched instance. crec leaves that candidate out
+// without calling cbind; TestCompiledAgreesWithInterpreter compares
+// the clauses with the interpreter, which binds it.
+func TestSelfPrunes(t *testing.T) {
+	checked := 0
+	for _, obj := range h.Objects {
+		k, err := theory.KernelOf(obj, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := int64(1); seed <= 8; seed++ {
+			cfg := gen.Config{Object: obj, Ops: 40, Concurrency: 2 + int(seed%6), Pending: int(seed % 3),
+				Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
+			cfg.Pending = min(cfg.Pending, cfg.Concurrency)
+			acts := generate(t, cfg)
+			r := lazyRun(k, Config{Watch: true})
+			e, sink := r.e, r.sink
+			rng := rand.New(rand.NewSource(seed))
+			serial, next := map[string]int{}, 1
+			var returned []int
+			for _, act := range acts {
+				if sr := feed([]*run{r}, act, serial, &next, nil); act.Kind == h.Return {
+					returned = append(returned, sr)
+					delete(serial, act.ID)
+				}
+				if r.dead {
+					break
+				}
+				win := e.Ops()
+				for _, a := range e.ax {
+					if a.tmpl == nil || len(win) == 0 {
+						continue
+					}
+					for f, lvs := range append([][]clevel{a.tmpl.levels}, a.tmpl.fixedLevels...) {
+						for l := range lvs {
+							lv := &lvs[l]
+							if lv.self < 0 {
+								continue
+							}
+							if cap(e.scr.env) < a.Vars() {
+								e.scr.env = make([]*Op, a.Vars())
+							}
+							e.scr.env = e.scr.env[:a.Vars()]
+							for i := range e.scr.env {
+								e.scr.env[i] = win[rng.Intn(len(win))]
+							}
+							st := &e.scr.inst
+							closed := rng.Intn(2) == 0
+							st.a, st.must, st.closed, st.extra, st.win, st.nf, st.fixed = a, nil, closed, nil, win, len(a.Forall), f-1
+							st.clv, st.na, st.nr = lvs, 0, 0
+							if f > 0 {
+								st.must = e.scr.env[lvs[0].v]
+								st.one[0] = st.must
+							}
+							o := e.scr.env[lv.self]
+							vars, clauses := e.Stats()
+							watched, bindings := e.w.watched, e.bindings
+							e.cbind(st, lv, l, o, false, false)
+							v2, c2 := e.Stats()
+							if v2 != vars || c2 != clauses || e.w.watched != watched || e.bindings > bindings+1 {
+								t.Fatalf("%v seed %d %s plan %d level %d: binding the self variable %d's operation made %d variables, %d clauses, %d watched instances, %d bindings",
+									obj, seed, a.Name, f-1, l, lv.self, v2-vars, c2-clauses, e.w.watched-watched, e.bindings-bindings)
+							}
+							checked++
+						}
+					}
+				}
+				r.step()
+				if len(returned) > 0 && rng.Intn(4) == 0 {
+					j := rng.Intn(len(returned))
+					gone := []int{returned[j]}
+					returned = slices.Delete(returned, j, j+1)
+					if err := sink.s.ForgetVars(e.Remove(gone)); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no level has a self variable: the test checks nothing")
+	}
+	t.Logf("%d self bindings checked", checked)
 }
