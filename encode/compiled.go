@@ -745,6 +745,24 @@ func (e *Encoder) crec(st *instState, level int) {
 				e.cbind(st, lv, level, o, tied, admitted)
 			}
 		}
+	case lv.feeds == nil && lv.label > 0:
+		// As below, leaving out the candidates whose label prunes them
+		// (labelPrunes), as cbind's first checks would: EMPTY's ret(e) =
+		// empty at an add's return, over the dequeues that returned a
+		// value.
+		for _, o := range head {
+			if (m == h.NoMethod || o.Label.Method == m) && o != self && !o.pending() && !labelPrunes(lv, o) {
+				e.cbind(st, lv, level, o, tied, false)
+			}
+		}
+		for _, o := range tail {
+			if o.Call > limit {
+				break
+			}
+			if o != self && !o.pending() && !labelPrunes(lv, o) {
+				e.cbind(st, lv, level, o, tied, admitted)
+			}
+		}
 	case lv.feeds == nil:
 		for _, o := range head {
 			if (m == h.NoMethod || o.Label.Method == m) && o != self && !o.pending() {
