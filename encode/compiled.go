@@ -63,6 +63,9 @@ type clevel struct {
 	// variable: crec may pass over a candidate of a closed instance that
 	// quickHolds finds grounds nothing.
 	quick bool
+	// feedSides has bit 0 set when a feed reads partners as x (asX), bit
+	// 1 when one reads them as y (feedMethod).
+	feedSides uint8
 	// self is the variable u bound earlier such that binding the level's
 	// variable v to u's operation is pruned by the level's first check,
 	// before anything is folded, or -1: the check is b(v,u) or b(u,v),
@@ -171,6 +174,13 @@ func compilePlan(a *axiom, pl *plan, fixed bool) ([]clevel, bool) {
 		lv.v, lv.gen, lv.meth, lv.cuts = v, pl.gen[l], pl.meth[l], pl.cuts[l]
 		if pl.feeds != nil {
 			lv.feeds = pl.feeds[l]
+			for _, g := range lv.feeds {
+				if g.asX {
+					lv.feedSides |= 1
+				} else {
+					lv.feedSides |= 2
+				}
+			}
 		}
 		lv.tied = a.shape == shapeFunction && (v == 0 || v == 1) && containsInt(pl.order[:l], 1-v)
 		// A level whose candidates are the window's operations of its
@@ -680,6 +690,16 @@ func (e *Encoder) crec(st *instState, level int) {
 		cands, full, m = e.partners(g, e.scr.env), false, h.NoMethod
 	} else if m != h.NoMethod {
 		cands = e.tab.opsOf(m)
+	} else if lv.feedSides != 0 && st.closed {
+		// Only operations with a returned partner on each side a later
+		// level reads are bound (noReturnedPartner); when the methods
+		// MATCH allows on those sides leave one, the level visits that
+		// method's operations, in the same order, as if it were the
+		// level's (LIFO's a1 at an add's return, FIFO's a2 at an add's:
+		// the adds, not the window).
+		if fm := e.feedMethod(st, lv); fm != h.NoMethod {
+			cands, m = e.tab.opsOf(fm), fm
+		}
 	}
 	tied := lv.tied && e.valueTied
 	if tied {
@@ -795,6 +815,42 @@ func (e *Encoder) crec(st *instState, level int) {
 	if len(e.scr.pbuf) != mark {
 		e.scr.pbuf = e.scr.pbuf[:mark]
 	}
+}
+
+// feedMethod is the one method whose operations can have partners on
+// every side that lv's feeds read (clevel.feedSides; MATCH's methods:
+// methAsX, methAsY), or h.NoMethod when there are several or none.
+// Partner lists pair only operations whose methods MATCH allows
+// (matchPossible), so an operation of another method has none there,
+// and noReturnedPartner leaves it out. The method for each set of sides
+// is found once per encoder, as the kernel's MATCH decides it.
+func (e *Encoder) feedMethod(st *instState, lv *clevel) h.Method {
+	if !st.methsSet {
+		var x, y uint16
+		for m := range memoMethods {
+			if e.methAsX[m] != 0 {
+				x |= 1 << m
+			}
+			if e.methAsY[m] != 0 {
+				y |= 1 << m
+			}
+		}
+		for sides := range st.feedMeth {
+			mask := ^uint16(0)
+			if sides&1 != 0 {
+				mask &= x
+			}
+			if sides&2 != 0 {
+				mask &= y
+			}
+			st.feedMeth[sides] = h.NoMethod
+			if mask != 0 && mask&(mask-1) == 0 {
+				st.feedMeth[sides] = h.Method(bits.TrailingZeros16(mask))
+			}
+		}
+		st.methsSet = true
+	}
+	return st.feedMeth[lv.feedSides]
 }
 
 // crecFixed is crec at the first level of a fixed plan of a closed

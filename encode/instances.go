@@ -831,6 +831,10 @@ type instState struct {
 	heldRes  [maxHeld]tri
 	// truePart: cwitness found a witness of the instance true.
 	truePart bool
+	// feedMeth[sides] is feedMethod's for clevel.feedSides sides, set
+	// once per encoder (methsSet), as the kernel's MATCH decides it.
+	feedMeth [4]h.Method
+	methsSet bool
 	// clauseAt is the encoder's clause count when the first level was
 	// bound: the checks' literals were settled since, and are current
 	// while no clause has been emitted (see cleaf).

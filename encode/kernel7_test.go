@@ -176,3 +176,79 @@ func TestSelfPrunes(t *testing.T) {
 	}
 	t.Logf("%d self bindings checked", checked)
 }
+
+// TestFeedMethod checks feedMethod's premise on random histories of
+// every kernel, SATURATE's encoder and the eager one, operations
+// forgotten at random: when it names a method for a set of sides, every
+// live operation of another method has no partner (returned or not) on
+// one of those sides, so a level that binds only operations with
+// returned partners on each of them may visit that method's operations
+// alone.
+func TestFeedMethod(t *testing.T) {
+	named := 0
+	for _, obj := range h.Objects {
+		k, err := theory.KernelOf(obj, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := int64(1); seed <= 6; seed++ {
+			cfg := gen.Config{Object: obj, Ops: 40, Concurrency: 2 + int(seed%6), Pending: int(seed % 3),
+				Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
+			cfg.Pending = min(cfg.Pending, cfg.Concurrency)
+			acts := generate(t, cfg)
+			for _, lazy := range []bool{true, false} {
+				var r *run
+				if lazy {
+					r = lazyRun(k, Config{})
+				} else {
+					sink := &recSink{}
+					e := New(k, sink, Config{})
+					e.Begin()
+					r = &run{e: e, sink: sink}
+				}
+				e := r.e
+				rng := rand.New(rand.NewSource(seed))
+				serial, next := map[string]int{}, 1
+				var returned []int
+				for _, act := range acts {
+					if sr := feed([]*run{r}, act, serial, &next, nil); act.Kind == h.Return {
+						returned = append(returned, sr)
+						delete(serial, act.ID)
+					}
+					if r.dead {
+						break
+					}
+					st := &e.scr.inst
+					for sides := uint8(1); sides < 4; sides++ {
+						m := e.feedMethod(st, &clevel{feedSides: sides})
+						if m == h.NoMethod {
+							continue
+						}
+						named++
+						for _, o := range e.Ops() {
+							if o.Label.Method == m {
+								continue
+							}
+							if (sides&1 == 0 || len(o.asX) > 0) && (sides&2 == 0 || len(o.asY) > 0) {
+								t.Fatalf("%v seed %d lazy %v: feedMethod(%d) = %v, and %v %d has partners %d as x, %d as y",
+									obj, seed, lazy, sides, m, o.Label.Method, o.Serial, len(o.asX), len(o.asY))
+							}
+						}
+					}
+					if lazy && len(returned) > 0 && rng.Intn(4) == 0 {
+						j := rng.Intn(len(returned))
+						gone := []int{returned[j]}
+						returned = slices.Delete(returned, j, j+1)
+						if err := r.sink.s.ForgetVars(e.Remove(gone)); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+			}
+		}
+	}
+	if named == 0 {
+		t.Fatal("feedMethod named no method: the test checks nothing")
+	}
+	t.Logf("%d windows checked against a named method", named)
+}
