@@ -854,11 +854,12 @@ func (e *Encoder) feedMethod(st *instState, lv *clevel) h.Method {
 }
 
 // crecFixed is crec at the first level of a fixed plan of a closed
-// instance whose must has returned (instances): its one candidate is
-// must, bound without going through crec's candidate lists when the
-// level takes them from nowhere else (clevel.direct), as crec would
-// bind it: returned, and with a returned partner for every later level
-// that reads its partners (noReturnedPartner).
+// instance whose must has returned (instances), which labelPrunes found
+// does not prune it: its one candidate is must, bound without going
+// through crec's candidate lists when the level takes them from nowhere
+// else (clevel.direct), as crec would bind it: returned, and with a
+// returned partner for every later level that reads its partners
+// (noReturnedPartner).
 func (e *Encoder) crecFixed(st *instState) {
 	lv := &st.clv[0]
 	if !lv.direct {
@@ -871,7 +872,21 @@ func (e *Encoder) crecFixed(st *instState) {
 	if lv.feeds != nil && e.noReturnedPartner(lv.feeds, st.must) {
 		return
 	}
-	e.cbind(st, lv, 0, st.must, false, true)
+	if len(lv.checks) != lv.label {
+		e.cbind(st, lv, 0, st.must, false, true)
+		return
+	}
+	// cbind, when the level's checks are all label checks, which must's
+	// label does not prune (instances asked labelPrunes): nothing to
+	// fold, must is bound and the next level entered.
+	e.bindings++
+	e.scr.env[lv.v] = st.must
+	st.clauseAt = e.clause
+	if st.nf > 1 {
+		e.crec(st, 1)
+	} else if !e.poll() {
+		e.cleaf(st) // openDone is false: must is given
+	}
 }
 
 // quickHolds reports whether binding o at lv, the last level of a
