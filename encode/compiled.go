@@ -75,6 +75,10 @@ type clevel struct {
 	// cbind, which would bind it only to prune it (FIFO's a1 = a2 at a
 	// dequeue's return, LIFO's at an add's).
 	self int
+	// storedOnly: the level's candidates have a source (gen) and nothing
+	// else narrows them (no cuts, tie or quick shortcut): crec takes a
+	// closed instance's from the stored partners at once.
+	storedOnly bool
 	// direct: the level is a fixed plan's first, whose candidates are
 	// the fixed operation alone (no source, cuts, tie or quick
 	// shortcut): crecFixed binds it without crec.
@@ -318,6 +322,12 @@ func compile(a *axiom) *template {
 	for _, lvs := range t.fixedLevels {
 		lv := &lvs[0]
 		lv.direct = lv.gen == nil && len(lv.cuts) == 0 && !lv.tied && !lv.quick
+	}
+	for _, lvs := range append([][]clevel{t.levels}, t.fixedLevels...) {
+		for i := range lvs {
+			lv := &lvs[i]
+			lv.storedOnly = lv.gen != nil && len(lv.cuts) == 0 && !lv.tied && !lv.quick
+		}
 	}
 	return t
 }
@@ -677,6 +687,23 @@ func (e *Encoder) crec(st *instState, level int) {
 	}
 	lv := &st.clv[level]
 	v := lv.v
+	if lv.storedOnly && st.closed && v != st.fixed {
+		// The case below for a closed instance's level whose candidates
+		// are the stored partners of an operation bound earlier, with
+		// no cuts, tie or quick shortcut to narrow them: each one
+		// returned, not the self variable's, with returned partners for
+		// the later levels, is bound.
+		var self *Op
+		if lv.self >= 0 {
+			self = e.scr.env[lv.self]
+		}
+		for _, o := range lv.gen.stored(e.scr.env) {
+			if o != self && !o.pending() && (lv.feeds == nil || !e.noReturnedPartner(lv.feeds, o)) {
+				e.cbind(st, lv, level, o, false, true)
+			}
+		}
+		return
+	}
 	cands, full := st.win, true
 	m := lv.meth
 	mark := len(e.scr.pbuf)
