@@ -1778,6 +1778,11 @@ func (e *Encoder) runPasses(st *instState, lv *clevel, r *quickRun) bool {
 			if c.y == lv.v {
 				w = env[c.x]
 			}
+			// Not implied by the witness's bound above: an operation of
+			// the run may overlap w while its y returned before u was
+			// called, and then b(o,w) is open and may have no variable
+			// yet, which binding o makes (TestQuickRunCheckOverlap:
+			// EMPTY's b(a,e) for an add overlapping the empty dequeue).
 			if r.ret < w.Call || w.Return >= 0 && w.Return < r.call {
 				continue
 			}
