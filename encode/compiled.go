@@ -1249,7 +1249,15 @@ func (e *Encoder) witnessesX(st *instState, x *Op) {
 			continue // excluded: knownWit finds the witness false
 		}
 		e.scr.env[st.nf] = p
-		e.cwitness(a, p)
+		// cwitness, written out: a witness of x's partners is folded
+		// by cfoldMB when it is match ∧ b (cfold).
+		if e.knownWit(a.tmpl) != vFalse {
+			if a.tmpl.witMB {
+				e.cfoldMB(a.tmpl)
+			} else {
+				e.cfold(a, p)
+			}
+		}
 	}
 	for ; i < len(stored); i++ {
 		e.storedWitness(st, stored[i], i)
