@@ -1334,12 +1334,18 @@ func (e *Encoder) storedWitness(st *instState, o *Op, i int) {
 		// no variable (witOwn), and grounding the witnesses before it
 		// made and assigned only their own variables.
 		st.witLits, st.witVals = st.heldLits[i], st.heldVals[i]
-		if st.heldRes[i] != vFalse {
-			e.cfold(st.a, o)
+		if st.heldRes[i] == vFalse {
+			return
 		}
+	} else if e.knownWit(st.a.tmpl) == vFalse {
 		return
 	}
-	e.cwitness(st.a, o)
+	// cfold's dispatch, written out as in witnessesX.
+	if st.a.tmpl.witMB {
+		e.cfoldMB(st.a.tmpl)
+	} else {
+		e.cfold(st.a, o)
+	}
 }
 
 // cwitness appends the witness o of the instance under e.env to
