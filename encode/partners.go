@@ -246,6 +246,14 @@ func (e *Encoder) returnPartners(op *Op) {
 	}
 	clear(out)
 	e.scr.opScratch = out[:0]
+	if m := op.Label.Method; m < memoMethods && e.methAsY[m] == 0 && len(e.tab.byMeth) <= memoMethods {
+		// No method MATCH allows opposite op's is in the window (every
+		// method of it is below memoMethods, where the mask is exact):
+		// matchPossible would fail on the methods for each operation of
+		// op's value — an enqueue returns the value every dequeue takes
+		// as argument (Void), and a big window holds many of them.
+		return
+	}
 	for _, x := range e.tab.argOpsID(op.retID) {
 		if e.matchPossible(x, op) {
 			op.asY = e.tab.push(op.asY, x)
