@@ -267,6 +267,20 @@ func (e *Encoder) watchSettled(parts []cpart, nf int) {
 		}
 		hasConj = true
 		its[i] = witem{at: int32(k), inst: id, n: p.n, unk: p.n, conj: true}
+		if p.n == 2 {
+			// A witness match ∧ b, most conjunctions: the pair written
+			// out, with one check of the run's bounds.
+			c := conj[p.at : p.at+2]
+			l0, l1 := c[0], c[1]
+			v0 := l0.Var()
+			lits[k] = wlit{l: l0, epoch: epoch[v0], ref: item, next: head[v0]}
+			head[v0] = int32(k + 1)
+			v1 := l1.Var()
+			lits[k+1] = wlit{l: l1, epoch: epoch[v1], ref: item, next: head[v1]}
+			k += 2
+			head[v1] = int32(k)
+			continue
+		}
 		for _, l := range conj[p.at : p.at+p.n] {
 			v := l.Var()
 			lits[k] = wlit{l: l, epoch: epoch[v], ref: item, next: head[v]}
