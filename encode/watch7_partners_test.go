@@ -1,6 +1,7 @@
 package encode
 
 import (
+	"fmt"
 	"math/rand"
 	"slices"
 	"testing"
@@ -10,7 +11,11 @@ import (
 	"github.com/satmon/satmon/theory"
 )
 
-// TestReturnPartnersComplete checks, after every return of random
+// TestReturnPartnersComplete checks, after every call, that the new
+// operation's stored partners as x are the returned operations of the
+// window that matchPossible allows opposite it (callPartners passes over
+// them when no returned operation has its argument as value: retLive,
+// which must count them exactly); and, after every return of random
 // histories of the kernels that read partners on demand (e.virt), with
 // returned operations forgotten at random, that the returned operation's
 // stored partners as y are exactly the operations of the window that
@@ -18,7 +23,7 @@ import (
 // passes over the operations of its value without a look when no method
 // of the window may be its partner, and must lose none by it.
 func TestReturnPartnersComplete(t *testing.T) {
-	skipped, checked := 0, 0
+	skipped, checked, calledWith := 0, 0, 0
 	for _, obj := range []hist.Object{hist.Queue, hist.Stack, hist.PQueue, hist.Register} {
 		k, err := theory.KernelOf(obj, "")
 		if err != nil {
@@ -38,7 +43,26 @@ func TestReturnPartnersComplete(t *testing.T) {
 			var returned []int
 			for i, a := range acts {
 				s := feed([]*run{r}, a, serial, &next, nil)
+				if err := checkRetLive(r.e); err != nil {
+					t.Fatalf("%v/seed%d: after action %d: %v", obj, seed, i, err)
+				}
 				if a.Kind != hist.Return {
+					// The stored partners of a new operation as x: the
+					// returned operations of the window that may be its
+					// partners (callPartners, with retLive).
+					op := r.e.tab.op(s)
+					var want []*Op
+					for _, y := range r.e.tab.win {
+						if !y.pending() && r.e.matchPossible(op, y) {
+							want = append(want, y)
+						}
+					}
+					if len(want) > 0 {
+						calledWith++
+					}
+					if !slices.Equal(op.asX, want) {
+						t.Fatalf("%v/seed%d: after action %d: op %d's partners as x %v, want %v", obj, seed, i, s, serials(op.asX), serials(want))
+					}
 					if r.dead {
 						break
 					}
@@ -75,11 +99,32 @@ func TestReturnPartnersComplete(t *testing.T) {
 					if err := r.sink.s.ForgetVars(r.e.Remove(gone)); err != nil {
 						t.Fatal(err)
 					}
+					if err := checkRetLive(r.e); err != nil {
+						t.Fatalf("%v/seed%d: after forgetting %d: %v", obj, seed, gone[0], err)
+					}
 				}
 			}
 		}
 	}
-	if skipped == 0 || checked == skipped {
-		t.Fatalf("returns checked %d, passed over by method %d: the test tests nothing", checked, skipped)
+	if skipped == 0 || checked == skipped || calledWith == 0 {
+		t.Fatalf("returns checked %d, passed over by method %d, calls with a returned partner %d: the test tests nothing", checked, skipped, calledWith)
 	}
+}
+
+// checkRetLive checks that e.retLive counts, for each value ID, the
+// returned operations of the window with that return value.
+func checkRetLive(e *Encoder) error {
+	want := make([]int32, len(e.retLive))
+	for _, o := range e.tab.win {
+		if !o.pending() {
+			if int(o.retID) >= len(want) {
+				return fmt.Errorf("op %d's return ID %d is past retLive (%d)", o.Serial, o.retID, len(want))
+			}
+			want[o.retID]++
+		}
+	}
+	if !slices.Equal(e.retLive, want) {
+		return fmt.Errorf("retLive %v, want %v", e.retLive, want)
+	}
+	return nil
 }
