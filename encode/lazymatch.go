@@ -165,8 +165,16 @@ func (e *Encoder) functionCands(x, y *Op) []*Op {
 
 // exclusionMade emits, for the new match variable m, the exclusion with
 // t, the variable of its row (row) or column last seen true, if it is
-// unit.
+// unit. Small enough to be inlined into flushMatches: most rows and
+// columns have no true variable yet, and are passed over without a call.
 func (e *Encoder) exclusionMade(m newMatch, t Lit, row bool) {
+	if t != z.LitNull {
+		e.exclusionOf(m, t, row)
+	}
+}
+
+// exclusionOf is exclusionMade for a row or column with a variable t.
+func (e *Encoder) exclusionOf(m newMatch, t Lit, row bool) {
 	if !e.excludes(t, m.x, m.y, row) {
 		return
 	}
