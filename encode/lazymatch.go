@@ -223,7 +223,7 @@ func (e *Encoder) matchTrue(x, y *Op, m Lit) {
 	if e.injective {
 		x.trueAsX = m
 		e.exclude(m, x, y, e.rowOps(x), true)
-		clear(e.scr.opScratch)
+		// Not cleared: see returnPartners.
 		e.scr.opScratch = e.scr.opScratch[:0]
 	}
 	if e.function {
@@ -234,7 +234,7 @@ func (e *Encoder) matchTrue(x, y *Op, m Lit) {
 }
 
 // rowOps lists, in window order (by serial), the y of x's live match
-// variables match(x,y), in e.scr.opScratch (the caller clears it). These
+// variables match(x,y), in e.scr.opScratch (the caller empties it). These
 // are the partners of x that exclude can find a variable for: a match
 // variable is owned by both its operations, and one whose pair a return
 // has ruled out has left the table (ruleOut), so every pair still in the

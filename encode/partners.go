@@ -262,8 +262,8 @@ func (e *Encoder) returnPartners(op *Op) {
 	for _, x := range out {
 		e.ruleOut(x, op)
 	}
-	clear(out)
-	e.scr.opScratch = out[:0]
+	// Not cleared: operation structs are pooled (recycle), a stale one
+	e.scr.opScratch = out[:0] // holds nothing worth freeing
 	e.countRet(op)
 	if m := op.Label.Method; m < memoMethods && e.methAsY[m] == 0 && len(e.tab.byMeth) <= memoMethods {
 		// No method MATCH allows opposite op's is in the window (every
