@@ -236,22 +236,21 @@ func (e *Encoder) watchSettled(parts []cpart, nf int) {
 	id := int32(len(w.insts))
 	epoch, conj := e.reg.epoch, e.scr.conj
 	lits0, items0 := len(w.lits), len(w.items)
-	lits := w.lits
-	if room := len(parts) + len(conj); cap(lits)-lits0 < room {
-		lits = slices.Grow(lits, room)
+	// The arenas are written back only when they grow; else only their
+	// lengths are, at the end.
+	if room := len(parts) + len(conj); cap(w.lits)-lits0 < room {
+		w.lits = slices.Grow(w.lits, room)
 	}
-	lits = lits[:cap(lits)]
-	items := w.items
-	if cap(items)-items0 < len(parts) {
-		items = slices.Grow(items, len(parts))
+	lits := w.lits[:cap(w.lits)]
+	if cap(w.items)-items0 < len(parts) {
+		w.items = slices.Grow(w.items, len(parts))
 	}
-	items = items[:items0+len(parts)]
-	its := items[items0:]
-	head := w.head
-	if len(head) < len(epoch) {
+	its := w.items[items0 : items0+len(parts)]
+	if len(w.head) < len(epoch) {
 		// epoch has an entry for every variable made.
-		head = append(head, make([]int32, len(epoch)-len(head))...)
+		w.head = append(w.head, make([]int32, len(epoch)-len(w.head))...)
 	}
+	head := w.head
 	hasConj := false
 	k := lits0
 	for i := range its {
@@ -288,7 +287,7 @@ func (e *Encoder) watchSettled(parts []cpart, nf int) {
 			head[v] = int32(k)
 		}
 	}
-	w.items, w.lits, w.head = items, lits[:k], head
+	w.items, w.lits = w.items[:items0+len(parts)], w.lits[:k]
 	if w.evalAll { // tests: check the claim
 		for _, wl := range lits[lits0:k] {
 			if e.val(wl.l) != 0 {
