@@ -72,6 +72,10 @@ func mentionsMatch(f *theory.Formula) bool {
 // It runs at the end of the encoder's entry points, never inside a
 // grounding, because it uses the shared assignment e.env.
 func (e *Encoder) flushMatches() {
+	if a := e.matchAct; len(e.newMatches) > 0 && !flushByActs && len(a) == 3 && a[0] == matchPair && a[1] == matchExclRow && a[2] == matchExclCol {
+		e.flushPairRowCol() // the queue's, stack's and priority queue's
+		return
+	}
 	for len(e.newMatches) > 0 {
 		n := len(e.newMatches) - 1
 		m := e.newMatches[n]
@@ -106,6 +110,25 @@ func (e *Encoder) flushMatches() {
 		}
 	}
 }
+
+// flushPairRowCol is flushMatches for the actions [matchPair,
+// matchExclRow, matchExclCol], those of the lazy queue, stack and
+// priority queue, written out in their order, without the loop over the
+// actions and its switch for each new match variable.
+func (e *Encoder) flushPairRowCol() {
+	for len(e.newMatches) > 0 {
+		n := len(e.newMatches) - 1
+		m := e.newMatches[n]
+		e.newMatches = e.newMatches[:n]
+		e.pairMade(m)
+		e.exclusionMade(m, m.x.trueAsX, true)
+		e.exclusionMade(m, m.y.trueAsY, false)
+	}
+}
+
+// flushByActs (tests only) makes flushMatches go through its loop over
+// the actions even for those flushPairRowCol writes out.
+var flushByActs bool
 
 // newMatch is a match variable v = match(x,y) waiting for flushMatches.
 type newMatch struct {
