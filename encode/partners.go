@@ -291,9 +291,13 @@ func (e *Encoder) countRet(op *Op) {
 	e.growRetLive(op)
 }
 
-// growRetLive is countRet when retLive has no entry for op's value yet.
+// growRetLive is countRet when retLive has no entry for op's value yet:
+// it grows to the interner's IDs, and at least doubles, from 1,024 entries
+// (4 KB), so that a window whose values keep growing reallocates it
+// seldom, and the paper's big MS queue logs never once they are under way.
 func (e *Encoder) growRetLive(op *Op) {
-	e.retLive = append(e.retLive, make([]int32, max(int(op.retID)+1, e.tab.vals.Cap())-len(e.retLive))...)
+	n := max(int(op.retID)+1, e.tab.vals.Cap(), 2*len(e.retLive), 1024)
+	e.retLive = append(e.retLive, make([]int32, n-len(e.retLive))...)
 	e.retLive[op.retID]++
 }
 
