@@ -172,6 +172,9 @@ type Encoder struct {
 	// virt: the pairs (x,y) of a pending y are not stored in the partner
 	// lists but read on demand (partners.go).
 	virt bool
+	// retLive[id] counts the returned operations of the window whose
+	// return value has ID id, with virt (callPartners).
+	retLive []int32
 	// interpret makes instances ground every axiom with the formula
 	// interpreter, the reference the templates are tested against.
 	interpret bool

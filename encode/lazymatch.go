@@ -72,6 +72,10 @@ func mentionsMatch(f *theory.Formula) bool {
 // It runs at the end of the encoder's entry points, never inside a
 // grounding, because it uses the shared assignment e.env.
 func (e *Encoder) flushMatches() {
+	if a := e.matchAct; len(e.newMatches) > 0 && !flushByActs && len(a) == 3 && a[0] == matchPair && a[1] == matchExclRow && a[2] == matchExclCol {
+		e.flushPairRowCol() // the queue's, stack's and priority queue's
+		return
+	}
 	for len(e.newMatches) > 0 {
 		n := len(e.newMatches) - 1
 		m := e.newMatches[n]
@@ -106,6 +110,25 @@ func (e *Encoder) flushMatches() {
 		}
 	}
 }
+
+// flushPairRowCol is flushMatches for the actions [matchPair,
+// matchExclRow, matchExclCol], those of the lazy queue, stack and
+// priority queue, written out in their order, without the loop over the
+// actions and its switch for each new match variable.
+func (e *Encoder) flushPairRowCol() {
+	for len(e.newMatches) > 0 {
+		n := len(e.newMatches) - 1
+		m := e.newMatches[n]
+		e.newMatches = e.newMatches[:n]
+		e.pairMade(m)
+		e.exclusionMade(m, m.x.trueAsX, true)
+		e.exclusionMade(m, m.y.trueAsY, false)
+	}
+}
+
+// flushByActs (tests only) makes flushMatches go through its loop over
+// the actions even for those flushPairRowCol writes out.
+var flushByActs bool
 
 // newMatch is a match variable v = match(x,y) waiting for flushMatches.
 type newMatch struct {
@@ -165,8 +188,16 @@ func (e *Encoder) functionCands(x, y *Op) []*Op {
 
 // exclusionMade emits, for the new match variable m, the exclusion with
 // t, the variable of its row (row) or column last seen true, if it is
-// unit.
+// unit. Small enough to be inlined into flushMatches: most rows and
+// columns have no true variable yet, and are passed over without a call.
 func (e *Encoder) exclusionMade(m newMatch, t Lit, row bool) {
+	if t != z.LitNull {
+		e.exclusionOf(m, t, row)
+	}
+}
+
+// exclusionOf is exclusionMade for a row or column with a variable t.
+func (e *Encoder) exclusionOf(m newMatch, t Lit, row bool) {
 	if !e.excludes(t, m.x, m.y, row) {
 		return
 	}
@@ -215,7 +246,7 @@ func (e *Encoder) matchTrue(x, y *Op, m Lit) {
 	if e.injective {
 		x.trueAsX = m
 		e.exclude(m, x, y, e.rowOps(x), true)
-		clear(e.scr.opScratch)
+		// Not cleared: see returnPartners.
 		e.scr.opScratch = e.scr.opScratch[:0]
 	}
 	if e.function {
@@ -226,7 +257,7 @@ func (e *Encoder) matchTrue(x, y *Op, m Lit) {
 }
 
 // rowOps lists, in window order (by serial), the y of x's live match
-// variables match(x,y), in e.scr.opScratch (the caller clears it). These
+// variables match(x,y), in e.scr.opScratch (the caller empties it). These
 // are the partners of x that exclude can find a variable for: a match
 // variable is owned by both its operations, and one whose pair a return
 // has ruled out has left the table (ruleOut), so every pair still in the

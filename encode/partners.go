@@ -200,14 +200,21 @@ func (g *source) stored(env []*Op) []*Op {
 // callPartners makes the stored pairs of op, just called: with op as x,
 // the returned y of the window (op as y, and the pending y, are read on
 // demand).
+//
+// When the candidates are one method's operations that MATCH allows
+// opposite op's (partnerCands found one such method), all that is left of
+// matchPossible for a returned one is arg(op) = ret(o) (fast); then none
+// passes when no returned operation of the window has op's argument as
+// its value (retCands). (The body keeps the lines of its hot calls where
+// the profile for PGO has them.)
 func (e *Encoder) callPartners(op *Op) {
 	cands := e.partnerCands(op.Label.Method, true)
-	// When the candidates are one method's operations that MATCH allows
-	// opposite op's (partnerCands found one such method), all that is
-	// left of matchPossible for a returned one is arg(op) = ret(o).
+	// fast: arg(op) = ret(o) is all that is left of matchPossible for a
+	// returned candidate; retCands passes over them all when no returned
+	// operation has op's argument as its value.
 	fast := e.pairRet && len(cands) > 0 && len(cands) < len(e.tab.win) &&
 		op.Label.Method < memoMethods && cands[0].Label.Method < memoMethods
-	for _, o := range cands {
+	for _, o := range e.retCands(cands, fast, op) {
 		if o.pending() {
 			continue
 		}
@@ -217,6 +224,17 @@ func (e *Encoder) callPartners(op *Op) {
 		op.asX = e.tab.push(op.asX, o)
 		o.asY = e.tab.push(o.asY, op)
 	}
+}
+
+// retCands is cands, or none when fast and no returned operation of the
+// window has op's argument as its value (retLive): an enqueue's value is
+// seldom returned before it is called, and a big window holds many
+// returned dequeues to compare it with.
+func (e *Encoder) retCands(cands []*Op, fast bool, op *Op) []*Op {
+	if fast && (int(op.argID) >= len(e.retLive) || e.retLive[op.argID] == 0) {
+		return nil
+	}
+	return cands
 }
 
 // returnPartners stores the pairs of op, which has just returned (its
@@ -244,14 +262,43 @@ func (e *Encoder) returnPartners(op *Op) {
 	for _, x := range out {
 		e.ruleOut(x, op)
 	}
-	clear(out)
-	e.scr.opScratch = out[:0]
+	// Not cleared: operation structs are pooled (recycle), a stale one
+	e.scr.opScratch = out[:0] // holds nothing worth freeing
+	e.countRet(op)
+	if m := op.Label.Method; m < memoMethods && e.methAsY[m] == 0 && len(e.tab.byMeth) <= memoMethods {
+		// No method MATCH allows opposite op's is in the window (every
+		// method of it is below memoMethods, where the mask is exact):
+		// matchPossible would fail on the methods for each operation of
+		// op's value — an enqueue returns the value every dequeue takes
+		// as argument (Void), and a big window holds many of them.
+		return
+	}
 	for _, x := range e.tab.argOpsID(op.retID) {
 		if e.matchPossible(x, op) {
 			op.asY = e.tab.push(op.asY, x)
 			x.asX = e.insertBySerial(x.asX, op)
 		}
 	}
+}
+
+// countRet counts op, just returned, in retLive for callPartners, until
+// Remove forgets it.
+func (e *Encoder) countRet(op *Op) {
+	if int(op.retID) < len(e.retLive) {
+		e.retLive[op.retID]++
+		return
+	}
+	e.growRetLive(op)
+}
+
+// growRetLive is countRet when retLive has no entry for op's value yet:
+// it grows to the interner's IDs, and at least doubles, from 1,024 entries
+// (4 KB), so that a window whose values keep growing reallocates it
+// seldom, and the paper's big MS queue logs never once they are under way.
+func (e *Encoder) growRetLive(op *Op) {
+	n := max(int(op.retID)+1, e.tab.vals.Cap(), 2*len(e.retLive), 1024)
+	e.retLive = append(e.retLive, make([]int32, n-len(e.retLive))...)
+	e.retLive[op.retID]++
 }
 
 // insertBySerial inserts o into l, which is in window order, at its

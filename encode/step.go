@@ -202,6 +202,8 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 		o.life++
 		if o.pending() {
 			pendGone = true
+		} else if e.virt {
+			e.retLive[o.retID]-- // see callPartners
 		}
 		e.tab.doom(o)
 		from := len(forget)

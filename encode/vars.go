@@ -60,7 +60,10 @@ func (r *varReg) grow(v z.Var) {
 // makeDefined records the new variable v as the variable of k, whose
 // operations are x and y (nil but for b and match): what it stands for
 // and its operations are written once, and the b, used and match
-// variables are found by their pair from now on.
+// variables are found by their pair from now on. Only a return
+// variable's value is written: ret is read for return variables alone
+// (pairClauses), so another kind leaves whatever an earlier variable of
+// the index left there, as forgetOwned does.
 func (r *varReg) makeDefined(v z.Var, k *varKey, x, y *Op) {
 	if int(v) >= len(r.epoch) {
 		r.grow(v)
@@ -68,14 +71,14 @@ func (r *varReg) makeDefined(v z.Var, k *varKey, x, y *Op) {
 	p := varPair{k.kind, int32(k.x), int32(k.y)}
 	switch k.kind {
 	case vB, vMatch:
-		r.meaning[v] = varMeaning{varPair: p}
+		r.meaning[v].varPair = p
 		r.vars.put(p.key(), v.Pos())
 	case vRet:
 		r.meaning[v] = varMeaning{varPair: p, ret: k.v}
 	default:
 		// used(x) is not in vars: it is kept in x.usedVar (used), and
 		// nothing looks it up by its pair.
-		r.meaning[v] = varMeaning{varPair: p}
+		r.meaning[v].varPair = p
 	}
 	r.varOps[v] = [2]*Op{x, y}
 	r.nvars++

@@ -62,7 +62,12 @@ func (t *varTable) get(k uint64) (Lit, bool) {
 }
 
 func (t *varTable) put(k uint64, v Lit) {
-	if 2*(t.n+1) > len(t.slots) {
+	// Filled to a quarter at most: keys are deleted about as often as
+	// they are looked up for a new variable, and every probe past the
+	// home slot costs get, put and del alike (del also scans the rest of
+	// the run to shift it back); the table stays small (a slot for each
+	// four variables of the window's pairs).
+	if 4*(t.n+1) > len(t.slots) {
 		t.grow()
 	}
 	s := t.slots

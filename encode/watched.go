@@ -236,22 +236,21 @@ func (e *Encoder) watchSettled(parts []cpart, nf int) {
 	id := int32(len(w.insts))
 	epoch, conj := e.reg.epoch, e.scr.conj
 	lits0, items0 := len(w.lits), len(w.items)
-	lits := w.lits
-	if room := len(parts) + len(conj); cap(lits)-lits0 < room {
-		lits = slices.Grow(lits, room)
+	// The arenas are written back only when they grow; else only their
+	// lengths are, at the end.
+	if room := len(parts) + len(conj); cap(w.lits)-lits0 < room {
+		w.lits = slices.Grow(w.lits, room)
 	}
-	lits = lits[:cap(lits)]
-	items := w.items
-	if cap(items)-items0 < len(parts) {
-		items = slices.Grow(items, len(parts))
+	lits := w.lits[:cap(w.lits)]
+	if cap(w.items)-items0 < len(parts) {
+		w.items = slices.Grow(w.items, len(parts))
 	}
-	items = items[:items0+len(parts)]
-	its := items[items0:]
-	head := w.head
-	if len(head) < len(epoch) {
+	its := w.items[items0 : items0+len(parts)]
+	if len(w.head) < len(epoch) {
 		// epoch has an entry for every variable made.
-		head = append(head, make([]int32, len(epoch)-len(head))...)
+		w.head = append(w.head, make([]int32, len(epoch)-len(w.head))...)
 	}
+	head := w.head
 	hasConj := false
 	k := lits0
 	for i := range its {
@@ -267,6 +266,20 @@ func (e *Encoder) watchSettled(parts []cpart, nf int) {
 		}
 		hasConj = true
 		its[i] = witem{at: int32(k), inst: id, n: p.n, unk: p.n, conj: true}
+		if p.n == 2 {
+			// A witness match ∧ b, most conjunctions: the pair written
+			// out, with one check of the run's bounds.
+			c := conj[p.at : p.at+2]
+			l0, l1 := c[0], c[1]
+			v0 := l0.Var()
+			lits[k] = wlit{l: l0, epoch: epoch[v0], ref: item, next: head[v0]}
+			head[v0] = int32(k + 1)
+			v1 := l1.Var()
+			lits[k+1] = wlit{l: l1, epoch: epoch[v1], ref: item, next: head[v1]}
+			k += 2
+			head[v1] = int32(k)
+			continue
+		}
 		for _, l := range conj[p.at : p.at+p.n] {
 			v := l.Var()
 			lits[k] = wlit{l: l, epoch: epoch[v], ref: item, next: head[v]}
@@ -274,7 +287,7 @@ func (e *Encoder) watchSettled(parts []cpart, nf int) {
 			head[v] = int32(k)
 		}
 	}
-	w.items, w.lits, w.head = items, lits[:k], head
+	w.items, w.lits = w.items[:items0+len(parts)], w.lits[:k]
 	if w.evalAll { // tests: check the claim
 		for _, wl := range lits[lits0:k] {
 			if e.val(wl.l) != 0 {
