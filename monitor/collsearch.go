@@ -35,6 +35,9 @@ const collBudget = 1 << 14
 // bit mask in one word.
 const collMaxOps = 64
 
+// collSeenHint is the room the memo is made with.
+const collSeenHint = 64
+
 type collSearch struct {
 	stack bool // a stack: removes take the newest element (else the oldest)
 	ops   []*h.Op
@@ -60,6 +63,13 @@ func (s *collSearch) linearizable(seg *h.History) bool {
 		return false
 	}
 	s.stack = seg.Object == h.Stack
+	if s.ops == nil {
+		// At once the room of the largest segment searched, so that no
+		// later segment, however long, grows them.
+		s.ops, s.val = make([]*h.Op, 0, collMaxOps), make([]int, 0, collMaxOps)
+		s.vals, s.order = make([]h.Value, 0, collMaxOps), make([]int, 0, collMaxOps)
+		s.buf = make([]int, collMaxOps)
+	}
 	s.ops, s.val, s.vals, s.order = s.ops[:0], s.val[:0], s.vals[:0], s.order[:0]
 	for i := range seg.Ops {
 		o := &seg.Ops[i]
@@ -105,7 +115,10 @@ func (s *collSearch) linearizable(seg *h.History) bool {
 	s.buf = s.buf[:n]
 	s.head, s.tail = 0, 0
 	if s.seen == nil {
-		s.seen = make(map[uint64]struct{})
+		// Room for the states of the usual search (a handful of
+		// operations visit a few dozen states), so that the memo does
+		// not grow step by step as the searches get longer.
+		s.seen = make(map[uint64]struct{}, collSeenHint)
 	}
 	clear(s.seen)
 	s.gaveUp = false
