@@ -145,6 +145,11 @@ func (t *opTable) newOp() *Op {
 	}
 	n := slabCount(t.madeOps, int(unsafe.Sizeof(Op{}))/8)
 	t.madeOps += n
+	if cap(t.freeOps) < t.madeOps {
+		// Room for every struct made and the next slab's, as takeFrom
+		// does for lists.
+		t.freeOps = slices.Grow(t.freeOps, 2*t.madeOps-len(t.freeOps))
+	}
 	slab := make([]Op, n)
 	for i := n - 1; i > 0; i-- {
 		t.freeOps = append(t.freeOps, &slab[i])
@@ -255,6 +260,12 @@ func takeFrom[L ~[]E, E any](free *[]L, made *int, c int) L {
 	}
 	n := slabCount(*made, c)
 	*made += n
+	if cap(*free) < *made {
+		// Room for every list the class has made, and for the next
+		// slab's: they all come back here (putList, putOwned), and the
+		// pool would otherwise grow by appends as they do.
+		*free = slices.Grow(*free, 2**made-len(*free))
+	}
 	slab := make(L, n*c)
 	for i := n - 1; i > 0; i-- {
 		*free = append(*free, slab[i*c:i*c:(i+1)*c])
