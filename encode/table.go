@@ -718,5 +718,16 @@ func (t *opTable) takeRets() map[h.Value]Lit {
 // doom lists o among the operations the next drop takes out.
 func (t *opTable) doom(o *Op) { t.gone = append(t.gone, o) }
 
+// room returns s with room for n more entries. When it must grow, it grows
+// to twice the length needed, at once: a buffer that grew only as far as
+// each new need would allocate again at every new largest need, long
+// after the window has reached its usual size.
+func room[T any](s []T, n int) []T {
+	if need := len(s) + n; need > cap(s) {
+		return slices.Grow(s, 2*need-len(s))
+	}
+	return s
+}
+
 // ceilPow2 is the least power of two that is at least n (n ≥ 1).
 func ceilPow2(n int) int { return 1 << bits.Len(uint(n-1)) }
