@@ -145,6 +145,11 @@ func (t *opTable) newOp() *Op {
 	}
 	n := slabCount(t.madeOps, int(unsafe.Sizeof(Op{}))/8)
 	t.madeOps += n
+	if cap(t.freeOps) < t.madeOps {
+		// Room for every struct made and the next slab's, as takeFrom
+		// does for lists.
+		t.freeOps = slices.Grow(t.freeOps, 2*t.madeOps-len(t.freeOps))
+	}
 	slab := make([]Op, n)
 	for i := n - 1; i > 0; i-- {
 		t.freeOps = append(t.freeOps, &slab[i])
@@ -255,6 +260,12 @@ func takeFrom[L ~[]E, E any](free *[]L, made *int, c int) L {
 	}
 	n := slabCount(*made, c)
 	*made += n
+	if cap(*free) < *made {
+		// Room for every list the class has made, and for the next
+		// slab's: they all come back here (putList, putOwned), and the
+		// pool would otherwise grow by appends as they do.
+		*free = slices.Grow(*free, 2**made-len(*free))
+	}
 	slab := make(L, n*c)
 	for i := n - 1; i > 0; i-- {
 		*free = append(*free, slab[i*c:i*c:(i+1)*c])
@@ -706,6 +717,17 @@ func (t *opTable) takeRets() map[h.Value]Lit {
 
 // doom lists o among the operations the next drop takes out.
 func (t *opTable) doom(o *Op) { t.gone = append(t.gone, o) }
+
+// room returns s with room for n more entries. When it must grow, it grows
+// to twice the length needed, at once: a buffer that grew only as far as
+// each new need would allocate again at every new largest need, long
+// after the window has reached its usual size.
+func room[T any](s []T, n int) []T {
+	if need := len(s) + n; need > cap(s) {
+		return slices.Grow(s, 2*need-len(s))
+	}
+	return s
+}
 
 // ceilPow2 is the least power of two that is at least n (n ≥ 1).
 func ceilPow2(n int) int { return 1 << bits.Len(uint(n-1)) }

@@ -50,11 +50,25 @@ func (r *varReg) made(v z.Var) {
 // grow makes room for variable v in the tables indexed by variable.
 func (r *varReg) grow(v z.Var) {
 	for int(v) >= len(r.epoch) {
+		if len(r.epoch) == cap(r.epoch) {
+			r.room(v)
+		}
 		r.epoch = append(r.epoch, 0)
 		r.meaning = append(r.meaning, varMeaning{varPair: varPair{kind: vNone}})
 		r.varOps = append(r.varOps, [2]*Op{})
 		r.units = append(r.units, 0)
 	}
+}
+
+// room makes room in the tables for v at once, twice what is needed
+// (see room): appended to one by one, they grew at every new largest
+// variable.
+//
+//go:noinline
+func (r *varReg) room(v z.Var) {
+	n := int(v) + 1 - len(r.epoch)
+	r.epoch, r.meaning = room(r.epoch, n), room(r.meaning, n)
+	r.varOps, r.units = room(r.varOps, n), room(r.units, n)
 }
 
 // makeDefined records the new variable v as the variable of k, whose

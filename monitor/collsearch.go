@@ -1,6 +1,8 @@
 package monitor
 
 import (
+	"math/bits"
+
 	h "github.com/satmon/satmon/internal/history"
 )
 
@@ -35,6 +37,10 @@ const collBudget = 1 << 14
 // bit mask in one word.
 const collMaxOps = 64
 
+// collSeenSlots is the room the memo is made with: the usual search (a
+// handful of operations) visits a few dozen states.
+const collSeenSlots = 128
+
 type collSearch struct {
 	stack bool // a stack: removes take the newest element (else the oldest)
 	ops   []*h.Op
@@ -47,7 +53,7 @@ type collSearch struct {
 	// buf[head:tail] are the contents, oldest first.
 	buf        []int
 	head, tail int
-	seen       map[uint64]struct{}
+	seen       stateSet
 	gaveUp     bool
 }
 
@@ -60,6 +66,13 @@ func (s *collSearch) linearizable(seg *h.History) bool {
 		return false
 	}
 	s.stack = seg.Object == h.Stack
+	if s.ops == nil {
+		// At once the room of the largest segment searched, so that no
+		// later segment, however long, grows them.
+		s.ops, s.val = make([]*h.Op, 0, collMaxOps), make([]int, 0, collMaxOps)
+		s.vals, s.order = make([]h.Value, 0, collMaxOps), make([]int, 0, collMaxOps)
+		s.buf = make([]int, collMaxOps)
+	}
 	s.ops, s.val, s.vals, s.order = s.ops[:0], s.val[:0], s.vals[:0], s.order[:0]
 	for i := range seg.Ops {
 		o := &seg.Ops[i]
@@ -104,10 +117,7 @@ func (s *collSearch) linearizable(seg *h.History) bool {
 	}
 	s.buf = s.buf[:n]
 	s.head, s.tail = 0, 0
-	if s.seen == nil {
-		s.seen = make(map[uint64]struct{})
-	}
-	clear(s.seen)
+	s.seen.reset()
 	s.gaveUp = false
 	return s.visit(0, n)
 }
@@ -120,14 +130,14 @@ func (s *collSearch) visit(mask uint64, left int) bool {
 		return true
 	}
 	key := s.hash(mask)
-	if _, ok := s.seen[key]; ok {
+	if s.seen.has(key) {
 		return false
 	}
-	if len(s.seen) >= collBudget {
+	if s.seen.n >= collBudget {
 		s.gaveUp = true
 		return false
 	}
-	s.seen[key] = struct{}{}
+	s.seen.add(key)
 	// An operation may go next iff it was called before every operation
 	// not yet linearized returned.
 	minRet := -1
@@ -198,4 +208,81 @@ func (s *collSearch) hash(mask uint64) uint64 {
 		x = (x ^ uint64(v+1)) * prime
 	}
 	return x
+}
+
+// stateSet is the search's memo, a set of state hashes: open addressing
+// with linear probing in slots, a power of two at least twice the
+// entries. A slot holds a key of this search if its epoch is the
+// set's, so that reset empties the set without touching the slots. A
+// Go map cleared between searches allocated again each time a search
+// went past the room the map had kept; this one grows only when a search
+// needs more room than any before.
+type stateSet struct {
+	slots []stateSlot
+	n     int    // keys of this search
+	epoch uint32 // the search's; slots of other epochs are empty
+}
+
+type stateSlot struct {
+	key   uint64
+	epoch uint32
+}
+
+// reset empties the set for a new search.
+func (t *stateSet) reset() {
+	t.n = 0
+	t.epoch++
+	if t.epoch == 0 { // wrapped: a slot's old epoch could match again
+		clear(t.slots)
+		t.epoch = 1
+	}
+	if t.slots == nil {
+		t.slots = make([]stateSlot, collSeenSlots)
+	}
+}
+
+// slot is where key's probe sequence starts (Fibonacci hashing: the
+// key's high bits, mixed).
+func (t *stateSet) slot(key uint64) int {
+	return int((key * 0x9e3779b97f4a7c15) >> (64 - bits.TrailingZeros(uint(len(t.slots)))))
+}
+
+// has reports whether key is in the set.
+func (t *stateSet) has(key uint64) bool {
+	mask := len(t.slots) - 1
+	for i := t.slot(key); ; i = (i + 1) & mask {
+		s := &t.slots[i]
+		if s.epoch != t.epoch {
+			return false
+		}
+		if s.key == key {
+			return true
+		}
+	}
+}
+
+// add puts key, not in the set, in it.
+func (t *stateSet) add(key uint64) {
+	if 2*(t.n+1) > len(t.slots) {
+		t.grow()
+	}
+	mask := len(t.slots) - 1
+	i := t.slot(key)
+	for t.slots[i].epoch == t.epoch {
+		i = (i + 1) & mask
+	}
+	t.slots[i] = stateSlot{key: key, epoch: t.epoch}
+	t.n++
+}
+
+// grow doubles the slots, moving this search's keys.
+func (t *stateSet) grow() {
+	old := t.slots
+	t.slots = make([]stateSlot, 2*len(old))
+	t.n = 0
+	for _, s := range old {
+		if s.epoch == t.epoch {
+			t.add(s.key)
+		}
+	}
 }

@@ -140,6 +140,11 @@ func (m *Monitor) summarizeScope(scope []h.Value) (bool, error) {
 	// The segment and its serials are built in buffers kept from summary
 	// to summary: nothing holds them past replace.
 	seg := &m.seg
+	if n := w.size(); cap(m.segSerials) < n {
+		// Twice the room the window needs now, at once: growing as the
+		// window does would allocate at every new largest window.
+		m.seg.Ops, m.segSerials = make([]h.Op, 0, 2*n), make([]int, 0, 2*n)
+	}
 	*seg = h.History{Object: w.obj, Param: w.param, Ops: seg.Ops[:0]}
 	serials := m.segSerials[:0]
 	for s, o := range w.all() {

@@ -449,6 +449,11 @@ func compact(hist *h.History) { compactBuf(hist, nil) }
 // compactBuf is compact using buf for its scratch, and returns it.
 func compactBuf(hist *h.History, buf []int) []int {
 	seqs := buf[:0]
+	if n := 2 * len(hist.Ops); cap(seqs) < n {
+		// Twice the room needed now, for the histories to come (see
+		// summarizeScope).
+		seqs = make([]int, 0, 2*n)
+	}
 	for i := range hist.Ops {
 		seqs = append(seqs, hist.Ops[i].Call)
 		if hist.Ops[i].Return >= 0 {

@@ -184,6 +184,12 @@ func (s *Solver) growVars() {
 	s.watching = grow2(s.watching, 2*n)
 	s.vs = grow2(s.vs, n)
 	s.forgotAt = grow2(s.forgotAt, n)
+	// The free list never holds more than the variables: room for all
+	// of them now, so that dropVars, appending one by one, never grows
+	// it (it grew a little at each new largest forgetting).
+	if cap(s.freeVars) < cap(s.vs) {
+		s.freeVars = slices.Grow(s.freeVars, cap(s.vs)-len(s.freeVars))
+	}
 }
 
 // grow2 returns s with room for extra more elements, at least doubling
