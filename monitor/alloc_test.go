@@ -33,28 +33,44 @@ func TestSaturateRSteadyAllocs(t *testing.T) {
 			}); err != nil {
 				t.Fatal(err)
 			}
-			m, err := New(obj, "", Options{Algorithm: Saturate, RemoveObsolete: true})
-			if err != nil {
-				t.Fatal(err)
+			// Mallocs counts the whole process: a goroutine that an
+			// earlier test of the package left running can add to it,
+			// never take away. The monitor's own count is the same on
+			// every run, so the least of a few runs is its count.
+			n, win := uint64(1<<63), 0
+			for try := 0; try < 3 && n > bound; try++ {
+				c, w := steadyMallocs(t, obj, acts, warm)
+				n, win = min(n, c), w
 			}
-			var ms0, ms1 runtime.MemStats
-			for i, a := range acts {
-				if i == warm {
-					runtime.ReadMemStats(&ms0)
-				}
-				if _, err := m.Step(a); err != nil {
-					t.Fatal(err)
-				}
-			}
-			runtime.ReadMemStats(&ms1)
-			if r := m.Result(); r.Verdict != OK {
-				t.Fatalf("verdict %s on a linearizable log", r.Verdict)
-			}
-			n := ms1.Mallocs - ms0.Mallocs
-			t.Logf("%d allocations over steps %d to %d (window %d at the end)", n, warm, len(acts), m.win.size())
+			t.Logf("%d allocations over steps %d to %d (window %d at the end)", n, warm, len(acts), win)
 			if n > bound {
 				t.Errorf("%d allocations over %d steps after %d of warm-up; want at most %d", n, len(acts)-warm, warm, bound)
 			}
 		})
 	}
+}
+
+// steadyMallocs runs a new SATURATE -r monitor over acts and returns the
+// allocations of the process after the first warm steps, and the
+// window's size at the end.
+func steadyMallocs(t *testing.T, obj h.Object, acts []h.Action, warm int) (uint64, int) {
+	t.Helper()
+	m, err := New(obj, "", Options{Algorithm: Saturate, RemoveObsolete: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms0, ms1 runtime.MemStats
+	for i, a := range acts {
+		if i == warm {
+			runtime.ReadMemStats(&ms0)
+		}
+		if _, err := m.Step(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&ms1)
+	if r := m.Result(); r.Verdict != OK {
+		t.Fatalf("verdict %s on a linearizable log", r.Verdict)
+	}
+	return ms1.Mallocs - ms0.Mallocs, m.win.size()
 }
