@@ -23,6 +23,17 @@ func generate(t *testing.T, cfg gen.Config) []h.Action {
 	return acts
 }
 
+// seedConfig describes the random history of obj that seed picks, of ops
+// operations at most conc at once: seed%3 of them left pending (never
+// more than conc), faults injected (seed%2) and values repeated (seed%4)
+// as seed says.
+func seedConfig(obj h.Object, seed int64, ops, conc int) gen.Config {
+	cfg := gen.Config{Object: obj, Ops: ops, Concurrency: conc, Pending: int(seed % 3),
+		Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
+	cfg.Pending = min(cfg.Pending, cfg.Concurrency)
+	return cfg
+}
+
 // recSink records every clause and variable an encoder hands its sink,
 // passing them on to a saturator when there is one.
 type recSink struct {
@@ -98,11 +109,8 @@ func TestCompiledAgreesWithInterpreter(t *testing.T) {
 			}
 		}
 		for seed := int64(1); seed <= 30; seed++ {
-			cfg := gen.Config{Object: obj, Ops: 24, Concurrency: 1 + int(seed%5), Capacity: 3,
-				Pending: int(seed % 3), Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
-			if cfg.Pending > cfg.Concurrency {
-				cfg.Pending = cfg.Concurrency
-			}
+			cfg := seedConfig(obj, seed, 24, 1+int(seed%5))
+			cfg.Capacity = 3
 			acts := generate(t, cfg)
 			for _, lazy := range []bool{true, false} {
 				name := fmt.Sprintf("%v/seed%d/lazy=%v", obj, seed, lazy)
@@ -227,9 +235,8 @@ func TestWatchedSameFixpoint(t *testing.T) {
 			t.Fatal(err)
 		}
 		for seed := int64(1); seed <= 40; seed++ {
-			cfg := gen.Config{Object: obj, Ops: 30, Concurrency: 1 + int(seed%6), Capacity: 3,
-				Pending: int(seed % 3), Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
-			cfg.Pending = min(cfg.Pending, cfg.Concurrency)
+			cfg := seedConfig(obj, seed, 30, 1+int(seed%6))
+			cfg.Capacity = 3
 			acts := generate(t, cfg)
 			materialised += compareFixpoints(t, fmt.Sprintf("%v/seed%d", obj, seed), k, acts, seed)
 		}
@@ -344,6 +351,41 @@ func feed(runs []*run, a h.Action, serial map[string]int, next *int, after func(
 	return s
 }
 
+// feedForgetting feeds acts to r in turn (feed) until r is dead. After
+// each action r survives it calls each, when not nil, with the action's
+// index; then, when every > 0 and an operation returned, it forgets one
+// of the returned operations at random one action in every on average
+// (rng.Intn(every) == 0, then rng.Intn for which), as -r does, and calls
+// forgot, when not nil.
+func feedForgetting(t *testing.T, r *run, acts []h.Action, rng *rand.Rand, every int, each func(i int), forgot func()) {
+	t.Helper()
+	serial, next := map[string]int{}, 1
+	var returned []int
+	for i, a := range acts {
+		if s := feed([]*run{r}, a, serial, &next, nil); a.Kind == h.Return {
+			returned = append(returned, s)
+			delete(serial, a.ID)
+		}
+		if r.dead {
+			return
+		}
+		if each != nil {
+			each(i)
+		}
+		if every > 0 && len(returned) > 0 && rng.Intn(every) == 0 {
+			j := rng.Intn(len(returned))
+			gone := []int{returned[j]}
+			returned = slices.Delete(returned, j, j+1)
+			if err := r.sink.s.ForgetVars(r.e.Remove(gone)); err != nil {
+				t.Fatal(err)
+			}
+			if forgot != nil {
+				forgot()
+			}
+		}
+	}
+}
+
 // TestKnownMatchBAgrees checks knownWit's path for a witness match(x,y) ∧
 // b(u,w) (template.witMB) against the atom-by-atom one (knownWit's loop over knownAtom): the
 // same value and, unless false, the same literals and values left for
@@ -358,25 +400,12 @@ func TestKnownMatchBAgrees(t *testing.T) {
 			t.Fatal(err)
 		}
 		for seed := int64(1); seed <= 20; seed++ {
-			cfg := gen.Config{Object: obj, Ops: 30, Concurrency: 1 + int(seed%6), Pending: int(seed % 3),
-				Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
-			if cfg.Pending > cfg.Concurrency {
-				cfg.Pending = cfg.Concurrency
-			}
+			cfg := seedConfig(obj, seed, 30, 1+int(seed%6))
 			acts := generate(t, cfg)
 			r := lazyRun(k, Config{})
-			e, sink := r.e, r.sink
+			e := r.e
 			rng := rand.New(rand.NewSource(seed))
-			serial, next := map[string]int{}, 1
-			var returned []int
-			for _, a := range acts {
-				if sr := feed([]*run{r}, a, serial, &next, nil); a.Kind == h.Return {
-					returned = append(returned, sr)
-					delete(serial, a.ID)
-				}
-				if r.dead {
-					break
-				}
+			feedForgetting(t, r, acts, rng, 4, func(int) {
 				win := e.Ops()
 				for _, ax := range e.ax {
 					tm := ax.tmpl
@@ -406,15 +435,7 @@ func TestKnownMatchBAgrees(t *testing.T) {
 						checked++
 					}
 				}
-				if len(returned) > 0 && rng.Intn(4) == 0 {
-					j := rng.Intn(len(returned))
-					gone := []int{returned[j]}
-					returned = slices.Delete(returned, j, j+1)
-					if err := sink.s.ForgetVars(e.Remove(gone)); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
+			}, nil)
 		}
 	}
 	if checked == 0 {
@@ -438,8 +459,7 @@ func TestQuickHoldsAgrees(t *testing.T) {
 			t.Fatal(err)
 		}
 		for seed := int64(1); seed <= 52; seed++ {
-			cfg := gen.Config{Object: obj, Ops: 100, Concurrency: 2 + int(seed%7), Pending: int(seed % 3),
-				Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
+			cfg := seedConfig(obj, seed, 100, 2+int(seed%7))
 			if seed > 40 {
 				// Long windows (operations are forgotten at random,
 				// more slowly than they return) with operations left
@@ -447,7 +467,6 @@ func TestQuickHoldsAgrees(t *testing.T) {
 				// are long enough for quickTail's runs (quickMin).
 				cfg.Ops, cfg.Concurrency, cfg.Pending, cfg.Mutate, cfg.Values = 160, 8, int(seed%2), 0, 0
 			}
-			cfg.Pending = min(cfg.Pending, cfg.Concurrency)
 			acts := generate(t, cfg)
 			var quick *Encoder
 			forgetEvery = 4
@@ -579,23 +598,12 @@ func TestQuickHoldsExact(t *testing.T) {
 			t.Fatal(err)
 		}
 		for seed := int64(1); seed <= 20; seed++ {
-			cfg := gen.Config{Object: obj, Ops: 60, Concurrency: 2 + int(seed%6), Pending: int(seed % 3),
-				Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
-			cfg.Pending = min(cfg.Pending, cfg.Concurrency)
+			cfg := seedConfig(obj, seed, 60, 2+int(seed%6))
 			acts := generate(t, cfg)
 			r := lazyRun(k, Config{Watch: true})
-			e, sink := r.e, r.sink
+			e := r.e
 			rng := rand.New(rand.NewSource(seed))
-			serial, next := map[string]int{}, 1
-			var returned []int
-			for _, act := range acts {
-				if sr := feed([]*run{r}, act, serial, &next, nil); act.Kind == h.Return {
-					returned = append(returned, sr)
-					delete(serial, act.ID)
-				}
-				if r.dead {
-					break
-				}
+			feedForgetting(t, r, acts, rng, 4, func(int) {
 				var done []*Op
 				for _, o := range e.Ops() {
 					if !o.pending() {
@@ -658,15 +666,7 @@ func TestQuickHoldsExact(t *testing.T) {
 					}
 				}
 				r.step()
-				if len(returned) > 0 && rng.Intn(4) == 0 {
-					j := rng.Intn(len(returned))
-					gone := []int{returned[j]}
-					returned = slices.Delete(returned, j, j+1)
-					if err := sink.s.ForgetVars(e.Remove(gone)); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
+			}, nil)
 		}
 	}
 	if hits == 0 || excl == 0 {

@@ -2,11 +2,9 @@ package encode
 
 import (
 	"math/rand"
-	"slices"
 	"strconv"
 	"testing"
 
-	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/theory"
 )
@@ -103,23 +101,12 @@ func TestSelfPrunes(t *testing.T) {
 			t.Fatal(err)
 		}
 		for seed := int64(1); seed <= 8; seed++ {
-			cfg := gen.Config{Object: obj, Ops: 40, Concurrency: 2 + int(seed%6), Pending: int(seed % 3),
-				Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
-			cfg.Pending = min(cfg.Pending, cfg.Concurrency)
+			cfg := seedConfig(obj, seed, 40, 2+int(seed%6))
 			acts := generate(t, cfg)
 			r := lazyRun(k, Config{Watch: true})
-			e, sink := r.e, r.sink
+			e := r.e
 			rng := rand.New(rand.NewSource(seed))
-			serial, next := map[string]int{}, 1
-			var returned []int
-			for _, act := range acts {
-				if sr := feed([]*run{r}, act, serial, &next, nil); act.Kind == h.Return {
-					returned = append(returned, sr)
-					delete(serial, act.ID)
-				}
-				if r.dead {
-					break
-				}
+			feedForgetting(t, r, acts, rng, 4, func(int) {
 				win := e.Ops()
 				for _, a := range e.ax {
 					if a.tmpl == nil || len(win) == 0 {
@@ -160,15 +147,7 @@ func TestSelfPrunes(t *testing.T) {
 					}
 				}
 				r.step()
-				if len(returned) > 0 && rng.Intn(4) == 0 {
-					j := rng.Intn(len(returned))
-					gone := []int{returned[j]}
-					returned = slices.Delete(returned, j, j+1)
-					if err := sink.s.ForgetVars(e.Remove(gone)); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
+			}, nil)
 		}
 	}
 	if checked == 0 {
@@ -192,14 +171,14 @@ func TestFeedMethod(t *testing.T) {
 			t.Fatal(err)
 		}
 		for seed := int64(1); seed <= 6; seed++ {
-			cfg := gen.Config{Object: obj, Ops: 40, Concurrency: 2 + int(seed%6), Pending: int(seed % 3),
-				Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
-			cfg.Pending = min(cfg.Pending, cfg.Concurrency)
+			cfg := seedConfig(obj, seed, 40, 2+int(seed%6))
 			acts := generate(t, cfg)
 			for _, lazy := range []bool{true, false} {
 				var r *run
+				every := 0 // the eager encoder forgets nothing
 				if lazy {
 					r = lazyRun(k, Config{})
+					every = 4
 				} else {
 					sink := &recSink{}
 					e := New(k, sink, Config{})
@@ -207,17 +186,7 @@ func TestFeedMethod(t *testing.T) {
 					r = &run{e: e, sink: sink}
 				}
 				e := r.e
-				rng := rand.New(rand.NewSource(seed))
-				serial, next := map[string]int{}, 1
-				var returned []int
-				for _, act := range acts {
-					if sr := feed([]*run{r}, act, serial, &next, nil); act.Kind == h.Return {
-						returned = append(returned, sr)
-						delete(serial, act.ID)
-					}
-					if r.dead {
-						break
-					}
+				feedForgetting(t, r, acts, rand.New(rand.NewSource(seed)), every, func(int) {
 					st := &e.scr.inst
 					for sides := uint8(1); sides < 4; sides++ {
 						m := e.feedMethod(st, &clevel{feedSides: sides})
@@ -235,15 +204,7 @@ func TestFeedMethod(t *testing.T) {
 							}
 						}
 					}
-					if lazy && len(returned) > 0 && rng.Intn(4) == 0 {
-						j := rng.Intn(len(returned))
-						gone := []int{returned[j]}
-						returned = slices.Delete(returned, j, j+1)
-						if err := r.sink.s.ForgetVars(e.Remove(gone)); err != nil {
-							t.Fatal(err)
-						}
-					}
-				}
+				}, nil)
 			}
 		}
 	}

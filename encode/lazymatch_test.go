@@ -5,7 +5,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/saturate"
 	"github.com/satmon/satmon/theory"
@@ -28,9 +27,8 @@ func TestRowOpsArePartners(t *testing.T) {
 			t.Fatal(err)
 		}
 		for seed := int64(1); seed <= 60; seed++ {
-			cfg := gen.Config{Object: obj, Ops: 50, Concurrency: 2 + int(seed%6), Capacity: int(seed % 3 * 12),
-				Pending: int(seed % 3), Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
-			cfg.Pending = min(cfg.Pending, cfg.Concurrency)
+			cfg := seedConfig(obj, seed, 50, 2+int(seed%6))
+			cfg.Capacity = int(seed % 3 * 12)
 			acts := generate(t, cfg)
 			sink := &recSink{s: saturate.New()}
 			sink.s.Observe()
@@ -41,8 +39,6 @@ func TestRowOpsArePartners(t *testing.T) {
 			e.Begin()
 			r := &run{e: e, sink: sink}
 			rng := rand.New(rand.NewSource(seed))
-			serial, next := map[string]int{}, 1
-			var returned []int
 			inTable := func(x *Op, ys []*Op) []int {
 				var out []int
 				for _, y := range ys {
@@ -52,13 +48,7 @@ func TestRowOpsArePartners(t *testing.T) {
 				}
 				return out
 			}
-			for i, a := range acts {
-				if sr := feed([]*run{r}, a, serial, &next, nil); a.Kind == h.Return {
-					returned = append(returned, sr)
-				}
-				if r.dead {
-					break
-				}
+			feedForgetting(t, r, acts, rng, 3, func(i int) {
 				for _, x := range e.tab.win {
 					mark := len(e.scr.pbuf)
 					want := inTable(x, e.partnersX(x))
@@ -72,16 +62,7 @@ func TestRowOpsArePartners(t *testing.T) {
 					}
 					checked += len(want)
 				}
-				if len(returned) > 0 && rng.Intn(3) == 0 {
-					j := rng.Intn(len(returned))
-					gone := []int{returned[j]}
-					returned = slices.Delete(returned, j, j+1)
-					if err := sink.s.ForgetVars(e.Remove(gone)); err != nil {
-						t.Fatal(err)
-					}
-					r.step()
-				}
-			}
+			}, r.step)
 		}
 	}
 	t.Logf("%d match variables checked", checked)

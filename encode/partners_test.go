@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/theory"
 )
@@ -26,9 +25,8 @@ func TestPendingPartnersAgreeWithStored(t *testing.T) {
 			t.Fatal(err)
 		}
 		for seed := int64(1); seed <= 40; seed++ {
-			cfg := gen.Config{Object: obj, Ops: 40, Concurrency: 2 + int(seed%7), Capacity: int(seed % 3 * 12),
-				Pending: int(seed % 3), Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
-			cfg.Pending = min(cfg.Pending, cfg.Concurrency)
+			cfg := seedConfig(obj, seed, 40, 2+int(seed%7))
+			cfg.Capacity = int(seed % 3 * 12)
 			acts := generate(t, cfg)
 			for _, lazy := range []bool{true, false} {
 				name := fmt.Sprintf("%v/seed%d/lazy=%v", obj, seed, lazy)

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	h "github.com/satmon/satmon/internal/gen"
 	hist "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/theory"
 )
@@ -30,9 +29,8 @@ func TestReturnPartnersComplete(t *testing.T) {
 			t.Fatal(err)
 		}
 		for seed := int64(1); seed <= 30; seed++ {
-			cfg := h.Config{Object: obj, Ops: 40, Concurrency: 2 + int(seed%7), Capacity: int(seed % 3 * 12),
-				Pending: int(seed % 3), Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
-			cfg.Pending = min(cfg.Pending, cfg.Concurrency)
+			cfg := seedConfig(obj, seed, 40, 2+int(seed%7))
+			cfg.Capacity = int(seed % 3 * 12)
 			acts := generate(t, cfg)
 			r := lazyRun(k, Config{})
 			if !r.e.virt {
@@ -142,9 +140,8 @@ func TestFlushPairRowColAgrees(t *testing.T) {
 			t.Fatal(err)
 		}
 		for seed := int64(1); seed <= 60; seed++ {
-			cfg := h.Config{Object: obj, Ops: 80, Concurrency: 2 + int(seed%7), Capacity: int(seed % 3 * 12),
-				Pending: int(seed % 3), Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
-			cfg.Pending = min(cfg.Pending, cfg.Concurrency)
+			cfg := seedConfig(obj, seed, 80, 2+int(seed%7))
+			cfg.Capacity = int(seed % 3 * 12)
 			acts := generate(t, cfg)
 			var clauses [2][][]Lit
 			for pass, byActs := range []bool{true, false} {
@@ -153,28 +150,7 @@ func TestFlushPairRowColAgrees(t *testing.T) {
 				if a := r.e.matchAct; !byActs && !(len(a) == 3 && a[0] == matchPair && a[1] == matchExclRow && a[2] == matchExclCol) {
 					t.Fatalf("%v: actions %v: flushPairRowCol is not used", obj, a)
 				}
-				rng := rand.New(rand.NewSource(seed))
-				serial, next := map[string]int{}, 1
-				var returned []int
-				for _, a := range acts {
-					s := feed([]*run{r}, a, serial, &next, nil)
-					if r.dead {
-						break
-					}
-					if a.Kind == hist.Return {
-						returned = append(returned, s)
-						delete(serial, a.ID)
-					}
-					if len(returned) > 0 && rng.Intn(3) == 0 {
-						j := rng.Intn(len(returned))
-						gone := []int{returned[j]}
-						returned = slices.Delete(returned, j, j+1)
-						if err := r.sink.s.ForgetVars(r.e.Remove(gone)); err != nil {
-							t.Fatal(err)
-						}
-						r.step()
-					}
-				}
+				feedForgetting(t, r, acts, rand.New(rand.NewSource(seed)), 3, nil, r.step)
 				clauses[pass] = r.sink.clauses
 			}
 			flushByActs = false

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/z"
 	"github.com/satmon/satmon/saturate"
@@ -39,9 +38,8 @@ func TestWatchedCountsSweep(t *testing.T) {
 				t.Fatal(err)
 			}
 			for seed := int64(1); seed <= 400; seed++ {
-				cfg := gen.Config{Object: obj, Ops: 60, Concurrency: 1 + int(seed%6), Capacity: 3,
-					Pending: int(seed % 3), Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
-				cfg.Pending = min(cfg.Pending, cfg.Concurrency)
+				cfg := seedConfig(obj, seed, 60, 1+int(seed%6))
+				cfg.Capacity = 3
 				acts := generate(t, cfg)
 				name := fmt.Sprintf("%v/seed%d/closed=%v", obj, seed, closed)
 				materialised += compareSweep(t, name, k, acts, seed, closed)
