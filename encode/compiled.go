@@ -1132,8 +1132,8 @@ func (e *Encoder) cleaf(st *instState) {
 	if t.hasWit && e.cwitnessHolds(a, st.win, nf) {
 		return
 	}
-	win, extra, closed := st.win, st.extra, st.closed
-	ante, rest := st.lante[:st.na], st.lrest[:st.nr]
+	// st's fields are read where used, not copied: nothing grounded before
+	// cleaf returns changes them (instances is not entered again meanwhile).
 	e.w.settledAt = e.clause // watchInstance
 	// The instance's operations for origin.go are env's first nf, which
 	// stay put until cleaf returns (the witnesses bind env[nf]): cur is
@@ -1146,17 +1146,17 @@ func (e *Encoder) cleaf(st *instState) {
 	e.scr.conj = e.scr.conj[:0]
 	// The guards ¬used(x); a closed instance's operations have all
 	// returned, and have none.
-	for j := 0; j < nf && !closed; j++ {
+	for j := 0; j < nf && !st.closed; j++ {
 		o := e.scr.env[j]
 		if !o.pending() || a.guarded[j] || slices.Contains(e.scr.env[:j], o) {
 			continue
 		}
 		parts = append(parts, cpart{lit: e.used(o).Not()})
 	}
-	for _, l := range ante {
+	for _, l := range st.lante[:st.na] {
 		parts = append(parts, cpart{lit: l.Not()})
 	}
-	for _, l := range rest {
+	for _, l := range st.lrest[:st.nr] {
 		parts = append(parts, cpart{lit: l})
 	}
 	// cwitness appends to the buffers in e.scr, not to slices passed
@@ -1172,7 +1172,7 @@ func (e *Encoder) cleaf(st *instState) {
 			}
 		} else {
 			mark := len(e.scr.pbuf)
-			cands := win
+			cands := st.win
 			if g != nil {
 				cands = e.partners(g, e.scr.env)
 			}
@@ -1198,7 +1198,7 @@ func (e *Encoder) cleaf(st *instState) {
 	// has one without a saturator (settledLit is then nLit); watchInstance
 	// relies on every part being settled.
 	out := parts
-	if (!closed || e.clause != e.scr.inst.clauseAt) && e.lazy != nil {
+	if (!st.closed || e.clause != e.scr.inst.clauseAt) && e.lazy != nil {
 		out = parts[:0]
 		for _, p := range parts {
 			if p.n == 0 {
@@ -1213,12 +1213,12 @@ func (e *Encoder) cleaf(st *instState) {
 			out = append(out, p)
 		}
 	}
-	if t.hasWit && e.watching(extra) {
+	if t.hasWit && e.watching(st.extra) {
 		if !e.scr.inst.truePart {
 			e.watchInstance(out, nf)
 		}
 	} else {
-		e.cassert(out, extra)
+		e.cassert(out, st.extra)
 	}
 	e.scr.cur, e.curAxiom = cur[:0], nil
 }
