@@ -265,8 +265,13 @@ func (e *Encoder) watchSettled(parts []cpart, nf int) {
 			continue
 		}
 		hasConj = true
-		its[i] = witem{at: int32(k), inst: id, n: p.n, unk: p.n, conj: true}
-		if p.n == 2 {
+		// Field by field: the composite literal went through a stack
+		// temporary (copied in from a static one, then out).
+		n := p.n
+		it := &its[i]
+		it.at, it.n, it.inst, it.unk = int32(k), n, id, n
+		it.conj, it.false_ = true, false
+		if n == 2 {
 			// A witness match ∧ b, most conjunctions: the pair written
 			// out, with one check of the run's bounds.
 			c := conj[p.at : p.at+2]
