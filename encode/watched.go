@@ -304,7 +304,11 @@ func (e *Encoder) watchSettled(parts []cpart, nf int) {
 	if hasConj || w.closed {
 		o0 := len(w.owners)
 		in.owners, in.nowners = int32(o0), int32(nf)
-		w.owners = slices.Grow(w.owners, nf)[:o0+nf]
+		// Grown only when full; else only the length is written back.
+		if cap(w.owners)-o0 < nf {
+			w.owners = slices.Grow(w.owners, nf)
+		}
+		w.owners = w.owners[:o0+nf]
 		dst := w.owners[o0:]
 		for i, o := range e.scr.env[:len(dst)] {
 			dst[i] = wown{o, o.life}
