@@ -265,8 +265,13 @@ func (e *Encoder) watchSettled(parts []cpart, nf int) {
 			continue
 		}
 		hasConj = true
-		its[i] = witem{at: int32(k), inst: id, n: p.n, unk: p.n, conj: true}
-		if p.n == 2 {
+		// Field by field: the composite literal went through a stack
+		// temporary (copied in from a static one, then out).
+		n := p.n
+		it := &its[i]
+		it.at, it.n, it.inst, it.unk = int32(k), n, id, n
+		it.conj, it.false_ = true, false
+		if n == 2 {
 			// A witness match ∧ b, most conjunctions: the pair written
 			// out, with one check of the run's bounds.
 			c := conj[p.at : p.at+2]
@@ -299,7 +304,11 @@ func (e *Encoder) watchSettled(parts []cpart, nf int) {
 	if hasConj || w.closed {
 		o0 := len(w.owners)
 		in.owners, in.nowners = int32(o0), int32(nf)
-		w.owners = slices.Grow(w.owners, nf)[:o0+nf]
+		// Grown only when full; else only the length is written back.
+		if cap(w.owners)-o0 < nf {
+			w.owners = slices.Grow(w.owners, nf)
+		}
+		w.owners = w.owners[:o0+nf]
 		dst := w.owners[o0:]
 		for i, o := range e.scr.env[:len(dst)] {
 			dst[i] = wown{o, o.life}
