@@ -441,30 +441,7 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 		touched = make([]*Op, 0, 256)
 	}
 	for _, g := range t.gone {
-		for i, o := range g.asX {
-			if o.mark != gone {
-				o.asY = cutPtr(o.asY, g)
-			}
-			g.asX[i] = nil
-		}
-		for i, o := range g.asY {
-			if o.mark != gone {
-				o.asX = cutPtr(o.asX, g)
-			}
-			g.asY[i] = nil
-		}
-		for i, o := range g.succ {
-			if o.mark != gone {
-				o.pred = cutPtr(o.pred, g)
-			}
-			g.succ[i] = nil
-		}
-		for i, o := range g.pred {
-			if o.mark != gone {
-				o.succ = cutPtr(o.succ, g)
-			}
-			g.pred[i] = nil
-		}
+		unlink(g, gone)
 		// A live operation overlaps, as a rule, several of the operations
 		// forgotten together (they are the oldest): its overlap list is
 		// filtered once, below, instead of shifted once for each.
@@ -569,6 +546,37 @@ func sortBySerial(l []*Op) {
 // and clears the entries freed at the end. In a long list the first of
 // them is looked for from serial from on; no entry after the last is
 // compared.
+// unlink cuts g from the order and value lists of the live operations its
+// own lists name (the gone ones are recycled whole) and clears g's lists.
+// Kept out of drop's loop so that the loop over the overlap lists, drop's
+// hottest, keeps its values in registers.
+func unlink(g *Op, gone uint32) {
+	for i, o := range g.asX {
+		if o.mark != gone {
+			o.asY = cutPtr(o.asY, g)
+		}
+		g.asX[i] = nil
+	}
+	for i, o := range g.asY {
+		if o.mark != gone {
+			o.asX = cutPtr(o.asX, g)
+		}
+		g.asY[i] = nil
+	}
+	for i, o := range g.succ {
+		if o.mark != gone {
+			o.pred = cutPtr(o.pred, g)
+		}
+		g.succ[i] = nil
+	}
+	for i, o := range g.pred {
+		if o.mark != gone {
+			o.succ = cutPtr(o.succ, g)
+		}
+		g.pred[i] = nil
+	}
+}
+
 func cutMarked(l []*Op, gone uint32, from, k int) []*Op {
 	w := 0
 	if len(l) > 16 {

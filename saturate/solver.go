@@ -266,7 +266,14 @@ func (s *Solver) Stats() Stats {
 // clause is removed by ForgetVars of one of its variables. After a
 // conflict, clauses are stored but no longer take effect.
 func (s *Solver) AddClause(lits ...z.Lit) ClauseID {
-	lits, tautology := s.normalize(lits)
+	// The usual clause, checked here without a call: every variable
+	// live, no variable twice; the caller's slice serves as it is (store
+	// copies it into the arena). normalize checks again and says what is
+	// wrong, or drops what repeats.
+	tautology := false
+	if len(lits) > 16 || !s.allLive(lits) || !distinctVars(lits) {
+		lits, tautology = s.normalize(lits)
+	}
 	if len(lits) == 1 {
 		return s.addUnit(lits[0])
 	}
@@ -313,6 +320,18 @@ func (s *Solver) addUnit(l z.Lit) ClauseID {
 		}
 	}
 	return id
+}
+
+// allLive reports whether every literal of lits is of a live variable
+// (IsLive, with one comparison: variable 0 is never live).
+func (s *Solver) allLive(lits []z.Lit) bool {
+	vs := s.vs
+	for _, l := range lits {
+		if v := l.Var(); uint(v) >= uint(len(vs)) || !vs[v].live {
+			return false
+		}
+	}
+	return true
 }
 
 // normalize copies lits into s.scratch without duplicates, and reports
