@@ -541,11 +541,6 @@ func sortBySerial(l []*Op) {
 	}
 }
 
-// cutMarked removes from l, a list in serial order, the k operations
-// marked gone that it holds, none before serial from, keeping the order,
-// and clears the entries freed at the end. In a long list the first of
-// them is looked for from serial from on; no entry after the last is
-// compared.
 // unlink cuts g from the order and value lists of the live operations its
 // own lists name (the gone ones are recycled whole) and clears g's lists.
 // Kept out of drop's loop so that the loop over the overlap lists, drop's
@@ -577,6 +572,11 @@ func unlink(g *Op, gone uint32) {
 	}
 }
 
+// cutMarked removes from l, a list in serial order, the k operations
+// marked gone that it holds, none before serial from, keeping the order,
+// and clears the entries freed at the end. In a long list the first of
+// them is looked for from serial from on; no entry after the last is
+// compared.
 func cutMarked(l []*Op, gone uint32, from, k int) []*Op {
 	w := 0
 	if len(l) > 16 {
