@@ -191,8 +191,8 @@ func (t *opTable) recycle(o *Op) {
 	}
 }
 
-// emptied is l, whose entries drop cleared, emptied for its struct's
-// next operation, if l is small enough to stay with the struct;
+// emptied is l emptied for its struct's next operation (its stale
+// entries are not cleared: see removeAt), if l is small enough to stay with the struct;
 // otherwise l goes to the pools and the struct keeps no list.
 func (t *opTable) emptied(l []*Op) []*Op {
 	if cap(l) > maxOpListCap {
@@ -274,11 +274,12 @@ func takeFrom[L ~[]E, E any](free *[]L, made *int, c int) L {
 }
 
 // putList keeps l for reuse if its capacity is a class and the class is
-// not full. Entries past len(l) are already nil (every list drops its
-// entries by clearing them).
+// not full, cleared up to its capacity: the lists leave the entries they
+// drop as they are (see removeAt), and a pooled list could otherwise keep
+// operations alive for as long as it waits.
 func (t *opTable) putList(l []*Op) {
 	if k := listClass(cap(l)); k >= 0 && len(t.freeLists[k]) < maxKeptListWords/cap(l) {
-		clear(l)
+		clear(l[:cap(l)])
 		t.freeLists[k] = append(t.freeLists[k], l[:0])
 	}
 }
@@ -435,7 +436,7 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 	// forgetting (a stalled operation keeps the window large), and even
 	// filtering every list of the related operations costs the length of
 	// a stalled operation's lists at every forgetting. g's own lists are
-	// cleared on the way (recycle).
+	// emptied afterwards (recycle).
 	touched := t.touched[:0]
 	if touched == nil {
 		touched = make([]*Op, 0, 256)
@@ -445,8 +446,7 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 		// A live operation overlaps, as a rule, several of the operations
 		// forgotten together (they are the oldest): its overlap list is
 		// filtered once, below, instead of shifted once for each.
-		for i, o := range g.conc {
-			g.conc[i] = nil
+		for _, o := range g.conc {
 			switch o.mark {
 			case gone:
 			case cut:
@@ -542,39 +542,35 @@ func sortBySerial(l []*Op) {
 }
 
 // unlink cuts g from the order and value lists of the live operations its
-// own lists name (the gone ones are recycled whole) and clears g's lists.
+// own lists name (the gone ones are recycled whole).
 // Kept out of drop's loop so that the loop over the overlap lists, drop's
 // hottest, keeps its values in registers.
 func unlink(g *Op, gone uint32) {
-	for i, o := range g.asX {
+	for _, o := range g.asX {
 		if o.mark != gone {
 			o.asY = cutPtr(o.asY, g)
 		}
-		g.asX[i] = nil
 	}
-	for i, o := range g.asY {
+	for _, o := range g.asY {
 		if o.mark != gone {
 			o.asX = cutPtr(o.asX, g)
 		}
-		g.asY[i] = nil
 	}
-	for i, o := range g.succ {
+	for _, o := range g.succ {
 		if o.mark != gone {
 			o.pred = cutPtr(o.pred, g)
 		}
-		g.succ[i] = nil
 	}
-	for i, o := range g.pred {
+	for _, o := range g.pred {
 		if o.mark != gone {
 			o.succ = cutPtr(o.succ, g)
 		}
-		g.pred[i] = nil
 	}
 }
 
 // cutMarked removes from l, a list in serial order, the k operations
-// marked gone that it holds, none before serial from, keeping the order,
-// and clears the entries freed at the end. In a long list the first of
+// marked gone that it holds, none before serial from, keeping the order
+// (the entries freed at the end are not cleared: see removeAt). In a long list the first of
 // them is looked for from serial from on; no entry after the last is
 // compared.
 func cutMarked(l []*Op, gone uint32, from, k int) []*Op {
@@ -598,15 +594,11 @@ func cutMarked(l []*Op, gone uint32, from, k int) []*Op {
 	// The rest moves down as a block: behind a stalled operation the
 	// forgotten ones are at the head of a long overlap list, and copy
 	// moves its tail for far less than a loop of single moves.
-	w = moveDown(l, w, r, len(l))
-	for i := w; i < len(l); i++ {
-		l[i] = nil
-	}
-	return l[:w]
+	return l[:moveDown(l, w, r, len(l))]
 }
 
 // cutPtr removes g, which is in l at most once, from l, keeping the
-// order, and clears the entry freed at the end. The list is only read
+// order. The list is only read
 // until g is found: the operations it names are not touched.
 func cutPtr(l []*Op, g *Op) []*Op {
 	for i, o := range l {
@@ -617,8 +609,13 @@ func cutPtr(l []*Op, g *Op) []*Op {
 	return l
 }
 
-// removeAt removes l[i], keeping the order, and clears the entry freed at
-// the end, so that the list's storage does not keep the operation alive.
+// removeAt removes l[i], keeping the order. The entry freed at the end is
+// not cleared, nor are those the other cuts free: nothing reads a list past
+// its length, and the operation a stale entry names lives on in its slab
+// (newOp), pooled for the next operation as a rule, so clearing would only
+// cost a store (and a write barrier) for every entry cut. What stale
+// entries can keep from the collector is bounded by the capacity of the
+// live lists; a list that goes to a pool is cleared whole (putList).
 func removeAt(l []*Op, i int) []*Op {
 	if n := len(l) - 1; n-i <= 8 {
 		// A few entries move for less than copy's call costs.
@@ -628,7 +625,6 @@ func removeAt(l []*Op, i int) []*Op {
 	} else {
 		copy(l[i:], l[i+1:])
 	}
-	l[len(l)-1] = nil
 	return l[:len(l)-1]
 }
 
@@ -664,11 +660,7 @@ func cutSorted(l, gs []*Op, m int) []*Op {
 	if w < 0 {
 		return l
 	}
-	w = moveDown(l, w, r, len(l))
-	for i := w; i < len(l); i++ {
-		l[i] = nil
-	}
-	return l[:w]
+	return l[:moveDown(l, w, r, len(l))]
 }
 
 // moveDown moves l[r:i] to l[w:], w < r, and returns the index after
@@ -701,7 +693,7 @@ func bisectSerial(l []*Op, s int) int {
 }
 
 // cutOp removes g from l, a list in serial order, if it is there, keeping
-// the order, and clears the entry freed at the end.
+// the order.
 func cutOp(l []*Op, g *Op) []*Op {
 	if len(l) > 0 && l[0] == g {
 		// The usual case: the operations forgotten are the oldest.
