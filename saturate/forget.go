@@ -2,6 +2,7 @@ package saturate
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/satmon/satmon/internal/z"
 )
@@ -127,7 +128,12 @@ func (s *Solver) ForgetVars(vs []z.Var) error {
 // in locals: ForgetVars runs it for every variable the encoder forgets.
 func (s *Solver) dropVars(vs []z.Var) {
 	vst, value, forgotAt, watching, epoch := s.vs, s.value, s.forgotAt, s.watching, s.epoch
-	units, n := 0, 0
+	// The free list gets room for all of vs first and is written by
+	// index: appending reloaded and stored its header at every variable.
+	free := slices.Grow(s.freeVars, len(vs))
+	had := len(free)
+	free = free[:had+len(vs)]
+	units, n := 0, had
 	for _, v := range vs {
 		st := &vst[v]
 		if !st.live {
@@ -147,11 +153,12 @@ func (s *Solver) dropVars(vs []z.Var) {
 		ws := watching[p : p+2 : p+2]
 		shrinkList(&ws[0])
 		shrinkList(&ws[1])
-		s.freeVars = append(s.freeVars, v)
+		free[n] = v
 		n++
 	}
+	s.freeVars = free[:n]
 	s.nunits -= units
-	s.stats.Vars -= n
+	s.stats.Vars -= n - had
 }
 
 // bumpGen gives v's unit clauses a new handle.
