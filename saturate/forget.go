@@ -124,10 +124,13 @@ func (s *Solver) ForgetVars(vs []z.Var) error {
 // current epoch, with its unit clauses. Its own watch lists are simply
 // emptied (keeping small ones for the variable's next life): every
 // clause in them mentions it and is dead. A queued literal of it is
-// skipped by Propagate, as it is now unassigned. One loop with the tables
-// in locals: ForgetVars runs it for every variable the encoder forgets.
+// skipped by Propagate, as it is now unassigned. With the tables in
+// locals: ForgetVars runs it for every variable the encoder forgets.
+// It is two loops, the second over the variables the first found live:
+// one loop kept more tables in locals than there are registers, and
+// reloaded them at every variable.
 func (s *Solver) dropVars(vs []z.Var) {
-	vst, value, forgotAt, watching, epoch := s.vs, s.value, s.forgotAt, s.watching, s.epoch
+	vst := s.vs
 	// The free list gets room for all of vs first and is written by
 	// index: appending reloaded and stored its header at every variable.
 	free := slices.Grow(s.freeVars, len(vs))
@@ -141,6 +144,11 @@ func (s *Solver) dropVars(vs []z.Var) {
 		}
 		units += int(st.units)
 		*st = varState{reason: isFact, gen: nextGen(st.gen)}
+		free[n] = v
+		n++
+	}
+	value, forgotAt, watching, epoch := s.value, s.forgotAt, s.watching, s.epoch
+	for _, v := range free[had:n] {
 		// v's literals are p and p+1, adjacent: each table is cut to
 		// their two entries once, with one bounds check.
 		p := int(v.Pos())
@@ -153,8 +161,6 @@ func (s *Solver) dropVars(vs []z.Var) {
 		ws := watching[p : p+2 : p+2]
 		shrinkList(&ws[0])
 		shrinkList(&ws[1])
-		free[n] = v
-		n++
 	}
 	s.freeVars = free[:n]
 	s.nunits -= units
