@@ -93,7 +93,7 @@ func (s *Solver) ForgetVar(v z.Var) error {
 			}
 		}
 	}
-	s.dropVars([]z.Var{v})
+	_ = s.dropVars([]z.Var{v}) // v is live: it cannot fail
 	s.epoch++
 	s.stale = true
 	return nil
@@ -108,47 +108,62 @@ func (s *Solver) ForgetVar(v z.Var) error {
 // added in that epoch or before that mentions v is dead from now on. Dead
 // clauses are dropped when propagation meets them and by collections.
 func (s *Solver) ForgetVars(vs []z.Var) error {
-	for _, v := range vs {
-		if !s.IsLive(v) {
-			return fmt.Errorf("saturate: ForgetVars: %d is not a live variable", v)
-		}
+	if err := s.dropVars(vs); err != nil {
+		return err
 	}
-	s.dropVars(vs)
 	s.epoch++
 	s.stale = true
 	s.maybeCollect()
 	return nil
 }
 
-// dropVars forgets each of vs still live (vs may repeat one) in the
-// current epoch, with its unit clauses. Its own watch lists are simply
-// emptied (keeping small ones for the variable's next life): every
-// clause in them mentions it and is dead. A queued literal of it is
-// skipped by Propagate, as it is now unassigned. With the tables in
-// locals: ForgetVars runs it for every variable the encoder forgets.
-// It is two loops, the second over the variables the first found live:
-// one loop kept more tables in locals than there are registers, and
+// dropVars forgets each of vs (vs may repeat one) in the current epoch,
+// with its unit clauses, or fails, changing nothing, if one of them is
+// not live. Its own watch lists are simply emptied (keeping small ones
+// for the variable's next life): every clause in them mentions it and is
+// dead. A queued literal of it is skipped by Propagate, as it is now
+// unassigned. ForgetVars runs it for every variable the encoder forgets.
+//
+// The check that vs are live is the first loop, which takes them out of
+// the living and lists them: a variable found not live is a repetition
+// if it is listed already (a search made only then: the encoder never
+// repeats one), and otherwise the ones listed are made live again, which
+// is all the first loop changed. A pass of its own to check them cost as
+// much as the first loop. The rest is two more loops, with the tables in
+// locals: one loop kept more of them than there are registers, and
 // reloaded them at every variable.
-func (s *Solver) dropVars(vs []z.Var) {
+func (s *Solver) dropVars(vs []z.Var) error {
 	vst := s.vs
 	// The free list gets room for all of vs first and is written by
 	// index: appending reloaded and stored its header at every variable.
 	free := slices.Grow(s.freeVars, len(vs))
 	had := len(free)
 	free = free[:had+len(vs)]
-	units, n := 0, had
+	n := had
 	for _, v := range vs {
+		if v == 0 || int(v) >= len(vst) {
+			return s.notLive(v, free[had:n])
+		}
 		st := &vst[v]
 		if !st.live {
-			continue
+			if slices.Contains(free[had:n], v) {
+				continue
+			}
+			return s.notLive(v, free[had:n])
 		}
-		units += int(st.units)
-		*st = varState{reason: isFact, gen: nextGen(st.gen)}
+		st.live = false
 		free[n] = v
 		n++
 	}
+	dropped := free[had:n]
+	units := 0
+	for _, v := range dropped {
+		st := &vst[v]
+		units += int(st.units)
+		*st = varState{reason: isFact, gen: nextGen(st.gen)}
+	}
 	value, forgotAt, watching, epoch := s.value, s.forgotAt, s.watching, s.epoch
-	for _, v := range free[had:n] {
+	for _, v := range dropped {
 		// v's literals are p and p+1, adjacent: each table is cut to
 		// their two entries once, with one bounds check.
 		p := int(v.Pos())
@@ -165,6 +180,18 @@ func (s *Solver) dropVars(vs []z.Var) {
 	s.freeVars = free[:n]
 	s.nunits -= units
 	s.stats.Vars -= n - had
+	return nil
+}
+
+// notLive undoes what dropVars's first loop did to the variables it
+// listed, taken, and reports that v is not a live variable.
+//
+//go:noinline
+func (s *Solver) notLive(v z.Var, taken []z.Var) error {
+	for _, t := range taken {
+		s.vs[t].live = true
+	}
+	return fmt.Errorf("saturate: ForgetVars: %d is not a live variable", v)
 }
 
 // bumpGen gives v's unit clauses a new handle.

@@ -1,6 +1,8 @@
 package saturate
 
 import (
+	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/satmon/satmon/internal/z"
@@ -192,5 +194,59 @@ func TestMemoryBounded(t *testing.T) {
 	mustCheck(t, s, true)
 	if w.checkOrder() != nil {
 		t.Fatal(w.checkOrder())
+	}
+}
+
+// TestForgetVarsFailsChangingNothing: dropVars checks the variables while
+// it takes them out of the living, so a failure has to undo that: a
+// ForgetVars with a variable not live (forgotten, never made, or 0) after
+// live ones, some repeated, must leave every variable's state, the free
+// list and the counts as they were, and forgetting the live ones must
+// still work afterwards.
+func TestForgetVarsFailsChangingNothing(t *testing.T) {
+	s := New()
+	a, b, c, d := s.NewVar(), s.NewVar(), s.NewVar(), s.NewVar()
+	s.AddClause(a.Neg(), b.Pos())
+	s.AddClause(a.Pos())
+	s.AddClause(c.Neg())
+	s.Propagate()
+	if err := s.ForgetVars([]z.Var{d}); err != nil {
+		t.Fatal(err)
+	}
+	type snap struct {
+		vs       []varState
+		value    []Value
+		free     []z.Var
+		nunits   int
+		st       Stats
+		forgotAt []uint32
+	}
+	take := func() snap {
+		return snap{slices.Clone(s.vs), slices.Clone(s.value), slices.Clone(s.freeVars), s.nunits, s.Stats(), slices.Clone(s.forgotAt)}
+	}
+	before := take()
+	for _, bad := range [][]z.Var{
+		{a, b, a, d},
+		{c, a, c, 0},
+		{b, c, a, 99},
+		{d},
+	} {
+		if err := s.ForgetVars(bad); err == nil {
+			t.Fatalf("ForgetVars(%v) succeeded", bad)
+		}
+		if after := take(); !reflect.DeepEqual(before, after) {
+			t.Fatalf("failed ForgetVars(%v) changed the solver:\n%+v\n%+v", bad, before, after)
+		}
+	}
+	if err := s.ForgetVars([]z.Var{a, b, a, c}); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []z.Var{a, b, c, d} {
+		if s.IsLive(v) {
+			t.Fatalf("%d live after ForgetVars", v)
+		}
+	}
+	if st := s.Stats(); st.Vars != 0 {
+		t.Fatalf("Stats = %+v", st)
 	}
 }
