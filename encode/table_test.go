@@ -19,7 +19,8 @@ import (
 // pending list, the lists by method and by argument are the window's
 // operations filtered (in window order), each overlap list is exactly
 // the window's operations not ordered in real time with its own (in
-// window order), no list names a forgotten operation (CheckWindow), and
+// window order), no list names a forgotten operation (CheckWindow), no
+// pooled list names any (their stale entries are cleared), and
 // partnerCands gives, for every method both ways, what methodsMayMatch
 // gives method by method (partnerCandsAll). It fails if drop leaves an
 // operation in a list or cuts one that stays, whatever the order and the
@@ -112,6 +113,18 @@ func checkTable(e *Encoder) error {
 		return err
 	}
 	tab := &e.tab
+	// The cuts leave the entries they free stale (removeAt): a list in a
+	// pool must have been cleared to its capacity, or it could keep
+	// operations alive while it waits.
+	for k, pool := range tab.freeLists {
+		for _, l := range pool {
+			for i, o := range l[:cap(l)] {
+				if o != nil {
+					return fmt.Errorf("pooled list of class %d names an operation at %d", k, i)
+				}
+			}
+		}
+	}
 	win := tab.win
 	for i := 1; i < len(win); i++ {
 		if win[i-1].Serial >= win[i].Serial {
