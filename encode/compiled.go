@@ -659,11 +659,14 @@ func (e *Encoder) knownWit(t *template) tri {
 // witnessMB is cwitness for a witness match(x,y) ∧ b(u,w) (template.witMB)
 // over the operations given, y the candidate (bound at env[nf] too, for
 // foldMB's look-ups of the atoms without a variable): knownWit's
-// reading of the two atoms, with the literals and values it finds
-// passed to foldMB rather than left in witLits and witVals for
-// cfoldMB. The loops over a leaf's witness candidates (witnessesX) pass
-// the operations that stay bound for the whole leaf without reading them
-// from env, nor the atoms from the template, per candidate.
+// reading of the two atoms, written out again with the operations as
+// arguments, and the literals and values it finds passed to foldMB
+// rather than left in witLits and witVals for cfoldMB. The loops over a
+// leaf's witness candidates (witnessesX) pass the operations that stay
+// bound for the whole leaf (x and the universal u of template.quick)
+// without reading them from env, nor the atoms from the template, per
+// candidate. A disagreement with knownWit and cfoldMB changes the
+// clauses (TestCompiledAgreesWithInterpreter, TestQuickHoldsAgrees).
 func (e *Encoder) witnessMB(t *template, x, y, u, w *Op) {
 	km := vUnknown
 	lm, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
@@ -1607,12 +1610,17 @@ func (e *Encoder) cfoldMB(t *template) {
 	}
 }
 
-// foldMB is cfoldMB for the literals and values knownMB found for the
-// witness's match atom (lm, km) and b atom (lb, kb).
+// foldMB is cfoldMB for the literals and values witnessMB found for the
+// witness's match atom (lm, km) and b atom (lb, kb), as knownWit leaves
+// them in witLits and witVals: a literal is noLit when the atom has no
+// variable (or labels or real time decided it). cfoldMB is written out
+// apart rather than calling it: one call more per witness candidate
+// costs more than the copy.
 func (e *Encoder) foldMB(t *template, lm Lit, km tri, lb Lit, kb tri) {
 	st := &e.scr.inst
 	// lm and lb become the atoms' literals, noLit when true; known says
-	// that knownMB found the literal and read its value.
+	// that witnessMB found the literal and read its value, unknown, so it
+	// needs no settling.
 	knownM, knownB := false, false
 	if lm != noLit {
 		if km == vTrue {
