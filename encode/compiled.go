@@ -656,6 +656,57 @@ func (e *Encoder) knownWit(t *template) tri {
 	return r
 }
 
+// witnessMB is cwitness for a witness match(x,y) ∧ b(u,w) (template.witMB)
+// over the operations given, y the candidate (bound at env[nf] too, for
+// foldMB's look-ups of the atoms without a variable): knownWit's
+// reading of the two atoms, written out again with the operations as
+// arguments, and the literals and values it finds passed to foldMB
+// rather than left in witLits and witVals for cfoldMB. The loops over a
+// leaf's witness candidates (witnessesX) pass the operations that stay
+// bound for the whole leaf (x and the universal u of template.quick)
+// without reading them from env, nor the atoms from the template, per
+// candidate. A disagreement with knownWit and cfoldMB changes the
+// clauses (TestCompiledAgreesWithInterpreter, TestQuickHoldsAgrees).
+func (e *Encoder) witnessMB(t *template, x, y, u, w *Op) {
+	km := vUnknown
+	lm, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
+	if !ok {
+		// excluded needs a true match variable in x's row or y's column.
+		if (x.trueAsX != noLit || y.trueAsY != noLit) && e.excluded(x, y) {
+			return
+		}
+	} else if e.lazy != nil {
+		switch e.val(lm) {
+		case 1:
+			km = vTrue
+		case -1:
+			return
+		}
+	}
+	kb := realTime(u, w)
+	var lb Lit
+	switch kb {
+	case vFalse:
+		return
+	case vUnknown:
+		// As bExisting: in a sequential kernel b(w,u) is ¬b(u,w).
+		if !e.k.Sequential || u.Serial < w.Serial {
+			lb, _ = e.reg.vars.get(varPair{vB, int32(u.Serial), int32(w.Serial)}.key())
+		} else if l, ok := e.reg.vars.get(varPair{vB, int32(w.Serial), int32(u.Serial)}.key()); ok {
+			lb = l.Not()
+		}
+		if lb != noLit && e.lazy != nil {
+			switch e.val(lb) {
+			case 1:
+				kb = vTrue
+			case -1:
+				return
+			}
+		}
+	}
+	e.foldMB(t, lm, km, lb, kb)
+}
+
 // witLimit is the last call at which a witness candidate may have been
 // called (template.witCut): one called after it, y, has b(y,u) false by
 // real time (u returned before y was called), and knownWit would return
@@ -1228,6 +1279,13 @@ func (e *Encoder) cleaf(st *instState) {
 // than into a list.
 func (e *Encoder) witnessesX(st *instState, x *Op) {
 	a := st.a
+	t := a.tmpl
+	// u: the witness's universal b operand (template.quick), bound for
+	// the whole leaf.
+	var u *Op
+	if t.quick {
+		u = e.scr.env[t.quickU]
+	}
 	stored := x.asX
 	// When the pending operations all have one method, pendingMayMatch
 	// says of each what it says of the first (partnersX).
@@ -1250,10 +1308,18 @@ func (e *Encoder) witnessesX(st *instState, x *Op) {
 		}
 		e.scr.env[st.nf] = p
 		// cwitness, written out: a witness of x's partners is folded
-		// by cfoldMB when it is match ∧ b (cfold).
-		if e.knownWit(a.tmpl) != vFalse {
-			if a.tmpl.witMB {
-				e.cfoldMB(a.tmpl)
+		// by cfoldMB when it is match ∧ b (cfold); when it is
+		// match(x,p) ∧ b(p,u) or b(u,p) (template.quick), its atoms are
+		// read and folded over x, p and u in hand.
+		if t.quick {
+			bu, bw := u, p
+			if t.quickYFirst {
+				bu, bw = p, u
+			}
+			e.witnessMB(t, x, p, bu, bw)
+		} else if e.knownWit(t) != vFalse {
+			if t.witMB {
+				e.cfoldMB(t)
 			} else {
 				e.cfold(a, p)
 			}
@@ -1268,6 +1334,11 @@ func (e *Encoder) witnessesX(st *instState, x *Op) {
 // are false witnesses (witLimit): it passes over them.
 func (e *Encoder) witnessesXCut(st *instState, x *Op, limit int) {
 	a := st.a
+	t := a.tmpl
+	var u *Op // as in witnessesX
+	if t.quick {
+		u = e.scr.env[t.quickU]
+	}
 	stored := x.asX
 	pend, same := e.pendingForSame(x.Label.Method)
 	if same && len(pend) > 0 && !e.pendingMayMatch(x, pend[0]) {
@@ -1292,7 +1363,15 @@ func (e *Encoder) witnessesXCut(st *instState, x *Op, limit int) {
 			continue // excluded, as in witnessesX
 		}
 		e.scr.env[st.nf] = p
-		e.cwitness(a, p)
+		if t.quick {
+			bu, bw := u, p
+			if t.quickYFirst {
+				bu, bw = p, u
+			}
+			e.witnessMB(t, x, p, bu, bw)
+		} else {
+			e.cwitness(a, p)
+		}
 	}
 	for ; i < len(stored); i++ {
 		if stored[i].Call <= limit {
@@ -1495,6 +1574,98 @@ func (e *Encoder) cfoldMB(t *template) {
 			return
 		case nLit:
 			lb = l
+		}
+	}
+	// Settle as and does, in order.
+	if lm != noLit && !knownM {
+		switch e.settledLit(lm) {
+		case nFalse:
+			return
+		case nTrue:
+			lm = noLit
+		}
+	}
+	if lb != noLit && !knownB {
+		switch e.settledLit(lb) {
+		case nFalse:
+			return
+		case nTrue:
+			lb = noLit
+		}
+	}
+	switch {
+	case lm == noLit && lb == noLit:
+		e.scr.cparts = append(e.scr.cparts, cpart{n: -1})
+		st.truePart = true
+	case lb == noLit:
+		e.scr.cparts = append(e.scr.cparts, cpart{lit: lm})
+	case lm == noLit:
+		e.scr.cparts = append(e.scr.cparts, cpart{lit: lb})
+	default:
+		conj := e.scr.conj
+		start := len(conj)
+		conj = append(conj, lm, lb)
+		e.scr.conj = conj
+		e.scr.cparts = append(e.scr.cparts, cpart{at: int32(start), n: 2})
+	}
+}
+
+// foldMB is cfoldMB for the literals and values witnessMB found for the
+// witness's match atom (lm, km) and b atom (lb, kb), as knownWit leaves
+// them in witLits and witVals: a literal is noLit when the atom has no
+// variable (or labels or real time decided it). cfoldMB is written out
+// apart rather than calling it: one call more per witness candidate
+// costs more than the copy.
+func (e *Encoder) foldMB(t *template, lm Lit, km tri, lb Lit, kb tri) {
+	st := &e.scr.inst
+	// lm and lb become the atoms' literals, noLit when true; known says
+	// that witnessMB found the literal and read its value, unknown, so it
+	// needs no settling.
+	knownM, knownB := false, false
+	if lm != noLit {
+		if km == vTrue {
+			lm = noLit
+		} else {
+			knownM = true
+		}
+	} else {
+		var k nodeKind
+		switch {
+		case km == vUnknown && t.witFresh[0]:
+			lm, k = e.absentLit(&t.wit[0], t.witSrc == 0)
+		case km == vTrue && t.witSure[0]:
+			k = nTrue
+		default:
+			lm, k = e.atomLit(&t.wit[0])
+		}
+		switch k {
+		case nFalse:
+			return
+		case nTrue:
+			lm = noLit
+		}
+	}
+	if lb != noLit {
+		if kb == vTrue {
+			lb = noLit
+		} else {
+			knownB = true
+		}
+	} else {
+		var k nodeKind
+		switch {
+		case kb == vUnknown && t.witFresh[1]:
+			lb, k = e.absentLit(&t.wit[1], t.witSrc == 1)
+		case kb == vTrue && t.witSure[1]:
+			k = nTrue
+		default:
+			lb, k = e.atomLit(&t.wit[1])
+		}
+		switch k {
+		case nFalse:
+			return
+		case nTrue:
+			lb = noLit
 		}
 	}
 	// Settle as and does, in order.
