@@ -1,6 +1,7 @@
 package encode
 
 import (
+	"math/rand"
 	"testing"
 
 	hist "github.com/satmon/satmon/internal/history"
@@ -40,4 +41,31 @@ func TestMatchPRCIsTheActions(t *testing.T) {
 	if prc == 0 {
 		t.Fatal("no object flushes through flushPairRowCol")
 	}
+}
+
+// TestUsedAssignedConcByTime grounds random histories of every object
+// lazily, forgetting returned operations at random, with usedAssigned
+// checking that where it reads from real time, rather than from marks,
+// whether an operation is in p.conc, p.conc agrees (it panics if not).
+func TestUsedAssignedConcByTime(t *testing.T) {
+	checkConcMarks, concChecked = true, 0
+	defer func() { checkConcMarks = false }()
+	for _, obj := range hist.Objects {
+		k, err := theory.KernelOf(obj, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := int64(1); seed <= 40; seed++ {
+			cfg := seedConfig(obj, seed, 80, 2+int(seed%7))
+			acts := generate(t, cfg)
+			for _, c := range []Config{{Watch: true, ClosedRemoval: true}, {Watch: true}} {
+				r := lazyRun(k, c)
+				feedForgetting(t, r, acts, rand.New(rand.NewSource(seed)), 3, nil, r.step)
+			}
+		}
+	}
+	if concChecked == 0 {
+		t.Fatal("usedAssigned never read p.conc from real time")
+	}
+	t.Logf("%d operations checked", concChecked)
 }
