@@ -166,6 +166,9 @@ type Encoder struct {
 	matchAx  []*axiom
 	matchBuf [8]*axiom
 	matchAct []matchAction // what flushMatches does for each (stepAxioms)
+	// matchPRC: matchAct is [matchPair, matchExclRow, matchExclCol],
+	// which flushPairRowCol writes out (stepAxioms).
+	matchPRC bool
 	// callAx and retAx are the axioms of ax that Call and Return act on
 	// (stepAxioms), in ax's order.
 	callAx, retAx []*axiom

@@ -71,8 +71,17 @@ func mentionsMatch(f *theory.Formula) bool {
 // flush, the waiting instances whose match atoms all have variables now.
 // It runs at the end of the encoder's entry points, never inside a
 // grounding, because it uses the shared assignment e.env.
+//
+// Small enough to be inlined: most calls find no new match variable.
 func (e *Encoder) flushMatches() {
-	if a := e.matchAct; len(e.newMatches) > 0 && !flushByActs && len(a) == 3 && a[0] == matchPair && a[1] == matchExclRow && a[2] == matchExclCol {
+	if len(e.newMatches) > 0 {
+		e.flushNew()
+	}
+}
+
+// flushNew is flushMatches when there are new match variables.
+func (e *Encoder) flushNew() {
+	if e.matchPRC && !flushByActs {
 		e.flushPairRowCol() // the queue's, stack's and priority queue's
 		return
 	}

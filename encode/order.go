@@ -1,6 +1,10 @@
 package encode
 
-import "github.com/satmon/satmon/internal/z"
+import (
+	"slices"
+
+	"github.com/satmon/satmon/internal/z"
+)
 
 // Lazy transitivity, for SATURATE.
 //
@@ -306,6 +310,55 @@ func (e *Encoder) openAfter(p, q *Op, kp uint64) []*Op {
 	return out
 }
 
+// calledAfterReturn reports whether an operation of the window was
+// called after p returned, while the window is in call order.
+func (e *Encoder) calledAfterReturn(p *Op) bool {
+	n := len(e.tab.win)
+	return !p.pending() && n > 0 && e.tab.win[n-1].Call > p.Return
+}
+
+// overlapsP is, for usedAssigned, whether operation y of the window, in
+// x.succ for an x of p.conc, is in p.conc: whether it overlaps p in real
+// time. As nothing was called after p returned, y does unless it
+// returned before p was called.
+func overlapsP(y, p *Op) bool { return !before(y, p) }
+
+// markAll sets the mark of every operation of l. Not inlined: it is
+// seldom called (usedAssigned).
+//
+//go:noinline
+func markAll(l []*Op, mark uint32) {
+	for _, x := range l {
+		x.mark = mark
+	}
+}
+
+// checkOverlapsP (tests: checkConcMarks) checks overlapsP against p.conc
+// for every operation usedAssigned may ask it of; it returns true (and
+// panics if one disagrees).
+func (e *Encoder) checkOverlapsP(p *Op) bool {
+	for _, x := range p.conc {
+		for _, y := range x.succ {
+			if y == p {
+				continue
+			}
+			concChecked++
+			if overlapsP(y, p) != slices.Contains(p.conc, y) {
+				panic("encode: usedAssigned: overlapsP does not say which operations are in p.conc")
+			}
+		}
+	}
+	return true
+}
+
+// checkConcMarks (tests only) makes usedAssigned check, where it reads
+// from real time whether an operation is in p.conc, that p.conc says so;
+// concChecked counts the checks.
+var (
+	checkConcMarks bool
+	concChecked    int
+)
+
 // usedAssigned visits the clauses in which ¬used(p) is now false: every
 // cycle through p with two overlapping pairs. Such a clause can only be
 // unit if two of its three edges are true. The clause of a cycle
@@ -316,6 +369,12 @@ func (e *Encoder) openAfter(p, q *Op, kp uint64) []*Op {
 // (p is returning, or pending, so everything called since p's call
 // overlaps it): y→p is true and p→y false, so of the cycles through p,
 // x and y only p→x→y→p can be unit, and only if p→x or x→y is true.
+//
+// When p's edges are all open, p.conc is marked only when the calls are
+// out of window order or one came after p returned (the end reads the
+// marks of p.conc): otherwise the only mark read says whether an
+// operation of the window is in p.conc, which overlapsP reads from real
+// time instead.
 //
 //go:noinline
 func (e *Encoder) usedAssigned(p *Op) {
@@ -334,12 +393,12 @@ func (e *Encoder) usedAssigned(p *Op) {
 	// p→y) not true, and one of them true. The rest of p.conc is marked
 	// unknown as it is sorted (the marks are new: a mark out of range is
 	// an operation not in p.succ or p.pred).
-	ts, us, fs := e.scr.byTri[0][:0], e.scr.byTri[1][:0], e.scr.byTri[2][:0]
+	ts, us, fs, marked := e.scr.byTri[0][:0], e.scr.byTri[1][:0], e.scr.byTri[2][:0], true
 	if len(p.succ) == 0 && len(p.pred) == 0 {
 		// The usual case, p's edges all open: us is p.conc itself (read
-		// only, and not kept in the scratch).
-		for _, x := range p.conc {
-			x.mark = base + 1 + uint32(vUnknown)
+		// only, and not kept in the scratch), marked only if need be.
+		if marked = e.tab.unordered || e.calledAfterReturn(p) || checkConcMarks && !e.checkOverlapsP(p); marked {
+			markAll(p.conc, base+1+uint32(vUnknown))
 		}
 		us = p.conc
 	} else {
@@ -413,7 +472,7 @@ func (e *Encoder) usedAssigned(p *Op) {
 		}
 		var px Lit // b(p,x), once it has a variable
 		for _, y := range x.succ {
-			if y == p || y.mark-base-1 <= 2 {
+			if y == p || marked && y.mark-base-1 <= 2 || !marked && overlapsP(y, p) {
 				continue
 			}
 			if px == z.LitNull {
@@ -427,7 +486,7 @@ func (e *Encoder) usedAssigned(p *Op) {
 	}
 	// Not expected (see above), and impossible unless p returned before
 	// the last call; kept exact.
-	if n := len(e.tab.win); !p.pending() && n > 0 && e.tab.win[n-1].Call > p.Return {
+	if e.calledAfterReturn(p) {
 		for _, x := range p.conc {
 			px := edgeVal{t: tri(x.mark - base - 1), known: true}
 			for _, y := range x.conc {

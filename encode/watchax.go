@@ -47,6 +47,8 @@ func (e *Encoder) stepAxioms() {
 		}
 		e.matchAct = append(e.matchAct, act)
 	}
+	a := e.matchAct
+	e.matchPRC = len(a) == 3 && a[0] == matchPair && a[1] == matchExclRow && a[2] == matchExclCol
 }
 
 // matchAction is what flushMatches does with a new match variable for

@@ -250,31 +250,34 @@ func (e *Encoder) watchSettled(parts []cpart, nf int) {
 		// epoch has an entry for every variable made.
 		w.head = append(w.head, make([]int32, len(epoch)-len(w.head))...)
 	}
-	head := w.head
-	hasConj := false
-	k := lits0
+	// Cut to epoch's length, so that the check of epoch[v] also covers
+	// head[v]; and the loop keeps few values live (item and k count,
+	// whether there is a conjunction is read from k after it), since
+	// the registers ran out and values went to the stack and back at
+	// every item.
+	head := w.head[:len(epoch)]
+	k, item := lits0, int32(items0)
 	for i := range its {
 		p := &parts[i]
-		item := int32(items0 + i)
-		if p.n == 0 {
+		n := p.n
+		if n == 0 {
 			v := p.lit.Var()
 			its[i] = witem{at: int32(k), inst: id, n: 1, unk: 1}
 			lits[k] = wlit{l: p.lit, epoch: epoch[v], ref: item, next: head[v]}
 			k++
 			head[v] = int32(k)
+			item++
 			continue
 		}
-		hasConj = true
 		// Field by field: the composite literal went through a stack
 		// temporary (copied in from a static one, then out).
-		n := p.n
 		it := &its[i]
 		it.at, it.n, it.inst, it.unk = int32(k), n, id, n
 		it.conj, it.false_ = true, false
 		if n == 2 {
 			// A witness match ∧ b, most conjunctions: the pair written
 			// out, with one check of the run's bounds.
-			c := conj[p.at : p.at+2]
+			c := (*[2]Lit)(conj[p.at:])
 			l0, l1 := c[0], c[1]
 			v0 := l0.Var()
 			lits[k] = wlit{l: l0, epoch: epoch[v0], ref: item, next: head[v0]}
@@ -283,6 +286,7 @@ func (e *Encoder) watchSettled(parts []cpart, nf int) {
 			lits[k+1] = wlit{l: l1, epoch: epoch[v1], ref: item, next: head[v1]}
 			k += 2
 			head[v1] = int32(k)
+			item++
 			continue
 		}
 		for _, l := range conj[p.at : p.at+p.n] {
@@ -291,7 +295,12 @@ func (e *Encoder) watchSettled(parts []cpart, nf int) {
 			k++
 			head[v] = int32(k)
 		}
+		item++
 	}
+	// A conjunction has two literals or more (cleaf makes a part of one
+	// a literal part), a literal part one: there is a conjunction
+	// exactly when there are more literals than parts.
+	hasConj := k-lits0 > len(parts)
 	w.items, w.lits = w.items[:items0+len(parts)], w.lits[:k]
 	if w.evalAll { // tests: check the claim
 		for _, wl := range lits[lits0:k] {

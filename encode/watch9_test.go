@@ -1,0 +1,71 @@
+package encode
+
+import (
+	"math/rand"
+	"testing"
+
+	hist "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/theory"
+)
+
+// TestMatchPRCIsTheActions checks, for every object and the configurations
+// that change stepAxioms' choices, that matchPRC (read by flushMatches
+// instead of the actions) says exactly whether matchAct is [matchPair,
+// matchExclRow, matchExclCol], the actions flushPairRowCol writes out.
+func TestMatchPRCIsTheActions(t *testing.T) {
+	prc := 0
+	for _, obj := range hist.Objects {
+		k, err := theory.KernelOf(obj, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cfg := range []Config{{}, {Watch: true}, {Watch: true, ClosedRemoval: true}} {
+			for _, lazy := range []bool{false, true} {
+				var e *Encoder
+				if lazy {
+					e = lazyRun(k, cfg).e
+				} else {
+					e = New(k, &recSink{}, cfg)
+				}
+				a := e.matchAct
+				want := len(a) == 3 && a[0] == matchPair && a[1] == matchExclRow && a[2] == matchExclCol
+				if e.matchPRC != want {
+					t.Fatalf("%v (lazy %v, %+v): actions %v, matchPRC %v", obj, lazy, cfg, a, e.matchPRC)
+				}
+				if want {
+					prc++
+				}
+			}
+		}
+	}
+	if prc == 0 {
+		t.Fatal("no object flushes through flushPairRowCol")
+	}
+}
+
+// TestUsedAssignedConcByTime grounds random histories of every object
+// lazily, forgetting returned operations at random, with usedAssigned
+// checking that where it reads from real time, rather than from marks,
+// whether an operation is in p.conc, p.conc agrees (it panics if not).
+func TestUsedAssignedConcByTime(t *testing.T) {
+	checkConcMarks, concChecked = true, 0
+	defer func() { checkConcMarks = false }()
+	for _, obj := range hist.Objects {
+		k, err := theory.KernelOf(obj, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := int64(1); seed <= 40; seed++ {
+			cfg := seedConfig(obj, seed, 80, 2+int(seed%7))
+			acts := generate(t, cfg)
+			for _, c := range []Config{{Watch: true, ClosedRemoval: true}, {Watch: true}} {
+				r := lazyRun(k, c)
+				feedForgetting(t, r, acts, rand.New(rand.NewSource(seed)), 3, nil, r.step)
+			}
+		}
+	}
+	if concChecked == 0 {
+		t.Fatal("usedAssigned never read p.conc from real time")
+	}
+	t.Logf("%d operations checked", concChecked)
+}
