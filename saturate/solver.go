@@ -126,6 +126,12 @@ type Solver struct {
 	observing bool
 	observed  []z.Lit
 	taken     []z.Lit // returned by the last TakeAssigned
+	// reused counts the forgotten variables NewVar has taken back, so
+	// that reused+len(freeVars) counts every variable ever forgotten;
+	// takenAt is that count at the last TakeAssigned that looked at its
+	// literals (see TakeAssigned).
+	reused  int
+	takenAt int
 }
 
 // Stats are counters describing a Solver.
@@ -158,6 +164,7 @@ func (s *Solver) NewVar() z.Var {
 	if n := len(s.freeVars); n > 0 {
 		v = s.freeVars[n-1]
 		s.freeVars = s.freeVars[:n-1]
+		s.reused++
 		s.vs[v].live = true
 	} else {
 		v = z.Var(len(s.vs))
@@ -485,14 +492,28 @@ func (s *Solver) Observe() { s.observing = true }
 // TakeAssigned returns the literals assigned since the last call, in
 // assignment order, skipping those whose variable has been forgotten
 // since, and starts a new record. The slice is reused by the next call.
+//
+// Only forgetting unassigns, and every forgotten variable goes to the
+// free list (dropVars), where only NewVar takes it from (counted in
+// reused): when no variable was forgotten since the last call, every
+// literal recorded is still true, and the record itself is returned
+// without a look at its literals. Otherwise those of forgotten variables
+// are dropped from it in place. The record and the slice returned last
+// (which the caller is done with) swap their storage.
 func (s *Solver) TakeAssigned() []z.Lit {
-	out := s.taken[:0]
-	for _, l := range s.observed {
-		if s.value[l] == True {
-			out = append(out, l)
+	out := s.observed
+	if f := s.reused + len(s.freeVars); f != s.takenAt {
+		s.takenAt = f
+		n := 0
+		for _, l := range out {
+			if s.value[l] == True {
+				out[n] = l
+				n++
+			}
 		}
+		out = out[:n]
 	}
-	s.observed = s.observed[:0]
+	s.observed = s.taken[:0]
 	s.taken = out
 	return out
 }
