@@ -251,7 +251,6 @@ type Monitor struct {
 	gone      []int    // Step's copy of what rem released
 	removed   int
 	seq       int // the number of actions fed so far: the next action's Seq
-	stepPoll  int // the steps pollStep skips before it asks expired again
 	// summaries made (summary.go), and whether -r warned that the
 	// window grows
 	summaries int
@@ -444,27 +443,6 @@ func (m *Monitor) expired() bool {
 	return m.ctx.Err() != nil || !m.deadline.IsZero() && time.Now().After(m.deadline)
 }
 
-// stepPolls is how often Step asks a context alone whether it is done:
-// once every stepPolls steps. A step is microseconds of work, and the
-// phases within a step poll on their own (stopper), so a cancelled
-// context still stops the monitor within milliseconds; a cancellable
-// context's Err takes a lock, a measurable part of a cheap step.
-const stepPolls = 64
-
-// pollStep is Step's check of expired: at every step under a time limit
-// (beginWork has just read the clock anyway), and otherwise at the first
-// step and then once every stepPolls steps.
-func (m *Monitor) pollStep() bool {
-	if m.opt.Timeout <= 0 {
-		if m.stepPoll > 0 {
-			m.stepPoll--
-			return false
-		}
-		m.stepPoll = stepPolls - 1
-	}
-	return m.expired()
-}
-
 // Call feeds the call of an operation: id names it until its Return (an
 // id may be reused once the operation has returned), l is its method and
 // argument (and for a priority-queue add its priority; Ret and Pending are
@@ -498,7 +476,7 @@ func (m *Monitor) Step(a Action) (violation bool, err error) {
 	if m.opt.Timeout > 0 && m.beginTimed() {
 		defer m.endWork()
 	}
-	if m.pollStep() {
+	if m.expired() {
 		return m.timedOut()
 	}
 	i, err := m.validate(&a)
