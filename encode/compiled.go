@@ -1171,7 +1171,8 @@ type cpart struct {
 // cleaf is leaf through the template. The instance is the disjunction of
 // the guards ¬used(x̄), the negated antecedent, the rest and the
 // witnesses, emitted as one clause, with a Plaisted–Greenbaum helper for
-// each witness of two or more literals, exactly as leaf emits it.
+// each witness of two or more literals, exactly as leaf emits it. A
+// closed instance's operations have all returned: it has no guards.
 //
 // A literal the saturator assigned while the checks were folded is
 // settled again here, where leaf's disjunction settles it: a unit clause
@@ -1195,14 +1196,14 @@ func (e *Encoder) cleaf(st *instState) {
 	e.curAxiom = a.Axiom // origin.go
 	parts := e.scr.cparts[:0]
 	e.scr.conj = e.scr.conj[:0]
-	// The guards ¬used(x); a closed instance's operations have all
-	// returned, and have none.
-	for j := 0; j < nf && !st.closed; j++ {
-		o := e.scr.env[j]
-		if !o.pending() || a.guarded[j] || slices.Contains(e.scr.env[:j], o) {
-			continue
+	if !st.closed {
+		for j := 0; j < nf; j++ {
+			o := e.scr.env[j]
+			if !o.pending() || a.guarded[j] || slices.Contains(e.scr.env[:j], o) {
+				continue
+			}
+			parts = append(parts, cpart{lit: e.used(o).Not()})
 		}
-		parts = append(parts, cpart{lit: e.used(o).Not()})
 	}
 	for _, l := range st.lante[:st.na] {
 		parts = append(parts, cpart{lit: l.Not()})
@@ -1276,7 +1277,8 @@ func (e *Encoder) cleaf(st *instState) {
 
 // witnessesX runs cwitness for each of partnersX(x), in the same order,
 // merging the stored partners with the pending ones as it goes rather
-// than into a list.
+// than into a list. The candidate's slot in env is found once: env stays
+// put while the leaf is grounded (cleaf).
 func (e *Encoder) witnessesX(st *instState, x *Op) {
 	a := st.a
 	t := a.tmpl
@@ -1286,7 +1288,7 @@ func (e *Encoder) witnessesX(st *instState, x *Op) {
 	if t.quick {
 		u = e.scr.env[t.quickU]
 	}
-	stored := x.asX
+	stored, slot := x.asX, &e.scr.env[st.nf]
 	// When the pending operations all have one method, pendingMayMatch
 	// says of each what it says of the first (partnersX).
 	pend, same := e.pendingForSame(x.Label.Method)
@@ -1306,7 +1308,7 @@ func (e *Encoder) witnessesX(st *instState, x *Op) {
 			e.scr.exclHits++
 			continue // excluded: knownWit finds the witness false
 		}
-		e.scr.env[st.nf] = p
+		*slot = p
 		// cwitness, written out: a witness of x's partners is folded
 		// by cfoldMB when it is match ∧ b (cfold); when it is
 		// match(x,p) ∧ b(p,u) or b(u,p) (template.quick), its atoms are
