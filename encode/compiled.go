@@ -405,7 +405,7 @@ func (e *Encoder) retLit(o *Op, v h.Value) (Lit, nodeKind) {
 	if v == theory.Bottom {
 		return e.used(o).Not(), nLit
 	}
-	if l, ok := o.rets[v]; ok {
+	if l, ok := o.rets.get(v); ok {
 		return l, nLit
 	}
 	if !e.retPossible(o, v) {
@@ -506,7 +506,7 @@ func (e *Encoder) knownAtom(c *catom) (tri, Lit) {
 		if o := env[c.x]; !o.pending() {
 			t = triOf(o.Label.Ret == c.v)
 		} else {
-			l = o.rets[c.v] // z.LitNull when missing
+			l, _ = o.rets.get(c.v) // z.LitNull when missing
 		}
 	case theory.KArgEq:
 		t = triOf(env[c.x].Label.Arg == env[c.y].Label.Arg)
@@ -514,7 +514,7 @@ func (e *Encoder) knownAtom(c *catom) (tri, Lit) {
 		if o, v := env[c.y], env[c.x].Label.Arg; !o.pending() {
 			t = triOf(o.Label.Ret == v)
 		} else {
-			l = o.rets[v]
+			l, _ = o.rets.get(v)
 		}
 	case theory.KArgLess:
 		t = triOf(env[c.x].Label.Prio < env[c.y].Label.Prio)

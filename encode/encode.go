@@ -61,8 +61,8 @@ type Op struct {
 	// argID and retID name Label.Arg and Label.Ret in the table's
 	// interner (opTable.vals): retID is idVoid while o is pending.
 	argID, retID valtab.ID
-	// rets are the ret(o) = v variables of a pending o, by value.
-	rets    map[h.Value]Lit
+	// rets are the ret(o) = v variables of a pending o (retvars.go).
+	rets    retVars
 	retTrue Lit // the ret(o) = v variable last seen true (lazyret.go)
 	// trueAsX and trueAsY are the match(o,·) and match(·,o) variables
 	// last seen true (lazymatch.go).
@@ -505,7 +505,7 @@ func (e *Encoder) variable(k varKey) Lit {
 		if x == nil {
 			x = e.tab.op(k.x)
 		}
-		if v, ok := x.rets[k.v]; ok {
+		if v, ok := x.rets.get(k.v); ok {
 			return v
 		}
 	} else if k.kind != vUsed {
@@ -570,10 +570,7 @@ func (e *Encoder) makeVar(k *varKey) Lit {
 		// unit propagation derives from it exactly what it derives from
 		// the pairwise clauses.
 		o := x
-		if o.rets == nil {
-			o.rets = e.tab.takeRets()
-		}
-		o.rets[k.v] = l
+		o.rets.add(&e.tab, k.v, l)
 		if e.lazySide() {
 			e.pendingVarMade(o, l, true)
 			return l
@@ -691,7 +688,7 @@ func (e *Encoder) retNode(o *Op, v h.Value) *node {
 	if v == theory.Bottom {
 		return e.litNode(e.used(o).Not())
 	}
-	if l, ok := o.rets[v]; ok {
+	if l, ok := o.rets.get(v); ok {
 		return e.litNode(l)
 	}
 	if !e.retPossible(o, v) {
@@ -1303,8 +1300,8 @@ func (e *Encoder) BLit(x, y int) (lit Lit, val bool) {
 func (e *Encoder) RetVars(serial int) map[h.Value]Lit {
 	out := map[h.Value]Lit{}
 	if o := e.tab.op(serial); o != nil {
-		for v, l := range o.rets {
-			out[v] = l
+		for _, w := range o.rets.vs {
+			out[w.v] = w.l
 		}
 	}
 	return out

@@ -1103,7 +1103,7 @@ func (e *Encoder) known(f *theory.Formula) tri {
 		if !o.pending() {
 			return triOf(o.Label.Ret == v)
 		}
-		l, ok := o.rets[v]
+		l, ok := o.rets.get(v)
 		return val(l, ok)
 	}
 	switch f.Kind {

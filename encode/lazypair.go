@@ -36,7 +36,7 @@ func (e *Encoder) pairMade(m newMatch) {
 	}
 	// r is false if it exists and is, or if y's value is known to be
 	// another one (the at-most-one makes it false once it exists).
-	r, ok := m.y.rets[m.x.Label.Arg]
+	r, ok := m.y.rets.get(m.x.Label.Arg)
 	t := m.y.retTrue
 	if ok && e.val(r) == -1 || t != z.LitNull && t != r && e.val(t) == 1 || e.val(m.v) == 1 {
 		e.pairClause(m.x, m.y, m.v)

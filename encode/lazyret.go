@@ -48,12 +48,11 @@ func (e *Encoder) pendingVarMade(o *Op, v Lit, ret bool) {
 // retTrue emits the side clauses made unit by ret(o)=v becoming true.
 func (e *Encoder) retTrue(o *Op, v Lit) {
 	o.retTrue = v
-	// In the order the variables were made, not the map's (as Return
-	// does), so that the clauses of a run do not depend on Go's
-	// randomised map order.
+	// In the order of the variables (as Return does), not the order they
+	// were made: a recycled variable can be made after a higher one.
 	ws := e.scr.retSides[:0]
-	for _, w := range o.rets {
-		if w != v && e.val(w) != -1 {
+	for _, r := range o.rets.vs {
+		if w := r.l; w != v && e.val(w) != -1 {
 			ws = append(ws, w)
 		}
 	}

@@ -75,15 +75,14 @@ func (e *Encoder) ret(serial int, ret h.Value, retID valtab.ID, seq int) {
 	} else {
 		e.emit1(e.used(op))
 	}
-	// In the order the variables were made, not the map's, so that the
-	// clauses of a run do not depend on Go's randomised map order.
-	if len(op.rets) > 0 { // most operations have none: no map to walk
+	// In the order of the variables, as retTrue does.
+	if op.rets.len() > 0 { // most operations have none
 		units := e.scr.retUnits[:0]
-		for v, l := range op.rets {
-			if v == ret {
-				units = append(units, l)
+		for _, r := range op.rets.vs {
+			if r.v == ret {
+				units = append(units, r.l)
 			} else {
-				units = append(units, l.Not())
+				units = append(units, r.l.Not())
 			}
 		}
 		slices.SortFunc(units, func(a, b Lit) int { return cmp.Compare(a.Var(), b.Var()) })

@@ -51,7 +51,8 @@ type opTable struct {
 	// and return-value tables of forgotten operations: every operation
 	// needs them, so they would otherwise be allocated at every call.
 	freeLists [listClasses][][]*Op // by capacity class (putList)
-	freeRets  []map[h.Value]Lit
+	freeRets  [][]retVar
+	freeIdx   []map[h.Value]Lit // retVars' indexes
 	// freeOps holds the structs of forgotten operations, for Call. No
 	// pointer to a forgotten operation survives Remove: every list of a
 	// live operation is filtered, and the lazy machinery names operations
@@ -180,11 +181,7 @@ func (t *opTable) recycle(o *Op) {
 			*p = nil
 		}
 	}
-	if o.rets != nil && len(o.rets) <= maxKeptOwned && len(t.freeRets) < maxKeptLists {
-		clear(o.rets)
-		t.freeRets = append(t.freeRets, o.rets)
-	}
-	o.rets = nil
+	t.putRets(&o.rets)
 	if keep {
 		o.lim = nil
 		t.freeOps = append(t.freeOps, o)
@@ -322,7 +319,7 @@ func (t *opTable) enter(serial int, l *h.Label, call int, argID valtab.ID) *Op {
 	op.Label.Ret = h.Void
 	op.argID, op.retID = argID, idVoid
 	op.retTail, op.usedVar, op.retTrue, op.trueAsX, op.trueAsY = z.LitNull, z.LitNull, z.LitNull, z.LitNull, z.LitNull
-	op.rets, op.lim = nil, nil
+	op.rets, op.lim = retVars{}, nil
 	op.mark, op.cutN = 0, 0
 	if n := len(t.win); n > 0 && t.win[n-1].Serial >= op.Serial {
 		panic("encode: serials must increase")
@@ -705,14 +702,41 @@ func cutOp(l []*Op, g *Op) []*Op {
 	return l
 }
 
-// takeRets returns an empty return-value table, recycled when it can be.
-func (t *opTable) takeRets() map[h.Value]Lit {
+// takeRets returns an empty return-value list, recycled when it can be.
+func (t *opTable) takeRets() []retVar {
 	if n := len(t.freeRets); n > 0 {
-		m := t.freeRets[n-1]
+		l := t.freeRets[n-1]
 		t.freeRets = t.freeRets[:n-1]
+		return l
+	}
+	return make([]retVar, 0, retIndexAt)
+}
+
+// takeRetIndex returns an empty index for retVars, recycled when it can
+// be. It is made for a few times retIndexAt values: an operation with
+// that many overlaps much of the window and sees more, and a map grown
+// from empty allocated at each doubling.
+func (t *opTable) takeRetIndex() map[h.Value]Lit {
+	if n := len(t.freeIdx); n > 0 {
+		m := t.freeIdx[n-1]
+		t.freeIdx = t.freeIdx[:n-1]
 		return m
 	}
-	return map[h.Value]Lit{}
+	return make(map[h.Value]Lit, 4*retIndexAt)
+}
+
+// putRets empties r, keeping its list and index for reuse unless they are
+// big (an operation that was pending for long).
+func (t *opTable) putRets(r *retVars) {
+	if r.vs != nil && cap(r.vs) <= maxKeptOwned && len(t.freeRets) < maxKeptLists {
+		clear(r.vs) // the values, for the collector
+		t.freeRets = append(t.freeRets, r.vs[:0])
+	}
+	if r.idx != nil && len(r.idx) <= maxKeptOwned && len(t.freeIdx) < maxKeptLists {
+		clear(r.idx)
+		t.freeIdx = append(t.freeIdx, r.idx)
+	}
+	*r = retVars{}
 }
 
 // doom lists o among the operations the next drop takes out.
