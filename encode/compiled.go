@@ -661,11 +661,11 @@ func (e *Encoder) knownWit(t *template) tri {
 // foldMB's look-ups of the atoms without a variable): knownWit's
 // reading of the two atoms, written out again with the operations as
 // arguments, and the literals and values it finds passed to foldMB
-// rather than left in witLits and witVals for cfoldMB. The loops over a
+// directly rather than left in witLits and witVals. The loops over a
 // leaf's witness candidates (witnessesX) pass the operations that stay
 // bound for the whole leaf (x and the universal u of template.quick)
 // without reading them from env, nor the atoms from the template, per
-// candidate. A disagreement with knownWit and cfoldMB changes the
+// candidate. A disagreement with knownWit changes the
 // clauses (TestCompiledAgreesWithInterpreter, TestQuickHoldsAgrees).
 func (e *Encoder) witnessMB(t *template, x, y, u, w *Op) {
 	km := vUnknown
@@ -1530,94 +1530,19 @@ func (e *Encoder) cfold(a *axiom, o *Op) {
 }
 
 // cfoldMB is cfold for a witness match ∧ b (template.witMB) whose
-// candidates witGen reads (no used(o) conjunct): the loop over the atoms
-// and the settling written out for its two literals.
+// candidates witGen reads (no used(o) conjunct): foldMB over the
+// literals and values knownWit left in witLits and witVals.
 func (e *Encoder) cfoldMB(t *template) {
 	st := &e.scr.inst
-	var lm, lb Lit // the atoms' literals, noLit when true
-	knownM, knownB := false, false
-	if l := st.witLits[0]; l != noLit {
-		if st.witVals[0] != vTrue {
-			lm, knownM = l, true
-		}
-	} else {
-		var k nodeKind
-		switch v := st.witVals[0]; {
-		case v == vUnknown && t.witFresh[0]:
-			l, k = e.absentLit(&t.wit[0], t.witSrc == 0)
-		case v == vTrue && t.witSure[0]:
-			k = nTrue
-		default:
-			l, k = e.atomLit(&t.wit[0])
-		}
-		switch k {
-		case nFalse:
-			return
-		case nLit:
-			lm = l
-		}
-	}
-	if l := st.witLits[1]; l != noLit {
-		if st.witVals[1] != vTrue {
-			lb, knownB = l, true
-		}
-	} else {
-		var k nodeKind
-		switch v := st.witVals[1]; {
-		case v == vUnknown && t.witFresh[1]:
-			l, k = e.absentLit(&t.wit[1], t.witSrc == 1)
-		case v == vTrue && t.witSure[1]:
-			k = nTrue
-		default:
-			l, k = e.atomLit(&t.wit[1])
-		}
-		switch k {
-		case nFalse:
-			return
-		case nLit:
-			lb = l
-		}
-	}
-	// Settle as and does, in order.
-	if lm != noLit && !knownM {
-		switch e.settledLit(lm) {
-		case nFalse:
-			return
-		case nTrue:
-			lm = noLit
-		}
-	}
-	if lb != noLit && !knownB {
-		switch e.settledLit(lb) {
-		case nFalse:
-			return
-		case nTrue:
-			lb = noLit
-		}
-	}
-	switch {
-	case lm == noLit && lb == noLit:
-		e.scr.cparts = append(e.scr.cparts, cpart{n: -1})
-		st.truePart = true
-	case lb == noLit:
-		e.scr.cparts = append(e.scr.cparts, cpart{lit: lm})
-	case lm == noLit:
-		e.scr.cparts = append(e.scr.cparts, cpart{lit: lb})
-	default:
-		conj := e.scr.conj
-		start := len(conj)
-		conj = append(conj, lm, lb)
-		e.scr.conj = conj
-		e.scr.cparts = append(e.scr.cparts, cpart{at: int32(start), n: 2})
-	}
+	e.foldMB(t, st.witLits[0], st.witVals[0], st.witLits[1], st.witVals[1])
 }
 
-// foldMB is cfoldMB for the literals and values witnessMB found for the
-// witness's match atom (lm, km) and b atom (lb, kb), as knownWit leaves
-// them in witLits and witVals: a literal is noLit when the atom has no
-// variable (or labels or real time decided it). cfoldMB is written out
-// apart rather than calling it: one call more per witness candidate
-// costs more than the copy.
+// foldMB folds a witness match ∧ b (template.witMB) into the clause's
+// parts, given what knownWit (or witnessMB) found for its match atom
+// (lm, km) and its b atom (lb, kb): a literal is noLit when the atom has
+// no variable (or labels or real time decided it), and then the atom is
+// read or made here; the loop over the atoms and the settling of cfold
+// written out for its two literals.
 func (e *Encoder) foldMB(t *template, lm Lit, km tri, lb Lit, kb tri) {
 	st := &e.scr.inst
 	// lm and lb become the atoms' literals, noLit when true; known says
