@@ -93,6 +93,18 @@ type template struct {
 	// bound first at variable f: fixedLevels[f]'s first level requires no
 	// method, or m (instances).
 	fixedFor [memoMethods]uint32
+	// At the return of an operation o of method m (instances' fast
+	// path), the fixed plans entered are those of fixedMeth[m], minus
+	// those of fixedAsX when o has no stored partner as x, those of
+	// fixedAsY when it has none as y (noReturnedPartners), and those of
+	// fixedRet whose first level's label checks o's return value prunes
+	// (labelPrunes). fixedMeth[m] is fixedFor[m] minus the plans whose
+	// first level has a label check meth(v) = m' that m alone prunes:
+	// o has returned, so labelPrunes reads all of a level's label checks,
+	// and it prunes when any one of them does, whatever the others are.
+	fixedMeth          [memoMethods]uint32
+	fixedAsX, fixedAsY uint32
+	fixedRet           uint32
 	// wit is the witness as a conjunction of atoms; hasWit says whether
 	// there is one (an empty conjunction is true).
 	wit    []catom
@@ -243,6 +255,25 @@ func compile(a *axiom) *template {
 		for f, ls := range t.fixedLevels {
 			if ls[0].meth == h.NoMethod || ls[0].meth == h.Method(m) {
 				t.fixedFor[m] |= 1 << f
+				if !methPrunes(&ls[0], h.Method(m)) {
+					t.fixedMeth[m] |= 1 << f
+				}
+			}
+		}
+	}
+	for f, ls := range t.fixedLevels {
+		if len(a.Forall) > 1 {
+			if g := ls[1].gen; g != nil && g.from == f {
+				if g.asX {
+					t.fixedAsX |= 1 << f
+				} else {
+					t.fixedAsY |= 1 << f
+				}
+			}
+		}
+		for _, c := range ls[0].checks[:ls[0].label] {
+			if c.atom.kind != theory.KMeth {
+				t.fixedRet |= 1 << f
 			}
 		}
 	}
@@ -1137,6 +1168,17 @@ func labelPrunes(lv *clevel, o *Op) bool {
 			t = o.Label.Ret == c.atom.v
 		}
 		if t == c.atom.neg == c.ante {
+			return true
+		}
+	}
+	return false
+}
+
+// methPrunes reports whether a label check meth(v) = m' of level lv
+// prunes a candidate of method m, as labelPrunes would find it.
+func methPrunes(lv *clevel, m h.Method) bool {
+	for _, c := range lv.checks[:lv.label] {
+		if c.atom.kind == theory.KMeth && (m == c.atom.m) == c.atom.neg == c.ante {
 			return true
 		}
 	}

@@ -672,16 +672,28 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 	// returned (noReturnedPartners). Then the level is not entered only
 	// to bind must and prune it; and when no plan is left (ADDREM at an
 	// add's return), the state is not even set up.
+	//
+	// Each of these tests depends on must's label and on whether it has
+	// partners, and on the plan: the template keeps, for each plan, the
+	// tests that may leave it out (template.fixedMeth), and only the
+	// return value is compared here, for the plans whose first level
+	// checks it.
 	var enter uint32
 	fast := compiled && closed && must != nil && !must.pending() && must.Label.Method < memoMethods
 	if fast {
-		for fs := a.tmpl.fixedFor[must.Label.Method]; fs != 0; fs &= fs - 1 {
+		t := a.tmpl
+		enter = t.fixedMeth[must.Label.Method]
+		if len(must.asX) == 0 {
+			enter &^= t.fixedAsX
+		}
+		if len(must.asY) == 0 {
+			enter &^= t.fixedAsY
+		}
+		for fs := enter & t.fixedRet; fs != 0; fs &= fs - 1 {
 			f := bits.TrailingZeros32(fs)
-			lvs := a.tmpl.fixedLevels[f]
-			if nf > 1 && e.noReturnedPartners(lvs[1].gen, f, must) || labelPrunes(&lvs[0], must) {
-				continue
+			if labelPrunes(&t.fixedLevels[f][0], must) {
+				enter &^= 1 << f
 			}
-			enter |= 1 << f
 		}
 		if enter == 0 {
 			return
