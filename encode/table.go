@@ -170,11 +170,11 @@ func (t *opTable) recycle(o *Op) {
 	t.vals.Release(o.retID)
 	keep := len(t.freeOps) < maxKeptOps
 	if keep {
-		o.asX = t.emptied(o.asX)
-		o.asY = t.emptied(o.asY)
-		o.conc = t.emptied(o.conc)
-		o.succ = t.emptied(o.succ)
-		o.pred = t.emptied(o.pred)
+		t.empty(&o.asX)
+		t.empty(&o.asY)
+		t.empty(&o.conc)
+		t.empty(&o.succ)
+		t.empty(&o.pred)
 	} else {
 		for _, p := range [...]*[]*Op{&o.asX, &o.asY, &o.conc, &o.succ, &o.pred} {
 			t.putList(*p)
@@ -188,18 +188,22 @@ func (t *opTable) recycle(o *Op) {
 	}
 }
 
-// emptied is l emptied for its struct's next operation (its stale
-// entries are not cleared: see removeAt), if l is small enough to stay with the struct;
-// otherwise l goes to the pools and the struct keeps no list.
-func (t *opTable) emptied(l []*Op) []*Op {
-	if cap(l) > maxOpListCap {
-		t.giveBack(l)
-		return nil
+// empty empties *l for its struct's next operation (its stale entries
+// are not cleared: see removeAt), if *l is small enough to stay with the
+// struct; otherwise *l goes to the pools and the struct keeps no list.
+// The list is cut in place: only its length is written, where a list
+// returned and stored back was written whole, its pointer with a write
+// barrier check.
+func (t *opTable) empty(l *[]*Op) {
+	if cap(*l) > maxOpListCap {
+		t.giveBack(*l)
+		*l = nil
+		return
 	}
-	return l[:0]
+	*l = (*l)[:0]
 }
 
-// giveBack is putList kept out of line, so that emptied inlines.
+// giveBack is putList kept out of line, so that empty inlines.
 //
 //go:noinline
 func (t *opTable) giveBack(l []*Op) { t.putList(l) }
