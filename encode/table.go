@@ -478,7 +478,7 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 	for i, o := range touched {
 		// None of the forgotten operations is before the first in
 		// serial order.
-		o.conc = cutMarked(o.conc, gone, from, int(o.cutN))
+		o.conc = o.conc[:cutMarked(o.conc, gone, from, int(o.cutN))]
 		touched[i] = nil
 	}
 	t.touched = touched[:0]
@@ -490,7 +490,7 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 	for m, c := range t.goneBy {
 		if c.n > 0 {
 			if l := t.byMeth[m]; len(l) <= markedCutRatio*c.n {
-				t.byMeth[m] = cutMarked(l, gone, c.from, c.n)
+				t.byMeth[m] = t.byMeth[m][:cutMarked(l, gone, c.from, c.n)]
 			} else if c.n == 1 {
 				// The one forgotten is found by its serial, from:
 				// no need to sort the batch for it.
@@ -506,7 +506,7 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 		}
 	}
 	if n := len(t.gone); len(t.win) <= markedCutRatio*n {
-		t.win = cutMarked(t.win, gone, from, n)
+		t.win = t.win[:cutMarked(t.win, gone, from, n)]
 	} else {
 		if !sorted {
 			sortBySerial(t.gone)
@@ -571,10 +571,12 @@ func unlink(g *Op, gone uint32) {
 
 // cutMarked removes from l, a list in serial order, the k operations
 // marked gone that it holds, none before serial from, keeping the order
-// (the entries freed at the end are not cleared: see removeAt). In a long list the first of
-// them is looked for from serial from on; no entry after the last is
-// compared.
-func cutMarked(l []*Op, gone uint32, from, k int) []*Op {
+// (the entries freed at the end are not cleared: see removeAt), and
+// returns the length of what is left, which the caller cuts the list to
+// in place (only the length is written then, not the slice whole with
+// its pointer). In a long list the first of them is looked for from
+// serial from on; no entry after the last is compared.
+func cutMarked(l []*Op, gone uint32, from, k int) int {
 	w := 0
 	if len(l) > 16 {
 		// A short list is read from its head for less.
@@ -595,7 +597,7 @@ func cutMarked(l []*Op, gone uint32, from, k int) []*Op {
 	// The rest moves down as a block: behind a stalled operation the
 	// forgotten ones are at the head of a long overlap list, and copy
 	// moves its tail for far less than a loop of single moves.
-	return l[:moveDown(l, w, r, len(l))]
+	return moveDown(l, w, r, len(l))
 }
 
 // cutPtr removes g, which is in l at most once, from l, keeping the
