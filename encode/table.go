@@ -377,7 +377,7 @@ func (t *opTable) add(op *Op) {
 // with a reference taken for op.
 func (t *opTable) returned(op *Op, ret h.Value, retID valtab.ID, seq int) {
 	if i := slices.Index(t.pend, op); i >= 0 {
-		t.pend = removeAt(t.pend, i)
+		t.pend = t.pend[:removeAt(t.pend, i)]
 		t.pendGen++
 	}
 	op.Return = seq
@@ -470,7 +470,7 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 		// The list by argument is in serial order: g is found by
 		// bisection there.
 		a := &t.byArg[g.argID]
-		if *a = cutOp(*a, g); len(*a) == 0 {
+		if *a = (*a)[:cutOp(*a, g)]; len(*a) == 0 {
 			t.putList(*a)
 			*a = nil
 		}
@@ -494,7 +494,7 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 			} else if c.n == 1 {
 				// The one forgotten is found by its serial, from:
 				// no need to sort the batch for it.
-				t.byMeth[m] = removeAt(l, bisectSerial(l, c.from))
+				t.byMeth[m] = t.byMeth[m][:removeAt(l, bisectSerial(l, c.from))]
 			} else {
 				if !sorted {
 					sortBySerial(t.gone)
@@ -549,22 +549,22 @@ func sortBySerial(l []*Op) {
 func unlink(g *Op, gone uint32) {
 	for _, o := range g.asX {
 		if o.mark != gone {
-			o.asY = cutPtr(o.asY, g)
+			o.asY = o.asY[:cutPtr(o.asY, g)]
 		}
 	}
 	for _, o := range g.asY {
 		if o.mark != gone {
-			o.asX = cutPtr(o.asX, g)
+			o.asX = o.asX[:cutPtr(o.asX, g)]
 		}
 	}
 	for _, o := range g.succ {
 		if o.mark != gone {
-			o.pred = cutPtr(o.pred, g)
+			o.pred = o.pred[:cutPtr(o.pred, g)]
 		}
 	}
 	for _, o := range g.pred {
 		if o.mark != gone {
-			o.succ = cutPtr(o.succ, g)
+			o.succ = o.succ[:cutPtr(o.succ, g)]
 		}
 	}
 }
@@ -601,15 +601,15 @@ func cutMarked(l []*Op, gone uint32, from, k int) int {
 }
 
 // cutPtr removes g, which is in l at most once, from l, keeping the
-// order. The list is only read
-// until g is found: the operations it names are not touched.
-func cutPtr(l []*Op, g *Op) []*Op {
+// order, and returns the length left (see removeAt). The list is only
+// read until g is found: the operations it names are not touched.
+func cutPtr(l []*Op, g *Op) int {
 	for i, o := range l {
 		if o == g {
 			return removeAt(l, i)
 		}
 	}
-	return l
+	return len(l)
 }
 
 // removeAt removes l[i], keeping the order. The entry freed at the end is
@@ -619,7 +619,12 @@ func cutPtr(l []*Op, g *Op) []*Op {
 // cost a store (and a write barrier) for every entry cut. What stale
 // entries can keep from the collector is bounded by the capacity of the
 // live lists; a list that goes to a pool is cleared whole (putList).
-func removeAt(l []*Op, i int) []*Op {
+//
+// It returns the length left, len(l)-1, which the caller cuts the list
+// to in place, as the other cuts do: only the length is written then,
+// where storing a list returned would write it whole, its pointer with a
+// write barrier check.
+func removeAt(l []*Op, i int) int {
 	if n := len(l) - 1; n-i <= 8 {
 		// A few entries move for less than copy's call costs.
 		for ; i < n; i++ {
@@ -628,7 +633,7 @@ func removeAt(l []*Op, i int) []*Op {
 	} else {
 		copy(l[i:], l[i+1:])
 	}
-	return l[:len(l)-1]
+	return len(l) - 1
 }
 
 // markedCutRatio: drop filters a list by the marks of the operations it
@@ -696,8 +701,8 @@ func bisectSerial(l []*Op, s int) int {
 }
 
 // cutOp removes g from l, a list in serial order, if it is there, keeping
-// the order.
-func cutOp(l []*Op, g *Op) []*Op {
+// the order, and returns the length left (see removeAt).
+func cutOp(l []*Op, g *Op) int {
 	if len(l) > 0 && l[0] == g {
 		// The usual case: the operations forgotten are the oldest.
 		return removeAt(l, 0)
@@ -705,7 +710,7 @@ func cutOp(l []*Op, g *Op) []*Op {
 	if i := bisectSerial(l, g.Serial); i < len(l) && l[i] == g {
 		return removeAt(l, i)
 	}
-	return l
+	return len(l)
 }
 
 // takeRets returns an empty return-value list, recycled when it can be.
