@@ -276,9 +276,9 @@ func (e *Encoder) watchSettled(parts []cpart, nf int) {
 		it.conj, it.false_ = true, false
 		if n == 2 {
 			// A witness match ∧ b, most conjunctions: the pair written
-			// out, with one check of the run's bounds.
-			c := (*[2]Lit)(conj[p.at:])
-			l0, l1 := c[0], c[1]
+			// out. Indexed, not cut to an array: a cut needs the run's
+			// capacity, one more register in a loop that has too few.
+			l0, l1 := conj[p.at], conj[p.at+1]
 			v0 := l0.Var()
 			lits[k] = wlit{l: l0, epoch: epoch[v0], ref: item, next: head[v0]}
 			head[v0] = int32(k + 1)
