@@ -799,11 +799,18 @@ func (e *Encoder) compactWatched() {
 	clear(w.head)
 	insts, items, lits, owners := w.insts[:0], w.items[:0], w.lits[:0], w.owners[:0]
 	// In place: every write index trails its read index.
-	for i := range w.insts {
-		if w.insts[i].done { // most are: read in place, not copied
-			continue
+	all := w.insts
+	for i := 0; i < len(all); i++ {
+		// Most are done: they are passed over in a loop of their own,
+		// read in place, not copied; in the loop below, the values it
+		// keeps went to the stack and back at every instance.
+		for i < len(all) && all[i].done {
+			i++
 		}
-		in := w.insts[i]
+		if i == len(all) {
+			break
+		}
+		in := all[i]
 		if !e.watchAlive(&in) {
 			continue
 		}
