@@ -470,6 +470,11 @@ func (e *Encoder) usedAssigned(p *Op) {
 			}
 			continue
 		}
+		if len(x.succ) == 0 {
+			// Most x, told no fact yet: passed over before the loop
+			// below sets up (its values went to the stack at every x).
+			continue
+		}
 		var px Lit // b(p,x), once it has a variable
 		for _, y := range x.succ {
 			if y == p || marked && y.mark-base-1 <= 2 || !marked && overlapsP(y, p) {

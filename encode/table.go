@@ -170,11 +170,11 @@ func (t *opTable) recycle(o *Op) {
 	t.vals.Release(o.retID)
 	keep := len(t.freeOps) < maxKeptOps
 	if keep {
-		o.asX = t.emptied(o.asX)
-		o.asY = t.emptied(o.asY)
-		o.conc = t.emptied(o.conc)
-		o.succ = t.emptied(o.succ)
-		o.pred = t.emptied(o.pred)
+		t.empty(&o.asX)
+		t.empty(&o.asY)
+		t.empty(&o.conc)
+		t.empty(&o.succ)
+		t.empty(&o.pred)
 	} else {
 		for _, p := range [...]*[]*Op{&o.asX, &o.asY, &o.conc, &o.succ, &o.pred} {
 			t.putList(*p)
@@ -188,18 +188,22 @@ func (t *opTable) recycle(o *Op) {
 	}
 }
 
-// emptied is l emptied for its struct's next operation (its stale
-// entries are not cleared: see removeAt), if l is small enough to stay with the struct;
-// otherwise l goes to the pools and the struct keeps no list.
-func (t *opTable) emptied(l []*Op) []*Op {
-	if cap(l) > maxOpListCap {
-		t.giveBack(l)
-		return nil
+// empty empties *l for its struct's next operation (its stale entries
+// are not cleared: see removeAt), if *l is small enough to stay with the
+// struct; otherwise *l goes to the pools and the struct keeps no list.
+// The list is cut in place: only its length is written, where a list
+// returned and stored back was written whole, its pointer with a write
+// barrier check.
+func (t *opTable) empty(l *[]*Op) {
+	if cap(*l) > maxOpListCap {
+		t.giveBack(*l)
+		*l = nil
+		return
 	}
-	return l[:0]
+	*l = (*l)[:0]
 }
 
-// giveBack is putList kept out of line, so that emptied inlines.
+// giveBack is putList kept out of line, so that empty inlines.
 //
 //go:noinline
 func (t *opTable) giveBack(l []*Op) { t.putList(l) }
@@ -373,7 +377,7 @@ func (t *opTable) add(op *Op) {
 // with a reference taken for op.
 func (t *opTable) returned(op *Op, ret h.Value, retID valtab.ID, seq int) {
 	if i := slices.Index(t.pend, op); i >= 0 {
-		t.pend = removeAt(t.pend, i)
+		t.pend = t.pend[:removeAt(t.pend, i)]
 		t.pendGen++
 	}
 	op.Return = seq
@@ -466,7 +470,7 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 		// The list by argument is in serial order: g is found by
 		// bisection there.
 		a := &t.byArg[g.argID]
-		if *a = cutOp(*a, g); len(*a) == 0 {
+		if *a = (*a)[:cutOp(*a, g)]; len(*a) == 0 {
 			t.putList(*a)
 			*a = nil
 		}
@@ -474,7 +478,7 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 	for i, o := range touched {
 		// None of the forgotten operations is before the first in
 		// serial order.
-		o.conc = cutMarked(o.conc, gone, from, int(o.cutN))
+		o.conc = o.conc[:cutMarked(o.conc, gone, from, int(o.cutN))]
 		touched[i] = nil
 	}
 	t.touched = touched[:0]
@@ -486,11 +490,11 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 	for m, c := range t.goneBy {
 		if c.n > 0 {
 			if l := t.byMeth[m]; len(l) <= markedCutRatio*c.n {
-				t.byMeth[m] = cutMarked(l, gone, c.from, c.n)
+				t.byMeth[m] = t.byMeth[m][:cutMarked(l, gone, c.from, c.n)]
 			} else if c.n == 1 {
 				// The one forgotten is found by its serial, from:
 				// no need to sort the batch for it.
-				t.byMeth[m] = removeAt(l, bisectSerial(l, c.from))
+				t.byMeth[m] = t.byMeth[m][:removeAt(l, bisectSerial(l, c.from))]
 			} else {
 				if !sorted {
 					sortBySerial(t.gone)
@@ -502,7 +506,7 @@ func (t *opTable) drop(gone, cut uint32, pendGone bool) {
 		}
 	}
 	if n := len(t.gone); len(t.win) <= markedCutRatio*n {
-		t.win = cutMarked(t.win, gone, from, n)
+		t.win = t.win[:cutMarked(t.win, gone, from, n)]
 	} else {
 		if !sorted {
 			sortBySerial(t.gone)
@@ -545,32 +549,34 @@ func sortBySerial(l []*Op) {
 func unlink(g *Op, gone uint32) {
 	for _, o := range g.asX {
 		if o.mark != gone {
-			o.asY = cutPtr(o.asY, g)
+			o.asY = o.asY[:cutPtr(o.asY, g)]
 		}
 	}
 	for _, o := range g.asY {
 		if o.mark != gone {
-			o.asX = cutPtr(o.asX, g)
+			o.asX = o.asX[:cutPtr(o.asX, g)]
 		}
 	}
 	for _, o := range g.succ {
 		if o.mark != gone {
-			o.pred = cutPtr(o.pred, g)
+			o.pred = o.pred[:cutPtr(o.pred, g)]
 		}
 	}
 	for _, o := range g.pred {
 		if o.mark != gone {
-			o.succ = cutPtr(o.succ, g)
+			o.succ = o.succ[:cutPtr(o.succ, g)]
 		}
 	}
 }
 
 // cutMarked removes from l, a list in serial order, the k operations
 // marked gone that it holds, none before serial from, keeping the order
-// (the entries freed at the end are not cleared: see removeAt). In a long list the first of
-// them is looked for from serial from on; no entry after the last is
-// compared.
-func cutMarked(l []*Op, gone uint32, from, k int) []*Op {
+// (the entries freed at the end are not cleared: see removeAt), and
+// returns the length of what is left, which the caller cuts the list to
+// in place (only the length is written then, not the slice whole with
+// its pointer). In a long list the first of them is looked for from
+// serial from on; no entry after the last is compared.
+func cutMarked(l []*Op, gone uint32, from, k int) int {
 	w := 0
 	if len(l) > 16 {
 		// A short list is read from its head for less.
@@ -591,19 +597,19 @@ func cutMarked(l []*Op, gone uint32, from, k int) []*Op {
 	// The rest moves down as a block: behind a stalled operation the
 	// forgotten ones are at the head of a long overlap list, and copy
 	// moves its tail for far less than a loop of single moves.
-	return l[:moveDown(l, w, r, len(l))]
+	return moveDown(l, w, r, len(l))
 }
 
 // cutPtr removes g, which is in l at most once, from l, keeping the
-// order. The list is only read
-// until g is found: the operations it names are not touched.
-func cutPtr(l []*Op, g *Op) []*Op {
+// order, and returns the length left (see removeAt). The list is only
+// read until g is found: the operations it names are not touched.
+func cutPtr(l []*Op, g *Op) int {
 	for i, o := range l {
 		if o == g {
 			return removeAt(l, i)
 		}
 	}
-	return l
+	return len(l)
 }
 
 // removeAt removes l[i], keeping the order. The entry freed at the end is
@@ -613,7 +619,12 @@ func cutPtr(l []*Op, g *Op) []*Op {
 // cost a store (and a write barrier) for every entry cut. What stale
 // entries can keep from the collector is bounded by the capacity of the
 // live lists; a list that goes to a pool is cleared whole (putList).
-func removeAt(l []*Op, i int) []*Op {
+//
+// It returns the length left, len(l)-1, which the caller cuts the list
+// to in place, as the other cuts do: only the length is written then,
+// where storing a list returned would write it whole, its pointer with a
+// write barrier check.
+func removeAt(l []*Op, i int) int {
 	if n := len(l) - 1; n-i <= 8 {
 		// A few entries move for less than copy's call costs.
 		for ; i < n; i++ {
@@ -622,7 +633,7 @@ func removeAt(l []*Op, i int) []*Op {
 	} else {
 		copy(l[i:], l[i+1:])
 	}
-	return l[:len(l)-1]
+	return len(l) - 1
 }
 
 // markedCutRatio: drop filters a list by the marks of the operations it
@@ -690,8 +701,8 @@ func bisectSerial(l []*Op, s int) int {
 }
 
 // cutOp removes g from l, a list in serial order, if it is there, keeping
-// the order.
-func cutOp(l []*Op, g *Op) []*Op {
+// the order, and returns the length left (see removeAt).
+func cutOp(l []*Op, g *Op) int {
 	if len(l) > 0 && l[0] == g {
 		// The usual case: the operations forgotten are the oldest.
 		return removeAt(l, 0)
@@ -699,7 +710,7 @@ func cutOp(l []*Op, g *Op) []*Op {
 	if i := bisectSerial(l, g.Serial); i < len(l) && l[i] == g {
 		return removeAt(l, i)
 	}
-	return l
+	return len(l)
 }
 
 // takeRets returns an empty return-value list, recycled when it can be.

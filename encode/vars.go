@@ -139,9 +139,11 @@ func (r *varReg) fix(v z.Var, s int8) {
 // been recycled for another owner. A b or match variable leaves vars
 // under the key its meaning gives (a match variable that ruleOut took
 // out already is simply not found there). It is Remove's inner loop,
-// with the tables in locals.
+// with the tables in locals; units is cut to epoch's length (the tables
+// indexed by variable have one length, grow), so that it needs no bounds
+// check of its own after epoch's.
 func (r *varReg) forgetOwned(owned ownedList, out []z.Var) []z.Var {
-	epoch, units := r.epoch, r.units
+	epoch, units := r.epoch, r.units[:len(r.epoch)]
 	from := len(out)
 	for _, ov := range owned {
 		if v := ov.v; epoch[v] == ov.epoch {

@@ -2,6 +2,7 @@ package encode
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"github.com/satmon/satmon/internal/z"
 )
@@ -22,6 +23,7 @@ type varTable struct {
 	slots []varSlot
 	n     int
 	shift uint // 64 - log2(len(slots)) once grown
+	mask  uint // len(slots)-1: every index is masked by it
 }
 
 // varSlot is a slot of varTable: key is the variable's key+1, 0 when the
@@ -47,11 +49,23 @@ func (t *varTable) home(k uint64) uint {
 	return uint((k * 0x9E3779B97F4A7C15) >> (t.shift & 63))
 }
 
+// slotSize is the size of a slot, by which an index becomes an offset.
+const slotSize = uint(unsafe.Sizeof(varSlot{}))
+
+// slot is &s[i] for s = t.slots and i masked by t.mask (len(s)-1, a
+// power of two less one, so that every masked index is in range), found
+// without a bounds check: the compiler cannot prove that a masked index
+// is in range, and the check cost a compare and a branch at every probe
+// of the encoder's most frequent look-up. get writes it out, so that its
+// cost stays within what its callers inline.
+func slot(s []varSlot, i uint) *varSlot {
+	return (*varSlot)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), i*slotSize))
+}
+
 func (t *varTable) get(k uint64) (Lit, bool) {
-	s := t.slots
-	mask := uint(len(s) - 1)
+	s, mask := t.slots, t.mask
 	for i := t.home(k) & mask; ; i = (i + 1) & mask {
-		sl := &s[i]
+		sl := (*varSlot)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), i*slotSize)) // slot(s, i)
 		switch sl.key {
 		case k + 1:
 			return sl.val, true
@@ -70,10 +84,9 @@ func (t *varTable) put(k uint64, v Lit) {
 	if 4*(t.n+1) > len(t.slots) {
 		t.grow()
 	}
-	s := t.slots
-	mask := uint(len(s) - 1)
+	s, mask := t.slots, t.mask
 	for i := t.home(k) & mask; ; i = (i + 1) & mask {
-		sl := &s[i]
+		sl := slot(s, i)
 		switch sl.key {
 		case k + 1:
 			sl.val = v
@@ -87,26 +100,26 @@ func (t *varTable) put(k uint64, v Lit) {
 }
 
 func (t *varTable) del(k uint64) {
-	s := t.slots
-	mask := uint(len(s) - 1)
+	s, mask := t.slots, t.mask
 	i := t.home(k) & mask
-	for ; s[i].key != k+1; i = (i + 1) & mask {
-		if s[i].key == 0 {
+	for ; slot(s, i).key != k+1; i = (i + 1) & mask {
+		if slot(s, i).key == 0 {
 			return
 		}
 	}
 	t.n--
 	// Shift back the entries after i that would no longer be found.
-	for j := (i + 1) & mask; s[j].key != 0; j = (j + 1) & mask {
-		h := t.home(s[j].key-1) & mask
+	for j := (i + 1) & mask; slot(s, j).key != 0; j = (j + 1) & mask {
+		sj := slot(s, j)
+		h := t.home(sj.key-1) & mask
 		// The entry at j may move to i unless its home lies cyclically
 		// in (i, j].
 		if i <= j && (h <= i || h > j) || i > j && h <= i && h > j {
-			s[i] = s[j]
+			*slot(s, i) = *sj
 			i = j
 		}
 	}
-	s[i].key = 0
+	slot(s, i).key = 0
 }
 
 func (t *varTable) len() int { return t.n }
@@ -119,6 +132,7 @@ func (t *varTable) grow() {
 	old := t.slots
 	t.slots = make([]varSlot, size)
 	t.shift = uint(64 - bits.TrailingZeros(uint(size)))
+	t.mask = uint(size - 1)
 	t.n = 0
 	for _, sl := range old {
 		if sl.key != 0 {

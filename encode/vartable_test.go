@@ -37,6 +37,11 @@ func TestVarTableMatchesMap(t *testing.T) {
 		if tab.len() != len(ref) {
 			t.Fatalf("step %d: len %d, want %d", step, tab.len(), len(ref))
 		}
+		// Slots are addressed without bounds checks (slot): an index
+		// masked by anything but len(slots)-1 could leave the table.
+		if tab.mask != uint(len(tab.slots)-1) {
+			t.Fatalf("step %d: mask %d for %d slots", step, tab.mask, len(tab.slots))
+		}
 	}
 	for k, v := range ref {
 		if got, ok := tab.get(k); !ok || got != v {

@@ -276,9 +276,9 @@ func (e *Encoder) watchSettled(parts []cpart, nf int) {
 		it.conj, it.false_ = true, false
 		if n == 2 {
 			// A witness match ∧ b, most conjunctions: the pair written
-			// out, with one check of the run's bounds.
-			c := (*[2]Lit)(conj[p.at:])
-			l0, l1 := c[0], c[1]
+			// out. Indexed, not cut to an array: a cut needs the run's
+			// capacity, one more register in a loop that has too few.
+			l0, l1 := conj[p.at], conj[p.at+1]
 			v0 := l0.Var()
 			lits[k] = wlit{l: l0, epoch: epoch[v0], ref: item, next: head[v0]}
 			head[v0] = int32(k + 1)
@@ -799,11 +799,18 @@ func (e *Encoder) compactWatched() {
 	clear(w.head)
 	insts, items, lits, owners := w.insts[:0], w.items[:0], w.lits[:0], w.owners[:0]
 	// In place: every write index trails its read index.
-	for i := range w.insts {
-		if w.insts[i].done { // most are: read in place, not copied
-			continue
+	all := w.insts
+	for i := 0; i < len(all); i++ {
+		// Most are done: they are passed over in a loop of their own,
+		// read in place, not copied; in the loop below, the values it
+		// keeps went to the stack and back at every instance.
+		for i < len(all) && all[i].done {
+			i++
 		}
-		in := w.insts[i]
+		if i == len(all) {
+			break
+		}
+		in := all[i]
 		if !e.watchAlive(&in) {
 			continue
 		}

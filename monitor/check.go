@@ -129,7 +129,7 @@ func (m *Monitor) validate(a *h.Action) (serial int, err error) {
 		if a.ID == "" {
 			return 0, fmt.Errorf("empty operation id")
 		}
-		l := a.Label
+		l := &a.Label
 		sig := m.signature(l.Method)
 		if sig == nil {
 			return 0, fmt.Errorf("%v is not a method of %v (methods: %s)", l.Method, obj, methodNames(obj))

@@ -247,6 +247,7 @@ type Monitor struct {
 	maxWin    int
 	res       Result
 	done      bool
+	timing    bool     // stepTimed is timing the current step
 	rem       *remover // -r
 	gone      []int    // Step's copy of what rem released
 	removed   int
@@ -404,11 +405,18 @@ func (m *Monitor) beginWork() {
 	m.deadline = m.workStart.Add(m.opt.Timeout - m.spent)
 }
 
-// beginTimed is beginWork under a time limit, for a condition: Step
-// times its work only then (endWork, deferred, is then needed).
-func (m *Monitor) beginTimed() bool {
+// stepTimed is Step under a time limit: it times the step (beginWork,
+// endWork) around Step itself, called again with timing set. It is apart
+// so that Step keeps no deferred call, which each of its many returns
+// would otherwise test for, in the usual step, without a time limit.
+func (m *Monitor) stepTimed(a Action) (bool, error) {
 	m.beginWork()
-	return true
+	m.timing = true
+	defer func() {
+		m.timing = false
+		m.endWork()
+	}()
+	return m.Step(a)
 }
 
 // timedOut ends monitoring with verdict Timeout; Step returns it.
@@ -473,8 +481,8 @@ func (m *Monitor) Step(a Action) (violation bool, err error) {
 	if m.done {
 		return false, nil
 	}
-	if m.opt.Timeout > 0 && m.beginTimed() {
-		defer m.endWork()
+	if m.opt.Timeout > 0 && !m.timing {
+		return m.stepTimed(a)
 	}
 	if m.expired() {
 		return m.timedOut()

@@ -175,12 +175,41 @@ const keyedLen = 7
 // at most keyedLen bytes with equal keys are equal: their key holds
 // them whole. Ids of one length mostly differ in their last bytes
 // (counters), so that longer ones with equal keys are rare.
+//
+// The bytes are read a few at once: k is the last bytes as a big-endian
+// number, and two overlapping reads (the first 4 and the last 4 of 4 to
+// 7 bytes, say) put their common bytes at the same place in it.
 func idKey(id string) uint64 {
 	var k uint64
-	for i := max(len(id)-keyedLen, 0); i < len(id); i++ {
-		k = k<<8 | uint64(id[i])
+	switch n := len(id); {
+	case n > keyedLen:
+		k = be64(id[n-8:]) & (1<<(8*keyedLen) - 1)
+	case n >= 4:
+		k = be32(id)<<(8*(n-4)) | be32(id[n-4:])
+	case n >= 2:
+		k = be16(id)<<(8*(n-2)) | be16(id[n-2:])
+	case n == 1:
+		k = uint64(id[0])
 	}
 	return k | uint64(min(len(id), 255))<<56
+}
+
+// be64, be32 and be16 are the first 8, 4 and 2 bytes of s as a
+// big-endian number.
+func be64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0])<<56 | uint64(s[1])<<48 | uint64(s[2])<<40 | uint64(s[3])<<32 |
+		uint64(s[4])<<24 | uint64(s[5])<<16 | uint64(s[6])<<8 | uint64(s[7])
+}
+
+func be32(s string) uint64 {
+	_ = s[3]
+	return uint64(s[0])<<24 | uint64(s[1])<<16 | uint64(s[2])<<8 | uint64(s[3])
+}
+
+func be16(s string) uint64 {
+	_ = s[1]
+	return uint64(s[0])<<8 | uint64(s[1])
 }
 
 // open is the number of open operations.

@@ -126,12 +126,12 @@ func (s *Solver) ForgetVars(vs []z.Var) error {
 //
 // The check that vs are live is the first loop, which takes them out of
 // the living and lists them: a variable found not live is a repetition
-// if it is listed already (a search made only then: the encoder never
-// repeats one), and otherwise the ones listed are made live again, which
-// is all the first loop changed. A pass of its own to check them cost as
-// much as the first loop. The rest is two more loops, with the tables in
-// locals: one loop kept more of them than there are registers, and
-// reloaded them at every variable.
+// if it is listed already (a search made only then, by takeRest: the
+// encoder never repeats one), and otherwise the ones listed are made live
+// again, which is all the first loop changed. A pass of its own to check
+// them cost as much as the first loop. The rest is two more loops, with
+// the tables in locals: one loop kept more of them than there are
+// registers, and reloaded them at every variable.
 func (s *Solver) dropVars(vs []z.Var) error {
 	vst := s.vs
 	// The free list gets room for all of vs first and is written by
@@ -139,21 +139,26 @@ func (s *Solver) dropVars(vs []z.Var) error {
 	free := slices.Grow(s.freeVars, len(vs))
 	had := len(free)
 	free = free[:had+len(vs)]
-	n := had
-	for _, v := range vs {
-		if v == 0 || int(v) >= len(vst) {
-			return s.notLive(v, free[had:n])
+	// The usual case first: each of vs live, and listed once. This loop
+	// makes no call, so that it keeps its values in registers; the first
+	// v that is not live (a repetition, or an error) hands the rest to
+	// takeRest.
+	take := free[had:][:len(vs)]
+	i := 0
+	for ; i < len(vs); i++ {
+		v := vs[i]
+		if v == 0 || int(v) >= len(vst) || !vst[v].live {
+			break
 		}
-		st := &vst[v]
-		if !st.live {
-			if slices.Contains(free[had:n], v) {
-				continue
-			}
-			return s.notLive(v, free[had:n])
+		vst[v].live = false
+		take[i] = v
+	}
+	n := had + i
+	if i < len(vs) {
+		var err error
+		if n, err = s.takeRest(vs[i:], free, had, n); err != nil {
+			return err
 		}
-		st.live = false
-		free[n] = v
-		n++
 	}
 	dropped := free[had:n]
 	units := 0
@@ -181,6 +186,31 @@ func (s *Solver) dropVars(vs []z.Var) error {
 	s.nunits -= units
 	s.stats.Vars -= n - had
 	return nil
+}
+
+// takeRest is dropVars's first loop from a v that is not live on:
+// free[had:n] lists the variables taken so far. It returns the new n, or
+// fails, having made the ones taken live again.
+//
+//go:noinline
+func (s *Solver) takeRest(vs []z.Var, free []z.Var, had, n int) (int, error) {
+	vst := s.vs
+	for _, v := range vs {
+		if v == 0 || int(v) >= len(vst) {
+			return n, s.notLive(v, free[had:n])
+		}
+		st := &vst[v]
+		if !st.live {
+			if slices.Contains(free[had:n], v) {
+				continue
+			}
+			return n, s.notLive(v, free[had:n])
+		}
+		st.live = false
+		free[n] = v
+		n++
+	}
+	return n, nil
 }
 
 // notLive undoes what dropVars's first loop did to the variables it

@@ -277,6 +277,20 @@ func (s *Solver) AddClause(lits ...z.Lit) ClauseID {
 	// live, no variable twice; the caller's slice serves as it is (store
 	// copies it into the arena). normalize checks again and says what is
 	// wrong, or drops what repeats.
+	// Units and binary clauses, most of those an encoder emits, are
+	// checked first, without the loops.
+	vs := s.vs
+	switch len(lits) {
+	case 1:
+		if v := lits[0].Var(); uint(v) < uint(len(vs)) && vs[v].live {
+			return s.addUnit(lits[0])
+		}
+	case 2:
+		v, w := lits[0].Var(), lits[1].Var()
+		if v != w && uint(v) < uint(len(vs)) && vs[v].live && uint(w) < uint(len(vs)) && vs[w].live {
+			return s.store(lits, false)
+		}
+	}
 	tautology := false
 	if len(lits) > 16 || !s.allLive(lits) || !distinctVars(lits) {
 		lits, tautology = s.normalize(lits)

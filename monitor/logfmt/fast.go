@@ -294,7 +294,30 @@ const textBlock = 512
 // block (r.block), a new one when it is full, and the string is made
 // over them. A block is only ever appended to, never written again where
 // it holds bytes, so the strings made over it never change.
+//
+// Ids and values are mostly a few bytes: a part of at most 8 bytes whose
+// array holds 8 from its start (the scanner's buffer mostly does) is
+// copied as one 8-byte word rather than by a call to copy. The word read
+// reaches past the part into its own array, and the word written past
+// the part into the block's unused room, which the next part or the next
+// string overwrites: no string is made over it.
 func (r *Reader) text(a, b []byte) string {
+	at := len(r.block)
+	if len(a) <= 8 && cap(a) >= 8 && (len(b) == 0 || len(b) <= 8 && cap(b) >= 8) && cap(r.block)-at >= 16 {
+		n := len(a) + len(b)
+		to := unsafe.Add(unsafe.Pointer(unsafe.SliceData(r.block)), at)
+		*(*[8]byte)(to) = *(*[8]byte)(unsafe.Pointer(unsafe.SliceData(a)))
+		if len(b) > 0 {
+			*(*[8]byte)(unsafe.Add(to, len(a))) = *(*[8]byte)(unsafe.Pointer(unsafe.SliceData(b)))
+		}
+		r.block = r.block[:at+n]
+		return unsafe.String((*byte)(to), n)
+	}
+	return r.textCopy(a, b)
+}
+
+// textCopy is text for parts of any length.
+func (r *Reader) textCopy(a, b []byte) string {
 	n := len(a) + len(b)
 	if n == 0 {
 		return ""
