@@ -1230,11 +1230,11 @@ func (e *Encoder) cleaf(st *instState) {
 	// cleaf returns changes them (instances is not entered again meanwhile).
 	e.w.settledAt = e.clause // watchInstance
 	// The instance's operations for origin.go are env's first nf, which
-	// stay put until cleaf returns (the witnesses bind env[nf]): cur is
-	// env's prefix meanwhile, capped so that no append can write into
-	// env, and gets its own buffer back at the end.
-	cur := e.scr.cur
-	e.scr.cur = e.scr.env[:nf:nf]
+	// stay put until cleaf returns (the witnesses bind env[nf]): curLeaf
+	// says so (curOps), and cur is emptied as the slice it replaced was
+	// at the end, so that what reads it after cleaf reads the same.
+	e.scr.cur = e.scr.cur[:0]
+	e.curLeaf = nf + 1
 	e.curAxiom = a.Axiom // origin.go
 	parts := e.scr.cparts[:0]
 	e.scr.conj = e.scr.conj[:0]
@@ -1298,7 +1298,7 @@ func (e *Encoder) cleaf(st *instState) {
 			if p.n == 0 {
 				switch e.settledLit(p.lit) {
 				case nTrue:
-					e.scr.cur, e.curAxiom = cur[:0], nil
+					e.curLeaf, e.curAxiom = 0, nil
 					return
 				case nFalse:
 					continue
@@ -1314,7 +1314,7 @@ func (e *Encoder) cleaf(st *instState) {
 	} else {
 		e.cassert(out, st.extra)
 	}
-	e.scr.cur, e.curAxiom = cur[:0], nil
+	e.curLeaf, e.curAxiom = 0, nil
 }
 
 // witnessesX runs cwitness for each of partnersX(x), in the same order,

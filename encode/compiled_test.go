@@ -40,6 +40,10 @@ type recSink struct {
 	s       *saturate.Solver // nil: record only
 	nvars   int
 	clauses [][]Lit
+	// enc, when set, is the encoder whose Origin each clause's entry of
+	// origins records: the axiom's name and the operations' serials.
+	enc     *Encoder
+	origins []string
 }
 
 func (k *recSink) NewVar() z.Var {
@@ -54,6 +58,13 @@ func (k *recSink) NewVar() z.Var {
 
 func (k *recSink) AddClause(lits []Lit) {
 	k.clauses = append(k.clauses, slices.Clone(lits))
+	if k.enc != nil {
+		o := ""
+		if a, serials := k.enc.Origin(); a != nil {
+			o = fmt.Sprint(a.Name, serials)
+		}
+		k.origins = append(k.origins, o)
+	}
 	if k.s == nil {
 		return
 	}
@@ -151,6 +162,7 @@ func compareVariants(t *testing.T, name string, k *theory.Kernel, acts []h.Actio
 			cfg.Lazy = sink
 		}
 		e := New(k, sink, cfg)
+		sink.enc = e
 		setup(e, first)
 		e.Begin()
 		return &run{e: e, sink: sink}
@@ -169,6 +181,11 @@ func compareVariants(t *testing.T, name string, k *theory.Kernel, acts []h.Actio
 		for j := range a.clauses {
 			if !slices.Equal(a.clauses[j], b.clauses[j]) {
 				t.Errorf("%s: after action %d: clause %d is %v by %s, %v by %s", name, i, j, a.clauses[j], names[0], b.clauses[j], names[1])
+				return false
+			}
+			// Explanations name each clause's instance (Origin).
+			if a.origins[j] != b.origins[j] {
+				t.Errorf("%s: after action %d: clause %d %v comes from %q by %s, %q by %s", name, i, j, a.clauses[j], a.origins[j], names[0], b.origins[j], names[1])
 				return false
 			}
 		}

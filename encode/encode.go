@@ -211,6 +211,11 @@ type Encoder struct {
 	openUse   uint64
 	// curAxiom is the axiom of the instance being emitted (origin.go).
 	curAxiom *theory.Axiom
+	// curLeaf, when not 0, says that the instance being emitted is a
+	// compiled leaf's (cleaf), whose operations are env's first curLeaf-1
+	// rather than scr.cur: cleaf stores an int where it would otherwise
+	// swap a slice for each leaf (curOps).
+	curLeaf int
 	// newMatches are match variables created since the last
 	// flushMatches, whose sanity instances are still to be emitted.
 	newMatches []newMatch
@@ -465,7 +470,7 @@ func (e *Encoder) newVar(name func() string) z.Var {
 func (e *Encoder) aux() Lit {
 	v := e.newVar(func() string { return "aux" })
 	ov := e.reg.ownedOf(v)
-	for _, o := range e.scr.cur {
+	for _, o := range e.curOps() {
 		e.own(o, ov)
 	}
 	return v.Pos()

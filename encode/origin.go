@@ -14,8 +14,18 @@ func (e *Encoder) Origin() (axiom *theory.Axiom, serials []int) {
 	if e.curAxiom == nil {
 		return nil, nil
 	}
-	for _, o := range e.scr.cur {
+	for _, o := range e.curOps() {
 		serials = append(serials, o.Serial)
 	}
 	return e.curAxiom, serials
+}
+
+// curOps is the operations of the instance being emitted, whose variables
+// aux makes own and Origin names: env's prefix while a compiled leaf is
+// grounded (curLeaf), scr.cur otherwise.
+func (e *Encoder) curOps() []*Op {
+	if e.curLeaf != 0 {
+		return e.scr.env[:e.curLeaf-1]
+	}
+	return e.scr.cur
 }

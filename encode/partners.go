@@ -243,15 +243,19 @@ func (e *Encoder) retCands(cands []*Op, fast bool, op *Op) []*Op {
 // window order as the stored lists would give them. Its pairs as x do not
 // change: MATCH does not read x's value.
 func (e *Encoder) returnPartners(op *Op) {
-	out := e.scr.opScratch[:0]
+	// Appended to in place, not in a local: a local slice, live across
+	// the call to matchPossible, was stored to the stack at every turn
+	// of the loop, and most turns append nothing.
+	e.scr.opScratch = e.scr.opScratch[:0]
 	for _, ov := range op.owned {
 		if e.reg.liveKind(ov) != vMatch {
 			continue
 		}
 		if x := e.reg.varOps[ov.v][0]; e.reg.varOps[ov.v][1] == op && !e.matchPossible(x, op) {
-			out = append(out, x)
+			e.scr.opScratch = append(e.scr.opScratch, x)
 		}
 	}
+	out := e.scr.opScratch
 	// By insertion: there are hardly ever more than a few, and the
 	// generic sort's setup cost more than the sorting.
 	for i := 1; i < len(out); i++ {

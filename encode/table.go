@@ -339,7 +339,15 @@ func (t *opTable) enter(serial int, l *h.Label, call int, argID valtab.ID) *Op {
 func (t *opTable) add(op *Op) {
 	if n := len(t.pend); n > 0 {
 		for _, o := range t.pend {
-			o.conc = t.push(o.conc, op)
+			// push written out: appended to in place, a list that has
+			// room gets its length written alone, where storing the
+			// list push returns would write it whole, its pointer with
+			// a write barrier check.
+			if len(o.conc) < cap(o.conc) {
+				o.conc = append(o.conc, op)
+			} else {
+				o.conc = t.pushGrow(o.conc, op)
+			}
 		}
 		if n <= maxListCap {
 			// op will overlap the pending operations and, in a window
@@ -366,7 +374,12 @@ func (t *opTable) add(op *Op) {
 	if int(op.argID) >= len(t.byArg) {
 		t.byArg = append(t.byArg, make([][]*Op, t.vals.Cap()-len(t.byArg))...)
 	}
-	t.byArg[op.argID] = t.push(t.byArg[op.argID], op)
+	// push written out, as above.
+	if a := &t.byArg[op.argID]; len(*a) < cap(*a) {
+		*a = append(*a, op)
+	} else {
+		*a = t.pushGrow(*a, op)
+	}
 	for int(op.Label.Method) >= len(t.byMeth) {
 		t.byMeth = append(t.byMeth, nil)
 	}

@@ -77,13 +77,15 @@ func (r *varReg) room(v z.Var) {
 // variables are found by their pair from now on. Only a return
 // variable's value is written: ret is read for return variables alone
 // (pairClauses), so another kind leaves whatever an earlier variable of
-// the index left there, as forgetOwned does.
+// the index left there, as forgetOwned does. The operations are written
+// first, so that nothing lives across the call of put, which would
+// otherwise save and reload them around it.
 func (r *varReg) makeDefined(v z.Var, k *varKey, x, y *Op) {
 	if int(v) >= len(r.epoch) {
 		r.grow(v)
 	}
-	p := varPair{k.kind, int32(k.x), int32(k.y)}
-	switch k.kind {
+	r.varOps[v], r.nvars = [2]*Op{x, y}, r.nvars+1
+	switch p := (varPair{k.kind, int32(k.x), int32(k.y)}); k.kind {
 	case vB, vMatch:
 		r.meaning[v].varPair = p
 		r.vars.put(p.key(), v.Pos())
@@ -94,8 +96,6 @@ func (r *varReg) makeDefined(v z.Var, k *varKey, x, y *Op) {
 		// nothing looks it up by its pair.
 		r.meaning[v].varPair = p
 	}
-	r.varOps[v] = [2]*Op{x, y}
-	r.nvars++
 }
 
 // ownedOf is the entry of v, just made, in its owners' lists.

@@ -635,18 +635,20 @@ func (e *Encoder) watchAssigned(t Lit) {
 	}
 }
 
-// wakeWatched is watchAssigned for a variable with a watch list.
+// wakeWatched is watchAssigned for a variable with a watch list. Each
+// literal of the list is taken once, its next read from it: indexing the
+// arena twice checked the index twice.
 func (e *Encoder) wakeWatched(t Lit) {
 	w := &e.w
 	if w.evalAll {
 		e.visitAll()
 		return
 	}
-	v := t.Var()
-	prev := int32(0)
+	v, prev := t.Var(), int32(0)
 	for n := w.head[v]; n != 0; {
-		next := w.lits[n-1].next
-		if e.litAssigned(n-1, t) {
+		wl := &w.lits[n-1]
+		next := wl.next
+		if e.litAssigned(wl, t) {
 			prev = n
 		} else if prev == 0 {
 			w.head[v] = next
@@ -657,11 +659,11 @@ func (e *Encoder) wakeWatched(t Lit) {
 	}
 }
 
-// litAssigned updates the counts for stored literal k, whose variable was
-// assigned (t is now true), and reports whether it stays watched.
-func (e *Encoder) litAssigned(k int32, t Lit) bool {
+// litAssigned updates the counts for stored literal wl, whose variable
+// was assigned (t is now true), and reports whether it stays watched.
+func (e *Encoder) litAssigned(wl *wlit, t Lit) bool {
 	w := &e.w
-	wl := &w.lits[k]
+	// wl is read before anything below can grow the arenas.
 	ref := wl.ref
 	it := &w.items[wl.item()]
 	if it.false_ {

@@ -249,7 +249,7 @@ type Monitor struct {
 	done      bool
 	timing    bool     // stepTimed is timing the current step
 	rem       *remover // -r
-	gone      []int    // Step's copy of what rem released
+	gone      []int    // what rem released last; swapped with rem.out
 	removed   int
 	seq       int // the number of actions fed so far: the next action's Seq
 	// summaries made (summary.go), and whether -r warned that the
@@ -519,10 +519,10 @@ func (m *Monitor) Step(a Action) (violation bool, err error) {
 		// values repeat, summarize at quiescent points first (summary.go):
 		// the summary also takes the operations the paper's rules release,
 		// and knows more from them.
-		// Copied: summarize may ask the remover again, which reuses
-		// its result's buffer.
-		gone := append(m.gone[:0], m.rem.returned(m.win, i)...)
-		m.gone = gone
+		// summarize may reuse r.out, which returned's result always is
+		// (settle): swapped with m.gone's free storage (TestRemovedBufferSwap).
+		gone := m.rem.returned(m.win, i)
+		m.gone, m.rem.out = gone, m.gone[:0]
 		if member, err = m.summarize(arg); err != nil {
 			if errors.Is(err, errStopped) {
 				m.finish(Timeout)

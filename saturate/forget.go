@@ -19,6 +19,7 @@ func (s *Solver) RemoveClause(id ClauseID) bool {
 			return false
 		}
 		s.vs[v].units = 0
+		s.notePeaks()
 		s.nunits--
 		if s.vs[v].reason == isUnit {
 			s.vs[v].reason = isFact
@@ -50,6 +51,7 @@ func (s *Solver) RemoveClause(id ClauseID) bool {
 		}
 		c.state = slotFree
 		s.freeSlots = append(s.freeSlots, slot)
+		s.notePeaks()
 		s.used--
 		return true
 	}
@@ -183,6 +185,7 @@ func (s *Solver) dropVars(vs []z.Var) error {
 		shrinkList(&ws[1])
 	}
 	s.freeVars = free[:n]
+	s.notePeaks()
 	s.nunits -= units
 	s.stats.Vars -= n - had
 	return nil
@@ -298,6 +301,7 @@ func (s *Solver) collect() {
 			s.watching[l] = ws
 		}
 	}
+	s.notePeaks()
 	s.used, s.stored, s.stale = live, live, false
 	s.liveAtCollect = live
 	if s.epoch >= renormalizeAt {

@@ -176,9 +176,7 @@ func (s *Solver) NewVar() z.Var {
 		s.vs = append(s.vs, varState{reason: isFact, gen: 1, live: true})
 		s.forgotAt = append(s.forgotAt, 0)
 	}
-	if s.stats.Vars++; s.stats.Vars > s.stats.MaxVars {
-		s.stats.MaxVars = s.stats.Vars
-	}
+	s.stats.Vars++ // MaxVars follows lazily (notePeaks)
 	return v
 }
 
@@ -244,9 +242,20 @@ func (s *Solver) Stats() Stats {
 		}
 		s.stale = false
 	}
+	s.notePeaks()
 	st := s.stats
 	st.Clauses = s.stored + s.nunits
 	return st
+}
+
+// notePeaks brings MaxVars and MaxClauses up to date. The counts they
+// are peaks of (stats.Vars, used+nunits) only grow between the places
+// that lower them, so a peak is always reached right before such a place:
+// each of them calls notePeaks first, as does Stats, and adding a
+// variable or a clause, much more frequent, need not look.
+func (s *Solver) notePeaks() {
+	s.stats.MaxVars = max(s.stats.MaxVars, s.stats.Vars)
+	s.stats.MaxClauses = max(s.stats.MaxClauses, s.used+s.nunits)
 }
 
 // AddClause adds the disjunction of lits and returns its handle. Every
@@ -307,8 +316,7 @@ func (s *Solver) store(lits []z.Lit, tautology bool) ClauseID {
 	c := &s.clauses[slot]
 	c.start, c.size, c.birth = int32(len(s.arena)), int32(len(lits)), s.epoch
 	s.arena = append(grow2(s.arena, len(lits)), lits...)
-	s.stored++
-	s.stats.MaxClauses = max(s.stats.MaxClauses, s.used+s.nunits)
+	s.stored++ // MaxClauses follows lazily (notePeaks)
 	id := makeClauseID(slot, c.gen)
 	if s.conflict == nil && !tautology {
 		s.attach(slot)
@@ -329,8 +337,7 @@ func (s *Solver) addUnit(l z.Lit) ClauseID {
 		return s.store([]z.Lit{l}, false)
 	}
 	vs.units = 1
-	s.nunits++
-	s.stats.MaxClauses = max(s.stats.MaxClauses, s.used+s.nunits)
+	s.nunits++ // MaxClauses follows lazily (notePeaks)
 	id := unitID(v, vs.gen)
 	if s.conflict == nil {
 		switch s.value[l] {
