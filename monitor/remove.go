@@ -73,10 +73,10 @@ type remover struct {
 	// initGone: the register's virtual initial write was forgotten at a
 	// summary (summary.go).
 	initGone bool
-	// out is settle's result, reused from return to return (the caller
-	// forgets the serials before the next return), and freeTags the
-	// tags settle released, reused by tag: so that a steady window
-	// allocates nothing here. more, taken, keys and over are the
+	// out is settle's result, always: Monitor.Step keeps it and gives
+	// back its previous buffer as out (TestRemovedBufferSwap), so neither
+	// copies; freeTags the tags settle released, reused by tag: so that a
+	// steady window allocates nothing here. more, taken, keys and over are the
 	// buffers of recheck, takeObservers and overwritten, whose results
 	// settle copies into out at once.
 	out      []int
