@@ -468,9 +468,11 @@ func (e *Encoder) settle(in *winst, last int32) {
 		if i == last {
 			continue
 		}
+		// Indexed in a list cut at the end alone (see ownersAlive).
 		it := w.items[i]
-		for _, wl := range w.lits[it.at : it.at+it.n] {
-			if e.val(wl.l) == -1 && e.reg.epoch[wl.l.Var()] == wl.epoch {
+		lits := w.lits[:it.at+it.n]
+		for k := it.at; int(k) < len(lits); k++ {
+			if wl := &lits[k]; e.val(wl.l) == -1 && e.reg.epoch[wl.l.Var()] == wl.epoch {
 				reason = append(reason, wl.l)
 				break
 			}
@@ -486,8 +488,9 @@ func (e *Encoder) settle(in *winst, last int32) {
 	// forgotten literals are left out of it), but for those already true.
 	it := w.items[last]
 	open := w.open[:0]
-	for _, wl := range w.lits[it.at : it.at+it.n] {
-		if e.reg.epoch[wl.l.Var()] == wl.epoch && e.val(wl.l) != 1 {
+	lits := w.lits[:it.at+it.n]
+	for k := it.at; int(k) < len(lits); k++ {
+		if wl := &lits[k]; e.reg.epoch[wl.l.Var()] == wl.epoch && e.val(wl.l) != 1 {
 			open = append(open, wl.l)
 		}
 	}
@@ -554,7 +557,10 @@ func (e *Encoder) itemValue(it *witem) tri {
 		return vFalse
 	}
 	t := vTrue
-	for _, wl := range e.w.lits[it.at : it.at+it.n] {
+	// Indexed in a list cut at the end alone (see ownersAlive).
+	lits := e.w.lits[:it.at+it.n]
+	for k := it.at; int(k) < len(lits); k++ {
+		wl := &lits[k]
 		if e.reg.epoch[wl.l.Var()] != wl.epoch {
 			if e.w.closed {
 				it.false_ = true
@@ -602,8 +608,12 @@ func (e *Encoder) watchAlive(in *winst) bool {
 // ownersAlive reports whether the instance's universal operations are
 // all still in the window.
 func (w *watchState) ownersAlive(in *winst) bool {
-	for _, o := range w.owners[in.owners : in.owners+in.nowners] {
-		if o.o.life != o.life {
+	// Indexed from in.owners in a list cut at the end alone: the cut
+	// from both ends, made at every call, cost more than the index
+	// checks of the few owners read.
+	owners := w.owners[:in.owners+in.nowners]
+	for i := in.owners; int(i) < len(owners); i++ {
+		if o := &owners[i]; o.o.life != o.life {
 			return false
 		}
 	}
