@@ -59,12 +59,15 @@ bench-ir: build
 # that are hot there). Regenerate it when the engine changes much; a
 # stale profile costs only some of the gain. A new profile is not always
 # better: sampling moves which call sites count as hot, and PGO names a
-# call site by its line offset inside its function. Compare `make
-# bench-ir` with the old and the new profile and keep the better one.
+# call site by its line offset inside its function (an edit that moves a
+# hot call inside its function loses what the old profile said of it).
+# Few samples make the choice of hot sites noisy, hence the long runs
+# (about two minutes). Compare `make bench-ir` with the old and the new
+# profile and keep the better one.
 pgo:
 	$(GO) test -c -o bin/monitor.test ./monitor
-	cd monitor && ../bin/monitor.test -test.run '^$$' -test.bench 'SaturateRStream|SemaphoreStream' -test.benchtime 10x -test.cpuprofile ../bin/pgo1.prof >/dev/null
-	cd monitor && ../bin/monitor.test -test.run '^$$' -test.bench 'PorcupineBigMSQ' -test.benchtime 10x -test.cpuprofile ../bin/pgo2.prof >/dev/null || true
+	cd monitor && ../bin/monitor.test -test.run '^$$' -test.bench 'SaturateRStream|SemaphoreStream' -test.benchtime 120x -test.cpuprofile ../bin/pgo1.prof >/dev/null
+	cd monitor && ../bin/monitor.test -test.run '^$$' -test.bench 'PorcupineBigMSQ' -test.benchtime 60x -test.cpuprofile ../bin/pgo2.prof >/dev/null || true
 	$(GO) tool pprof -proto -focus 'Monitor..Step|satmon/encode|satmon/saturate' bin/monitor.test bin/pgo1.prof $$(test -s bin/pgo2.prof && echo bin/pgo2.prof) > cmd/satmon/default.pgo
 
 # The main job on bundled data.
