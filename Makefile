@@ -62,7 +62,7 @@ bench-ir: build
 # call site by its line offset inside its function (an edit that moves a
 # hot call inside its function loses what the old profile said of it).
 # Few samples make the choice of hot sites noisy, hence the long runs
-# (about two minutes). Compare `make bench-ir` with the old and the new
+# (a minute or two). Compare `make bench-ir` with the old and the new
 # profile and keep the better one.
 pgo:
 	$(GO) test -c -o bin/monitor.test ./monitor
