@@ -2,28 +2,18 @@ package monitor
 
 import (
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"testing"
 
 	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/seqmodel"
+	"github.com/satmon/satmon/internal/testutil"
 	"github.com/satmon/satmon/theory"
 )
 
-// scale returns n, or the value of SATMON_DIFF_SCALE times n: the default
-// sizes keep `make test` quick; the acceptance runs use a larger scale
-// (docs/testing.md lists the commands and what they printed).
-func scale(n int) int {
-	if s, err := strconv.ParseFloat(os.Getenv("SATMON_DIFF_SCALE"), 64); err == nil && s > 0 {
-		return int(float64(n) * s)
-	}
-	if testing.Short() {
-		return n / 10
-	}
-	return n
-}
+// scale is testutil.Scale: the one knob that sizes every heavy test.
+func scale(n int) int { return testutil.Scale(n) }
 
 // randomHistory draws a small history of obj. Half come from the
 // generator (linearizable, or mutated), half are random labels with

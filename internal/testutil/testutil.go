@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -105,4 +106,23 @@ func Cases(t testing.TB) []Case {
 		t.Fatal("no testdata cases found")
 	}
 	return out
+}
+
+// Scale sizes a heavy test: n at the default scale of `make test`, or
+// SATMON_DIFF_SCALE times n (`make test-long` sets it), never below 1 when
+// n is positive, so every test still runs each of its kinds at the
+// smallest scale. Seeds, file counts and operation counts all go through
+// it, so that one knob sizes the whole suite (docs/testing.md).
+func Scale(n int) int {
+	s := 1.0
+	if v, err := strconv.ParseFloat(os.Getenv("SATMON_DIFF_SCALE"), 64); err == nil && v > 0 {
+		s = v
+	} else if testing.Short() {
+		s = 0.1
+	}
+	m := int(float64(n) * s)
+	if m < 1 && n > 0 {
+		m = 1
+	}
+	return m
 }
