@@ -245,7 +245,7 @@ func TestForeignErrors(t *testing.T) {
 		{"INFO  jepsen.util - 0\t:invoke\t:write\t[1\n", Jepsen, "t.log:1:38: bad value \"[1\": the value ends too early"},
 		{"INFO  jepsen.util - 0\t:invoke\t:write\t1 2\n", Jepsen, "more than one value"},
 		{"INFO  jepsen.util - 0\t:invoke\t:read\tnil\nINFO  jepsen.util - 0\t:ok\t:write\t1\n", Jepsen, "t.log:2:27: :ok of :write by process 0, whose open operation is :read"},
-				{"{:process 0 :type :invoke :f :get :key \"1\"}\n{:process 0 :type :ok :f :get :key \"1\" :value [1]}\n", EDN, "t.log:2:47: :ok :get: expected a string value"},
+		{"{:process 0 :type :invoke :f :get :key \"1\"}\n{:process 0 :type :ok :f :get :key \"1\" :value [1]}\n", EDN, "t.log:2:47: :ok :get: expected a string value"},
 		{"{:process 0 :type :invoke}\n", EDN, "t.log:1:1: event without :f"},
 		{"{:process 0 :type :invoke :f :get\n", EDN, "t.log:1:1: missing '}' to close the event map at line 1, column 1"},
 		{"[1 2]\n", EDN, "t.log:1:2: expected an event map {:process …, :type …, :f …}, found \"1\""},
