@@ -256,6 +256,9 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 		if multi, res, err := c.mf.check(ctx, br, name, c.lo.Object, c.lo.Param, c.opt, c.out, c.stderr, c.p.json, c.p.verbose); multi {
 			// A log of many objects or a foreign history: check printed a
 			// verdict per object and one for the log.
+			if err != nil {
+				drain(br, r)
+			}
 			closeFn()
 			c.mu.Lock()
 			if err != nil {
@@ -287,6 +290,9 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 			continue
 		}
 		res, err := c.check(ctx, br, name)
+		if err != nil {
+			drain(br, r)
+		}
 		closeFn()
 		c.mu.Lock()
 		switch {
@@ -313,6 +319,19 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 	return c.sum.code()
 }
 
+// drain reads the rest of a live input after an input error, as after a
+// violation: the program writing it is neither blocked nor killed by
+// SIGPIPE, whatever line was bad. The error is already printed; a
+// regular file is left unread.
+func drain(br *bufio.Reader, r io.Reader) {
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			return
+		}
+	}
+	_, _ = io.Copy(io.Discard, br)
+}
+
 func open(f string, stdin io.Reader) (string, io.Reader, func(), error) {
 	if f == "-" {
 		return "<stdin>", stdin, func() {}, nil
@@ -331,9 +350,6 @@ func (c *checker) report(res monitor.Result, err error) {
 		c.out.Flush()
 		c.clear()
 		fmt.Fprintf(c.stderr, "satmon check: %v\n", err)
-		if !c.p.json {
-			return
-		}
 	}
 	c.clear()
 	c.p.print(res)
@@ -359,6 +375,9 @@ func (c *checker) check(ctx context.Context, r io.Reader, name string) (monitor.
 	c.mu.Unlock()
 	fail := func(err error) (monitor.Result, error) {
 		res := monitor.Result{File: name, Algorithm: c.opt.Name(), Exact: c.opt.Exact()}
+		if obj := rd.Object(); obj != history.NoObject {
+			res.Object = obj.String() // the header was read
+		}
 		c.mu.Lock()
 		if c.cur != nil {
 			res = c.cur.Result()
@@ -490,15 +509,35 @@ type printer struct {
 	verbose bool
 }
 
-func (p printer) print(r monitor.Result) {
+// logRecord is the JSON record of a log of one object (docs/output.md).
+type logRecord struct {
+	Record string `json:"record"`
+	monitor.Result
+	Skipped int `json:"skipped,omitempty"`
+}
+
+// exactVerdict is the "exact" of a record: whether its verdict is a
+// decision of an exact variant. An undecided or failed check decides
+// nothing, whatever the variant.
+func exactVerdict(v monitor.Verdict, exact bool) bool {
+	return exact && (v == monitor.OK || v == monitor.Violation)
+}
+
+func (p printer) print(r monitor.Result) { p.printSkipped(r, 0) }
+
+// printSkipped prints the record of a log of one object, of which
+// skipped lines held no event. In text, an error is not printed: it is
+// said on stderr, as for every format (docs/format.md, "Errors").
+func (p printer) printSkipped(r monitor.Result, skipped int) {
 	defer p.w.Flush()
 	if !p.verbose {
 		r.Stats = nil
 	}
 	if p.json {
+		r.Exact = exactVerdict(r.Verdict, r.Exact)
 		enc := json.NewEncoder(p.w)
 		enc.SetEscapeHTML(false) // <stdin>, not \u003cstdin\u003e
-		_ = enc.Encode(r)
+		_ = enc.Encode(logRecord{"log", r, skipped})
 		return
 	}
 	dur := time.Duration(r.Seconds * float64(time.Second)).Round(time.Microsecond)
@@ -511,7 +550,7 @@ func (p printer) print(r monitor.Result) {
 	case interrupted:
 		fmt.Fprintf(p.w, "%s: interrupted, no violation in the first %d steps; %s, %d operations, %v\n", r.File, r.Steps, r.Algorithm, r.Operations, dur)
 	case monitor.Error:
-		fmt.Fprintf(p.w, "%s: error: %s\n", r.File, r.Error)
+		return
 	default:
 		if r.Exact {
 			fmt.Fprintf(p.w, "%s: ok, linearizable (%s, proven in %d steps); %s, %d operations, %v\n",

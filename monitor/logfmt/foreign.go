@@ -103,11 +103,14 @@ func trimLine(line []byte, first bool) []byte {
 
 // Detect recognises a log's format from its first line that is neither
 // blank nor a '#' comment: '{"' starts a JSON event, '{' an EDN one, as
-// does '[' followed by '{' or nothing (a history.edn wrapped in a vector), a
-// line with a ':invoke', ':ok', ':fail' or ':info' field is Jepsen's, and
-// anything else is the native format (which reports what is wrong with
-// it). It reads from br without consuming anything, and no further than
-// that line.
+// does '[' followed by '{' or by nothing (a history.edn wrapped in a
+// vector), a line with a ':invoke', ':ok', ':fail' or ':info' field is
+// Jepsen's, and any other line starting with '[' is the native format. A
+// line that starts otherwise may be one of a Jepsen log's other lines
+// (INFO jepsen.core - ..., a stack trace): the first line with an event
+// type within the first 64 KiB decides Jepsen, and without one the log
+// is native (whose reader reports what is wrong with it). It reads from
+// br without consuming anything, and no further than it needs.
 func Detect(br *bufio.Reader) Format {
 	f := Native
 	peekLines(br, func(line []byte) bool {
@@ -135,6 +138,9 @@ func Detect(br *bufio.Reader) Format {
 					return true
 				}
 			}
+			// Another line of a Jepsen log (INFO jepsen.core - ..., a
+			// stack trace) may come before its first event: look on.
+			return false
 		}
 		return true
 	})
