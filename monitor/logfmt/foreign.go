@@ -736,10 +736,7 @@ func parseJSONLine(s string) (rawEvent, error) {
 		msg := err.Error()
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			off = se.Offset
-			if off > 0 {
-				off-- // the offset is past the offending byte
-			}
+			off = se.Offset // the offending byte's, through Token
 		}
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			off, msg = int64(len(s)), "the line ends inside the event"
