@@ -290,10 +290,6 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 			continue
 		}
 		res, err := c.check(ctx, br, name)
-		if err != nil {
-			drain(br, r)
-		}
-		closeFn()
 		c.mu.Lock()
 		switch {
 		case !c.said:
@@ -309,6 +305,10 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 		c.cur, c.said = nil, false
 		stop := c.exitFirst && res.Verdict == monitor.Violation
 		c.mu.Unlock()
+		if err != nil {
+			drain(br, r) // after the error is said
+		}
+		closeFn()
 		c.bar.Add(1)
 		if stop {
 			break
