@@ -71,9 +71,10 @@ operation overlaps it, but at most 64 wait: one stalled operation does not
 hold the whole log. -v says how many were forgotten that way, and how many
 tags repeated (their operations are never forgotten).
 
-Live logs: after a violation, satmon keeps reading its input to the end,
-so the program writing it is neither blocked nor killed by SIGPIPE;
---exit-on-violation exits at once instead. An interrupt (Ctrl-C) prints
+Live logs: after a violation or a bad line, satmon keeps reading its
+input to the end, so the program writing it is neither blocked nor
+killed by SIGPIPE; --exit-on-violation exits at once after a violation
+instead. An interrupt (Ctrl-C) prints
 the verdict so far of the history being read, and a summary.
 
 Examples:
@@ -85,7 +86,10 @@ Examples:
 Exit status, over all FILEs: 1 if any violation was found; otherwise 2 if
 any usage or input error; otherwise 3 if any history is undecided (timeout,
 interrupt); otherwise 0. A violation is never hidden by a bad file.
-JSON output: one object per FILE and line, documented in docs/output.md.
+Bad input, in every format, is said on stderr as
+'satmon check: FILE:LINE:COL: what is wrong'. JSON output: one record per
+FILE, plus one per object in violation in logs of many objects, each on
+one line; docs/output.md documents every field.
 
 Flags:
 `
@@ -103,7 +107,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	solver := fs.String("solver", "gini", "SAT backend for SYMBOLIC: gini or gophersat")
 	timeout := fs.Duration("timeout", 0, "limit on the time spent checking each history, e.g. 5s (0: none; time waiting for input on a pipe does not count); on expiry the verdict is 'timeout' (exit 3)")
 	verbose := fs.BoolP("verbose", "v", false, "print per-history statistics (clauses, variables, propagations, window size, removals)")
-	format := fs.String("format", "text", "output format: text, or json (one JSON object per history and line; docs/output.md)")
+	format := fs.String("format", "text", "output format: text, or json (one JSON record per line; docs/output.md)")
 	mf := defineMultiFlags(fs)
 	xf := addExplainFlags(fs)
 	mf.xf = xf
