@@ -319,10 +319,6 @@ type eventReader struct {
 // Skipped implements Skipper.
 func (r *eventReader) Skipped() (int, []SkippedLine) { return r.skipped, r.skippedList }
 
-func (r *eventReader) errorf(format string, args ...any) *Error {
-	return &Error{File: r.file, Line: r.line, Col: max(r.col, 1), Msg: fmt.Sprintf(format, args...)}
-}
-
 // errNotEvent marks a line of a Jepsen log that holds no event.
 var errNotEvent = errors.New("not a Jepsen operation line")
 
