@@ -127,7 +127,10 @@ func Detect(br *bufio.Reader) Format {
 			// event maps, '[{:type :invoke, ...' or '[' on its own line.
 			f = Native
 			rest := bytes.TrimLeft(line[1:], " \t,")
-			if len(rest) == 0 || rest[0] == '{' || rest[0] == '#' {
+			switch {
+			case bytes.HasPrefix(rest, []byte(`{"`)):
+				f = JSON // an array, which the JSON reader words
+			case len(rest) == 0 || rest[0] == '{' || rest[0] == '#':
 				f = EDN
 			}
 		default:
@@ -539,9 +542,9 @@ func (r *eventReader) apply(ev rawEvent) (Event, bool, error) {
 func (r *eventReader) unwrap(ev *rawEvent) error {
 	pair, isPair := ev.value.v.([]any)
 	isPair = isPair && len(pair) == 2
-	if !r.indepKnown && ev.typ == "invoke" && !ev.hasKey {
+	if !r.indepKnown && ev.typ == "invoke" {
 		r.indepKnown = true
-		if isPair {
+		if isPair && !ev.hasKey {
 			inner, innerPair := pair[1].([]any)
 			r.independent = ev.f != "cas" || innerPair && len(inner) == 2
 		}
@@ -744,6 +747,9 @@ func parseJSONLine(s string) (rawEvent, error) {
 	tok, err := d.Token()
 	if err != nil {
 		return bad(start, err)
+	}
+	if tok == json.Delim('[') {
+		return rawEvent{}, &ednError{at: pos{0, 1}, msg: "a JSON array: write one event object per line (JSON Lines), or the history as EDN"}
 	}
 	if tok != json.Delim('{') {
 		return rawEvent{}, &ednError{at: pos{0, 1}, msg: fmt.Sprintf("expected a JSON object {\"process\": …, \"type\": …, \"f\": …}, found %s", describeForm(s))}
