@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"olympos.io/encoding/edn"
 )
 
 // pos is a position in a log: line and column (in bytes), from 1.
@@ -33,6 +35,9 @@ type ednScanner struct {
 	wrap   int
 	wrapAt pos
 	buf    []byte
+	whole  string // the text of the event map read last, elements spaced
+	elems  []ednForm
+	ends   []int
 }
 
 func newEDNScanner(r io.Reader) *ednScanner {
@@ -157,6 +162,15 @@ func (s *ednScanner) form() (pos, error) {
 	case c == '"':
 		s.buf = append(s.buf, s.read())
 		for {
+			// The plain run up to a quote, a backslash or a newline, at once.
+			b, _ := s.br.Peek(max(s.br.Buffered(), 1))
+			n := 0
+			for n < len(b) && b[n] != '"' && b[n] != '\\' && b[n] != '\n' {
+				n++
+			}
+			s.buf = append(s.buf, b[:n]...)
+			s.br.Discard(n)
+			s.next.col += n
 			c, ok := s.peek()
 			if !ok {
 				return at, s.errorf(at, "unterminated string: missing '\"' to close the '\"' at line %d, column %d", at.line, at.col)
@@ -206,14 +220,21 @@ func (s *ednScanner) form() (pos, error) {
 	return at, nil
 }
 
-// atom reads the rest of a symbol, keyword or number.
+// atom reads the rest of a symbol, keyword or number: from the buffered
+// bytes at once, since an atom holds no newline.
 func (s *ednScanner) atom() {
 	for {
-		c, ok := s.peek()
-		if !ok || isDelim(c) {
+		b, _ := s.br.Peek(max(s.br.Buffered(), 1))
+		n := 0
+		for n < len(b) && !isDelim(b[n]) {
+			n++
+		}
+		s.buf = append(s.buf, b[:n]...)
+		s.br.Discard(n)
+		s.next.col += n
+		if n < len(b) || len(b) == 0 {
 			return
 		}
-		s.buf = append(s.buf, s.read())
 	}
 }
 
@@ -306,6 +327,13 @@ func (s *ednScanner) event() (elems []ednForm, at pos, err error) {
 		return nil, fat, s.errorf(fat, "expected an event map {:process …, :type …, :f …}, found %s", describeForm(string(s.buf)))
 	}
 	s.read()
+	// The map's text is gathered in s.buf, its elements separated by
+	// spaces: one string, which the elements' texts are cut from.
+	s.buf = append(s.buf[:0], '{')
+	// The slices are reused: the caller is done with an event's elements
+	// before it reads the next.
+	elems, ends := s.elems[:0], s.ends[:0]
+	defer func() { s.elems, s.ends = elems, ends }()
 	for {
 		if err := s.skipSpace(); err != nil {
 			return nil, at, err
@@ -321,13 +349,21 @@ func (s *ednScanner) event() (elems []ednForm, at pos, err error) {
 		if c == ')' || c == ']' {
 			return nil, at, s.errorf(s.next, "'%c' where '}' should close the event map at line %d, column %d", c, at.line, at.col)
 		}
-		s.buf = s.buf[:0]
+		start := len(s.buf)
 		fat, err := s.form()
 		if err != nil {
 			return nil, at, err
 		}
-		elems = append(elems, ednForm{string(s.buf), fat})
+		elems = append(elems, ednForm{at: fat})
+		ends = append(ends, start, len(s.buf))
+		s.buf = append(s.buf, ' ')
 	}
+	s.buf = append(s.buf, '}')
+	whole := string(s.buf)
+	for i := range elems {
+		elems[i].text = whole[ends[2*i]:ends[2*i+1]]
+	}
+	s.whole = whole
 	if len(elems)%2 != 0 {
 		k := elems[len(elems)-1]
 		return nil, at, s.errorf(k.at, "%s has no value: an event map holds keys and values in pairs", describeForm(k.text))
@@ -350,10 +386,45 @@ func describeForm(t string) string {
 	return quote(t)
 }
 
-// ednEvent reads an event's fields from its map's elements: each key
+// ednEvent reads an event's fields from its map's text and elements: each key
 // must be a keyword; the values of the fields satmon uses are read by the
 // EDN library, the others (:time, :index, :error, ...) only skipped.
-func ednEvent(elems []ednForm) (rawEvent, error) {
+func ednEvent(elems []ednForm, whole string) (rawEvent, error) {
+	var at fieldPos
+	for i := 0; i+1 < len(elems); i += 2 {
+		if f, ok := fieldIndex[strings.TrimPrefix(elems[i].text, ":")]; ok && elems[i].text[0] == ':' {
+			at[f] = elems[i+1].at
+		}
+	}
+	// The whole map at once, by one decoder: most events are well formed.
+	if v, err := decodeEDN(whole); err == nil {
+		if m, ok := v.(map[any]any); ok {
+			fields := make(map[string]any, nFields)
+			good := true
+			for k, x := range m {
+				kw, ok := k.(edn.Keyword)
+				if !ok {
+					good = false // the element by element reading words it
+					break
+				}
+				if _, used := fieldIndex[string(kw)]; used {
+					fields[string(kw)] = normalize(x)
+				}
+			}
+			if good {
+				ev, err := eventFields(fields)
+				ev.at = at
+				return ev, err
+			}
+		}
+	}
+	return ednEventByElement(elems)
+}
+
+// ednEventByElement reads an event's fields one element at a time, for an
+// error at the element it is about, and so that a field satmon does not
+// use cannot make the event unreadable.
+func ednEventByElement(elems []ednForm) (rawEvent, error) {
 	m := map[string]any{}
 	var at fieldPos
 	for i := 0; i < len(elems); i += 2 {

@@ -334,7 +334,7 @@ func (r *eventReader) nextRaw() (rawEvent, error) {
 		if err != nil {
 			return rawEvent{}, err
 		}
-		return ednEvent(elems)
+		return ednEvent(elems, r.edn.whole)
 	}
 	for r.sc.Scan() {
 		r.line++
