@@ -283,13 +283,16 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 			lo := c.lo
 			lo.Name = name
 			res, ex, err := monitor.CheckLogExplain(br, lo, c.opt, nil)
-			closeFn()
 			c.mu.Lock()
 			c.report(res, err)
 			if err == nil && !c.xf.report(c.out, c.stderr, c.p.json, res, ex) {
 				c.sum.add(monitor.Error) // a picture could not be written
 			}
 			c.mu.Unlock()
+			if err != nil {
+				drain(br, r)
+			}
+			closeFn()
 			c.bar.Add(1)
 			continue
 		}
