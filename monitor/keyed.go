@@ -56,6 +56,15 @@ func CheckKeyed(ctx context.Context, obj Object, param string, ops []KeyedOperat
 	}
 	evs := make([]event, 0, 2*len(ops))
 	for i, o := range ops {
+		// The labels are checked here, where an error can name the
+		// operation; the monitors check the rest (a return's shape).
+		sig, ok := h.SignatureOf(obj, o.Label.Method)
+		switch {
+		case !ok:
+			return fail(fmt.Errorf("operation %d (client %d, key %q): %v is not a method of %v (methods: %s)", i, o.ClientID, o.Key, o.Label.Method, obj, methodNames(obj)))
+		case sig.MinArgs > 0 && o.Label.Arg == h.Void:
+			return fail(fmt.Errorf("operation %d (client %d, key %q): %v of %v takes an argument, got none", i, o.ClientID, o.Key, o.Label.Method, obj))
+		}
 		evs = append(evs, event{t: o.Call, op: i, kind: h.Call})
 		if !o.Label.Pending {
 			if o.Return < o.Call {

@@ -139,6 +139,19 @@ func TestCheckKeyedErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `operation 0 (client 0, key "a"): returns at 5, before its call at 10`) {
 		t.Errorf("return before call: %v", err)
 	}
+	_, err = monitor.CheckKeyed(context.Background(), monitor.Queue, "", []monitor.KeyedOperation{
+		{Key: "a", Operation: monitor.Operation{Label: monitor.KVGet("x"), Call: 0, Return: 5}},
+		{Key: "b", Operation: monitor.Operation{ClientID: 3, Label: monitor.KVPut("x"), Call: 0, Return: 5}},
+	}, monitor.MultiOptions{})
+	if err == nil || !strings.HasPrefix(err.Error(), `operation 0 (client 0, key "a"): read is not a method of atomic-queue`) {
+		t.Errorf("a get on a queue: %v", err)
+	}
+	_, err = monitor.CheckKeyed(context.Background(), monitor.StringRegister, "", []monitor.KeyedOperation{
+		{Key: "b", Operation: monitor.Operation{ClientID: 3, Label: monitor.Label{Method: monitor.Append}, Call: 0, Return: 5}},
+	}, monitor.MultiOptions{})
+	if err == nil || !strings.HasPrefix(err.Error(), `operation 0 (client 3, key "b"): append of atomic-string-register takes an argument`) {
+		t.Errorf("an append of nothing: %v", err)
+	}
 	_, err = monitor.CheckKeyed(context.Background(), monitor.StringRegister, "x", nil, monitor.MultiOptions{})
 	if err == nil {
 		t.Errorf("a parameter for the string register: no error")
