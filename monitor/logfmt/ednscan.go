@@ -427,6 +427,7 @@ func ednEvent(elems []ednForm, whole string) (rawEvent, error) {
 func ednEventByElement(elems []ednForm) (rawEvent, error) {
 	m := map[string]any{}
 	var at fieldPos
+	var valueErr error // the first value that could not be read
 	for i := 0; i < len(elems); i += 2 {
 		k, v := elems[i], elems[i+1]
 		name, ok := strings.CutPrefix(k.text, ":")
@@ -442,14 +443,33 @@ func ednEventByElement(elems []ednForm) (rawEvent, error) {
 		}
 		x, err := decodeEDN(v.text)
 		if err != nil {
-			return rawEvent{}, &ednError{v.at, fmt.Sprintf("bad EDN value %s for :%s: %s", describeForm(v.text), name, ednMessage(err))}
+			if valueErr == nil {
+				valueErr = &ednError{v.at, fmt.Sprintf("bad EDN value %s for :%s: %s", describeForm(v.text), name, ednMessage(err))}
+			}
+			continue
 		}
 		m[name] = x
 		at[f] = v.at
 	}
+	if valueErr != nil && !isNemesis(m["process"]) {
+		return rawEvent{}, valueErr
+	}
 	ev, err := eventFields(m)
 	ev.at = at
 	return ev, err
+}
+
+// isNemesis reports whether a :process is Jepsen's nemesis, whose events
+// are faults, skipped: their values (which may print Java objects as
+// #object[...]) are not read.
+func isNemesis(p any) bool {
+	switch x := p.(type) {
+	case keyword:
+		return x == "nemesis"
+	case string:
+		return x == "nemesis" || x == ":nemesis"
+	}
+	return false
 }
 
 // ednMessage words an error of the EDN library for a user.

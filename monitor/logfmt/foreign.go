@@ -675,7 +675,9 @@ func parseJepsenLine(s string) (rawEvent, error) {
 	ev.at[fProcess] = pos{0, fs[t-1].from + 1}
 	ev.at[fType] = pos{0, fs[t].from + 1}
 	ev.at[fF] = pos{0, fs[t+1].from + 1}
-	if t+2 < len(fs) {
+	if t+2 < len(fs) && ev.process != ":nemesis" && ev.process != "nemesis" {
+		// A nemesis's value is not read: its event is skipped, and the
+		// value may print Java objects as #object[...].
 		text := s[fs[t+2].from:]
 		ev.at[fValue] = pos{0, fs[t+2].from + 1}
 		v, err := decodeEDN(text)

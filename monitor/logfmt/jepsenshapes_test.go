@@ -206,3 +206,23 @@ func TestJepsenForeignLines(t *testing.T) {
 		t.Errorf("skipped %d: %+v", n, list)
 	}
 }
+
+// A nemesis's events are skipped unread: their values may be anything
+// Jepsen prints, unreadable as EDN included.
+func TestNemesisValuesUnread(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{
+		"{:process :nemesis, :type :info, :f :start, :value [:isolated 1/0x]}\n{:process 0, :type :invoke, :f :read, :value nil}\n",
+		"INFO  jepsen.util - :nemesis\t:info\t:start\t[:isolated 1/0x]\nINFO  jepsen.util - 0\t:invoke\t:read\tnil\n",
+	} {
+		evs, err := readEvents(t, text, Auto)
+		if err != nil || len(evs) != 1 {
+			t.Errorf("%q: %v, %s", text, err, showEvents(evs))
+		}
+	}
+	// Any other process's unreadable value is an error.
+	_, err := readEvents(t, "{:process 0, :type :invoke, :f :write, :value [:isolated 1/0x]}\n", Auto)
+	if err == nil || !strings.Contains(err.Error(), "t.log:1:47: bad EDN value") {
+		t.Errorf("unreadable value: %v", err)
+	}
+}
