@@ -532,6 +532,13 @@ func exactVerdict(v monitor.Verdict, exact bool) bool {
 
 func (p printer) print(r monitor.Result) { p.printSkipped(r, 0) }
 
+// encode writes a JSON record on one line.
+func (p printer) encode(rec any) {
+	enc := json.NewEncoder(p.w)
+	enc.SetEscapeHTML(false) // <stdin>, not \u003cstdin\u003e
+	_ = enc.Encode(rec)
+}
+
 // printSkipped prints the record of a log of one object, of which
 // skipped lines held no event. In text, an error is not printed: it is
 // said on stderr, as for every format (docs/format.md, "Errors").
@@ -542,9 +549,7 @@ func (p printer) printSkipped(r monitor.Result, skipped int) {
 	}
 	if p.json {
 		r.Exact = exactVerdict(r.Verdict, r.Exact)
-		enc := json.NewEncoder(p.w)
-		enc.SetEscapeHTML(false) // <stdin>, not \u003cstdin\u003e
-		_ = enc.Encode(logRecord{"log", r, skipped})
+		p.encode(logRecord{"log", r, skipped})
 		return
 	}
 	dur := time.Duration(r.Seconds * float64(time.Second)).Round(time.Microsecond)

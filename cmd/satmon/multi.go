@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -118,12 +117,10 @@ func (p multiPrinter) object(r monitor.ObjectResult) {
 	}
 	if p.json {
 		r.Exact = exactVerdict(r.Verdict, r.Exact)
-		b, _ := json.Marshal(struct {
+		p.encode(struct {
 			Record string `json:"record"`
 			monitor.ObjectResult
 		}{"object", r})
-		p.w.Write(b)
-		p.w.WriteString("\n")
 		return
 	}
 	who := "object " + r.Name + " (" + r.Object + ")"
@@ -157,9 +154,11 @@ func (p multiPrinter) explainText(r monitor.ObjectResult) {
 	}
 }
 
-// oneObject reports whether a log's objects are its one unnamed object.
+// oneObject reports whether a log's objects are its one unnamed object,
+// or whether it failed before any object was known: its record is then
+// a log of one object's.
 func oneObject(lr monitor.LogResult) bool {
-	return len(lr.Objects) == 0 && lr.Verdict != monitor.Error || len(lr.Objects) == 1 && lr.Objects[0].Name == ""
+	return len(lr.Objects) == 0 && lr.Verdict == monitor.Error || len(lr.Objects) == 1 && lr.Objects[0].Name == ""
 }
 
 // log prints the verdicts not yet printed (all but the violations) and
@@ -194,12 +193,13 @@ func (p multiPrinter) log(lr monitor.LogResult) {
 		for i := range lr.Objects {
 			lr.Objects[i].Exact = exactVerdict(lr.Objects[i].Verdict, lr.Objects[i].Exact)
 		}
-		b, _ := json.Marshal(struct {
+		if lr.Objects == nil {
+			lr.Objects = []monitor.ObjectResult{} // "objects": [], not null
+		}
+		p.encode(struct {
 			Record string `json:"record"`
 			monitor.LogResult
 		}{"log", lr})
-		p.w.Write(b)
-		p.w.WriteString("\n")
 		return
 	}
 	var bad []string

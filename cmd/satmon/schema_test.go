@@ -140,3 +140,21 @@ func TestJSONRecordsDocumented(t *testing.T) {
 		t.Errorf("documented but written by no record: %v", missing)
 	}
 }
+
+// Every record, of a log of one object or many, is written without HTML
+// escaping: "<stdin>", not "\u003cstdin\u003e".
+func TestJSONRecordsUnescaped(t *testing.T) {
+	t.Parallel()
+	for _, log := range []string{
+		violationLog,
+		"{:process 0, :type :invoke, :f :read, :value [0 nil]}\n{:process 0, :type :ok, :f :read, :value [0 1]}\n",
+		"INFO  jepsen.util - 0\t:invoke\t:read\tnil\nINFO  jepsen.util - 0\t:ok\t:read\t1\n",
+		"{\"process\": 0, \"type\": \"invoke\",\n",
+	} {
+		var out, errb strings.Builder
+		run([]string{"check", "--format", "json", "-"}, strings.NewReader(log), &out, &errb)
+		if !strings.Contains(out.String(), `"file":"<stdin>"`) || strings.Contains(out.String(), `\u003c`) {
+			t.Errorf("%q:\n%s", log, out.String())
+		}
+	}
+}
