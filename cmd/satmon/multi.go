@@ -70,8 +70,12 @@ func (f *multiFlags) check(ctx context.Context, br *bufio.Reader, name string, o
 	}
 	if lr.Skipped > 0 {
 		out.Flush()
+		tail := "; -v lists them"
+		if verbose {
+			tail = ":"
+		}
 		fmt.Fprintf(stderr, "satmon check: %s: skipped %d %s that hold no Jepsen event (other log lines, stack traces)%s\n",
-			name, lr.Skipped, plural(lr.Skipped, "line"), map[bool]string{false: "; -v lists them", true: ":"}[verbose])
+			name, lr.Skipped, plural(lr.Skipped, "line"), tail)
 		if verbose {
 			for _, l := range lr.SkippedLines {
 				fmt.Fprintf(stderr, "    %s:%d: %s\n", name, l.Line, l.Text)
