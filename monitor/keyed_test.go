@@ -23,18 +23,24 @@ func ExampleCheckKeyed() {
 		{Key: "a", Operation: monitor.Operation{ClientID: 2, Label: monitor.KVGet(""), Call: 20, Return: 30}},
 		{Key: "b", Operation: monitor.Operation{ClientID: 1, Label: monitor.KVGet("y"), Call: 20, Return: 30}},
 	}
-	res, err := monitor.CheckKeyed(context.Background(), monitor.StringRegister, "", ops, monitor.MultiOptions{})
+	// Explain gives each violation its core: operations (by index in
+	// ops) whose sub-history alone is not linearizable.
+	res, err := monitor.CheckKeyed(context.Background(), monitor.StringRegister, "", ops, monitor.MultiOptions{Explain: true})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	for _, o := range res.Objects {
-		fmt.Println("key", o.Name, o.Verdict)
+		fmt.Print("key ", o.Name, ": ", o.Verdict)
+		for _, c := range o.Core {
+			fmt.Printf(", operation %s %s", c.ID, c.Op)
+		}
+		fmt.Println()
 	}
 	fmt.Println(res.Verdict, "on key", res.ViolationObject, "proven by operation", res.ViolationOp)
 	// Output:
-	// key a violation
-	// key b ok
+	// key a: violation, operation 0 write(x), operation 2 read
+	// key b: ok
 	// violation on key a proven by operation 2
 }
 
