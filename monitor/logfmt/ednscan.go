@@ -203,6 +203,9 @@ func (s *ednScanner) form() (pos, error) {
 		case c == '"': // a regular expression
 			_, err := s.form()
 			return at, err
+		case c == '#': // ##Inf, ##NaN: whole
+			s.atom()
+			return at, nil
 		}
 		// A tag, #inst or #jepsen.history.Op: it applies to the next form.
 		s.atom()

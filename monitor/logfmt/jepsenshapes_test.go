@@ -44,7 +44,7 @@ func prettyEDN(t *testing.T, tagged bool) string {
 		if tagged {
 			b.WriteString("#jepsen.history.Op")
 		}
-		fmt.Fprintf(&b, "{:index %d,\n  :time #_ 0 %d,\n  :error [:x \"y}\" {:z \\}}],\n", i, 1000*i)
+		fmt.Fprintf(&b, "{:index %d,\n  :time #_ 0 %d,\n  :error [:x \"y}\" {:z \\}} #{1 2} ##Inf #inst \"2020\"],\n", i, 1000*i)
 		for _, f := range strings.Split(body, ", ") {
 			fmt.Fprintf(&b, "  %s\n", f) // one field per line, no commas
 		}
