@@ -153,6 +153,14 @@ func TestCheckIndependentKeys(t *testing.T) {
 	}
 	logPath := writeTemp(t, "independent.log", lines.String())
 	ednPath := writeTemp(t, "independent.edn", historyEDN(evs, func(i int) string { return fmt.Sprint(all[i].key) }))
+	alone := make([]map[string]any, len(files))
+	for k, f := range files {
+		_, recs, _ := records(t, "-a", "symbolic", f)
+		if len(recs) != 1 {
+			t.Fatalf("%s: %v", f, recs)
+		}
+		alone[k] = recs[0]
+	}
 	for _, input := range []string{logPath, ednPath} {
 		code, recs, errs := records(t, "-a", "symbolic", input)
 		if errs != "" || len(recs) == 0 {
@@ -165,15 +173,14 @@ func TestCheckIndependentKeys(t *testing.T) {
 		}
 		violations := 0
 		for k, f := range files {
-			_, alone, _ := records(t, "-a", "symbolic", f)
 			o := objs[k].(map[string]any)
 			if id, ok := o["violation_op"].(string); ok {
 				o["violation_op"] = unrename(t, id, k)
 			}
-			if o["name"] != fmt.Sprint(k) || verdictOf(o) != verdictOf(alone[0]) {
-				t.Errorf("%s: key %d:\n got  %v %s\n want %s (%s alone)", filepath.Base(input), k, o["name"], verdictOf(o), verdictOf(alone[0]), filepath.Base(f))
+			if o["name"] != fmt.Sprint(k) || verdictOf(o) != verdictOf(alone[k]) {
+				t.Errorf("%s: key %d:\n got  %v %s\n want %s (%s alone)", filepath.Base(input), k, o["name"], verdictOf(o), verdictOf(alone[k]), filepath.Base(f))
 			}
-			if alone[0]["verdict"] == "violation" {
+			if alone[k]["verdict"] == "violation" {
 				violations++
 			}
 		}
