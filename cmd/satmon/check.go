@@ -265,7 +265,9 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 			}
 			closeFn()
 			c.mu.Lock()
-			if err != nil {
+			if err != nil && res.Verdict != monitor.Violation {
+				// A violation proven before the bad line stands, as in a
+				// log of one object: it beats the input error.
 				res.Verdict = monitor.Error
 			}
 			c.sum.add(res.Verdict)

@@ -327,3 +327,20 @@ func TestCheckLivePipeBadLine(t *testing.T) {
 		})
 	}
 }
+
+// A violation proven before a bad line stands in every format: exit 1,
+// the error said on stderr.
+func TestViolationBeforeBadLine(t *testing.T) {
+	t.Parallel()
+	for _, log := range []string{
+		violationLog + "bad\n",
+		"# @object q1 queue\n[1] call q1.enqueue(a)\n[1] return\n[2] call q1.dequeue\n[2] return b\nbad\n",
+		"INFO  jepsen.util - 0\t:invoke\t:write\t1\nINFO  jepsen.util - 0\t:ok\t:write\t1\nINFO  jepsen.util - 1\t:invoke\t:read\tnil\nINFO  jepsen.util - 1\t:ok\t:read\t2\nINFO  jepsen.util - 1\t:invoke\t:frob\tnil\n",
+	} {
+		var out, errb strings.Builder
+		code := run([]string{"check", "-"}, strings.NewReader(log), &out, &errb)
+		if code != exitViolation || !strings.Contains(out.String(), "violation") {
+			t.Errorf("%q: exit %d\n%s%s", log, code, out.String(), errb.String())
+		}
+	}
+}
