@@ -76,6 +76,11 @@ type LogResult struct {
 	// Parked counts the times an idle object's monitor was set aside, to
 	// be rebuilt by replay if the object came back.
 	Parked int `json:"parked"`
+	// Skipped counts the lines of a Jepsen log that hold no event (its
+	// logger's other lines, stack traces), which were skipped;
+	// SkippedLines holds the first of them (logfmt.Skipper).
+	Skipped      int                  `json:"skipped,omitempty"`
+	SkippedLines []logfmt.SkippedLine `json:"-"`
 
 	// seeded, for tests: monitors started from a state reached by the
 	// drop rule of the compare-and-set and string registers, through a
@@ -276,6 +281,9 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 		res.Object = "many kinds"
 	}
 	res.MaxLive = int(maxLive.Load())
+	if sk, ok := src.(logfmt.Skipper); ok {
+		res.Skipped, res.SkippedLines = sk.Skipped()
+	}
 	res.Seconds = time.Since(start).Seconds()
 	err := readErr
 	if err == nil {

@@ -71,9 +71,10 @@ operation overlaps it, but at most 64 wait: one stalled operation does not
 hold the whole log. -v says how many were forgotten that way, and how many
 tags repeated (their operations are never forgotten).
 
-Live logs: after a violation, satmon keeps reading its input to the end,
-so the program writing it is neither blocked nor killed by SIGPIPE;
---exit-on-violation exits at once instead. An interrupt (Ctrl-C) prints
+Live logs: after a violation or a bad line, satmon keeps reading its
+input to the end, so the program writing it is neither blocked nor
+killed by SIGPIPE; --exit-on-violation exits at once after a violation
+instead. An interrupt (Ctrl-C) prints
 the verdict so far of the history being read, and a summary.
 
 Examples:
@@ -85,7 +86,10 @@ Examples:
 Exit status, over all FILEs: 1 if any violation was found; otherwise 2 if
 any usage or input error; otherwise 3 if any history is undecided (timeout,
 interrupt); otherwise 0. A violation is never hidden by a bad file.
-JSON output: one object per FILE and line, documented in docs/output.md.
+Bad input, in every format, is said on stderr as
+'satmon check: FILE:LINE:COL: what is wrong'. JSON output: one record per
+FILE, plus one per object in violation in logs of many objects, each on
+one line; docs/output.md documents every field.
 
 Flags:
 `
@@ -103,7 +107,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	solver := fs.String("solver", "gini", "SAT backend for SYMBOLIC: gini or gophersat")
 	timeout := fs.Duration("timeout", 0, "limit on the time spent checking each history, e.g. 5s (0: none; time waiting for input on a pipe does not count); on expiry the verdict is 'timeout' (exit 3)")
 	verbose := fs.BoolP("verbose", "v", false, "print per-history statistics (clauses, variables, propagations, window size, removals)")
-	format := fs.String("format", "text", "output format: text, or json (one JSON object per history and line; docs/output.md)")
+	format := fs.String("format", "text", "output format: text, or json (one JSON record per line; docs/output.md)")
 	mf := defineMultiFlags(fs)
 	xf := addExplainFlags(fs)
 	mf.xf = xf
@@ -256,9 +260,14 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 		if multi, res, err := c.mf.check(ctx, br, name, c.lo.Object, c.lo.Param, c.opt, c.out, c.stderr, c.p.json, c.p.verbose); multi {
 			// A log of many objects or a foreign history: check printed a
 			// verdict per object and one for the log.
+			if err != nil {
+				drain(br, r)
+			}
 			closeFn()
 			c.mu.Lock()
-			if err != nil {
+			if err != nil && res.Verdict != monitor.Violation {
+				// A violation proven before the bad line stands, as in a
+				// log of one object: it beats the input error.
 				res.Verdict = monitor.Error
 			}
 			c.sum.add(res.Verdict)
@@ -276,18 +285,20 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 			lo := c.lo
 			lo.Name = name
 			res, ex, err := monitor.CheckLogExplain(br, lo, c.opt, nil)
-			closeFn()
 			c.mu.Lock()
 			c.report(res, err)
 			if err == nil && !c.xf.report(c.out, c.stderr, c.p.json, res, ex) {
 				c.sum.add(monitor.Error) // a picture could not be written
 			}
 			c.mu.Unlock()
+			if err != nil {
+				drain(br, r)
+			}
+			closeFn()
 			c.bar.Add(1)
 			continue
 		}
 		res, err := c.check(ctx, br, name)
-		closeFn()
 		c.mu.Lock()
 		switch {
 		case !c.said:
@@ -303,6 +314,10 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 		c.cur, c.said = nil, false
 		stop := c.exitFirst && res.Verdict == monitor.Violation
 		c.mu.Unlock()
+		if err != nil {
+			drain(br, r) // after the error is said
+		}
+		closeFn()
 		c.bar.Add(1)
 		if stop {
 			break
@@ -311,6 +326,19 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.sum.code()
+}
+
+// drain reads the rest of a live input after an input error, as after a
+// violation: the program writing it is neither blocked nor killed by
+// SIGPIPE, whatever line was bad. The error is already printed; a
+// regular file is left unread.
+func drain(br *bufio.Reader, r io.Reader) {
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			return
+		}
+	}
+	_, _ = io.Copy(io.Discard, br)
 }
 
 func open(f string, stdin io.Reader) (string, io.Reader, func(), error) {
@@ -331,9 +359,6 @@ func (c *checker) report(res monitor.Result, err error) {
 		c.out.Flush()
 		c.clear()
 		fmt.Fprintf(c.stderr, "satmon check: %v\n", err)
-		if !c.p.json {
-			return
-		}
 	}
 	c.clear()
 	c.p.print(res)
@@ -359,6 +384,9 @@ func (c *checker) check(ctx context.Context, r io.Reader, name string) (monitor.
 	c.mu.Unlock()
 	fail := func(err error) (monitor.Result, error) {
 		res := monitor.Result{File: name, Algorithm: c.opt.Name(), Exact: c.opt.Exact()}
+		if obj := rd.Object(); obj != history.NoObject {
+			res.Object = obj.String() // the header was read
+		}
 		c.mu.Lock()
 		if c.cur != nil {
 			res = c.cur.Result()
@@ -490,15 +518,40 @@ type printer struct {
 	verbose bool
 }
 
-func (p printer) print(r monitor.Result) {
+// logRecord is the JSON record of a log of one object (docs/output.md).
+type logRecord struct {
+	Record string `json:"record"`
+	monitor.Result
+	Skipped int `json:"skipped,omitempty"`
+}
+
+// exactVerdict is the "exact" of a record: whether its verdict is a
+// decision of an exact variant. An undecided or failed check decides
+// nothing, whatever the variant.
+func exactVerdict(v monitor.Verdict, exact bool) bool {
+	return exact && (v == monitor.OK || v == monitor.Violation)
+}
+
+func (p printer) print(r monitor.Result) { p.printSkipped(r, 0) }
+
+// encode writes a JSON record on one line.
+func (p printer) encode(rec any) {
+	enc := json.NewEncoder(p.w)
+	enc.SetEscapeHTML(false) // <stdin>, not \u003cstdin\u003e
+	_ = enc.Encode(rec)
+}
+
+// printSkipped prints the record of a log of one object, of which
+// skipped lines held no event. In text, an error is not printed: it is
+// said on stderr, as for every format (docs/format.md, "Errors").
+func (p printer) printSkipped(r monitor.Result, skipped int) {
 	defer p.w.Flush()
 	if !p.verbose {
 		r.Stats = nil
 	}
 	if p.json {
-		enc := json.NewEncoder(p.w)
-		enc.SetEscapeHTML(false) // <stdin>, not \u003cstdin\u003e
-		_ = enc.Encode(r)
+		r.Exact = exactVerdict(r.Verdict, r.Exact)
+		p.encode(logRecord{"log", r, skipped})
 		return
 	}
 	dur := time.Duration(r.Seconds * float64(time.Second)).Round(time.Microsecond)
@@ -511,7 +564,7 @@ func (p printer) print(r monitor.Result) {
 	case interrupted:
 		fmt.Fprintf(p.w, "%s: interrupted, no violation in the first %d steps; %s, %d operations, %v\n", r.File, r.Steps, r.Algorithm, r.Operations, dur)
 	case monitor.Error:
-		fmt.Fprintf(p.w, "%s: error: %s\n", r.File, r.Error)
+		return
 	default:
 		if r.Exact {
 			fmt.Fprintf(p.w, "%s: ok, linearizable (%s, proven in %d steps); %s, %d operations, %v\n",

@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -152,10 +152,13 @@ func TestJSONSchemaDocumented(t *testing.T) {
 		documented = append(documented, "witness."+m[1])
 	}
 	got := jsonFields(reflect.TypeFor[monitor.Result](), "")
-	sort.Strings(documented)
-	sort.Strings(got)
-	if !reflect.DeepEqual(documented, got) {
-		t.Errorf("docs/output.md documents %v\nmonitor.Result has %v", documented, got)
+	// Every field of monitor.Result is documented; the fields of the
+	// other records, and that every documented field is written, are
+	// TestJSONRecordsDocumented's.
+	for _, f := range got {
+		if !slices.Contains(documented, f) {
+			t.Errorf("docs/output.md does not document monitor.Result's %q", f)
+		}
 	}
 	// The fields are what check writes: a violation with -v fills them all
 	// but error.

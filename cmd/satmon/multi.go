@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -59,39 +58,73 @@ func (f *multiFlags) check(ctx context.Context, br *bufio.Reader, name string, o
 		return false, res, nil
 	}
 	explain := f.xf != nil && f.xf.explain
-	p := multiPrinter{w: out, json: asJSON, verbose: verbose, explain: explain}
+	p := multiPrinter{printer: printer{w: out, json: asJSON, verbose: verbose}, explain: explain, single: new(bool)}
 	lr, err := monitor.CheckMulti(ctx, br, format,
 		logfmt.Options{Name: name, Object: obj, Param: param},
 		monitor.MultiOptions{Options: opt, Workers: f.workers, Explain: explain}, p.object)
 	if err != nil {
+		// An input error reads as a native log's does (docs/format.md,
+		// "Errors"): on stderr, and in JSON as the log's record.
 		out.Flush()
-		fmt.Fprintf(stderr, "%v\n", err)
+		fmt.Fprintf(stderr, "satmon check: %v\n", err)
+	}
+	if lr.Skipped > 0 {
+		out.Flush()
+		tail := "; -v lists them"
+		if verbose {
+			tail = ":"
+		}
+		fmt.Fprintf(stderr, "satmon check: %s: skipped %d %s that hold no Jepsen event (other log lines, stack traces)%s\n",
+			name, lr.Skipped, plural(lr.Skipped, "line"), tail)
+		if verbose {
+			for _, l := range lr.SkippedLines {
+				fmt.Fprintf(stderr, "    %s:%d: %s\n", name, l.Line, l.Text)
+			}
+			if more := lr.Skipped - len(lr.SkippedLines); more > 0 {
+				fmt.Fprintf(stderr, "    and %d more\n", more)
+			}
+		}
 	}
 	p.log(lr)
 	return true, lr.Result, err
 }
 
+func plural(n int, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
+}
+
+// multiPrinter prints the verdicts of a log read as events of objects. A
+// log whose only object is unnamed (a Jepsen history without keys) is a
+// log of one object, and prints as a native one does: one record, the
+// violation's as soon as it is proven, or the verdict at the end.
 type multiPrinter struct {
-	w       *bufio.Writer
-	json    bool
-	verbose bool
-	explain bool // print each violation's core
+	printer
+	explain bool  // print each violation's core
+	single  *bool // the unnamed object's violation was printed as the log's record
 }
 
 // object prints one object's verdict; it is called as soon as a
 // violation is proven, and at the end for the others.
 func (p multiPrinter) object(r monitor.ObjectResult) {
 	defer p.w.Flush()
+	if r.Name == "" && r.Verdict == monitor.Violation {
+		*p.single = true
+		p.print(r.Result)
+		p.explainText(r)
+		return
+	}
 	if !p.verbose {
 		r.Stats = nil
 	}
 	if p.json {
-		b, _ := json.Marshal(struct {
+		r.Exact = exactVerdict(r.Verdict, r.Exact)
+		p.encode(struct {
 			Record string `json:"record"`
 			monitor.ObjectResult
 		}{"object", r})
-		p.w.Write(b)
-		p.w.WriteString("\n")
 		return
 	}
 	who := "object " + r.Name + " (" + r.Object + ")"
@@ -102,11 +135,7 @@ func (p multiPrinter) object(r monitor.ObjectResult) {
 	case monitor.Violation:
 		fmt.Fprintf(p.w, "%s: %s: violation at step %d of the object (line %d, return of [%s]); %s, %d operations\n",
 			r.File, who, *r.ViolationStep, r.ViolationLine, r.ViolationOp, r.Algorithm, r.Operations)
-		if p.explain && r.Explanation != nil {
-			for _, l := range explainText(r.Result, r.Explanation, nil) {
-				fmt.Fprintf(p.w, "    %s\n", l)
-			}
-		}
+		p.explainText(r)
 	case monitor.Timeout:
 		fmt.Fprintf(p.w, "%s: %s: timeout after %d steps\n", r.File, who, r.Steps)
 	case monitor.Error:
@@ -121,22 +150,60 @@ func (p multiPrinter) object(r monitor.ObjectResult) {
 	}
 }
 
+func (p multiPrinter) explainText(r monitor.ObjectResult) {
+	if p.explain && !p.json && r.Explanation != nil {
+		for _, l := range explainText(r.Result, r.Explanation, nil) {
+			fmt.Fprintf(p.w, "    %s\n", l)
+		}
+	}
+}
+
+// oneObject reports whether a log's objects are its one unnamed object,
+// or whether it failed before any object was known: its record is then
+// a log of one object's.
+func oneObject(lr monitor.LogResult) bool {
+	return len(lr.Objects) == 0 && lr.Verdict == monitor.Error || len(lr.Objects) == 1 && lr.Objects[0].Name == ""
+}
+
 // log prints the verdicts not yet printed (all but the violations) and
 // the log's.
 func (p multiPrinter) log(lr monitor.LogResult) {
 	defer p.w.Flush()
+	if oneObject(lr) {
+		if *p.single {
+			return // the violation, printed as it was proven, is the record
+		}
+		r := lr.Result
+		if len(lr.Objects) == 1 {
+			r = lr.Objects[0].Result
+			r.Seconds = lr.Seconds
+			if lr.Verdict == monitor.Timeout {
+				r.Verdict = monitor.Timeout
+			}
+		}
+		if lr.Verdict == monitor.Error {
+			r.Verdict, r.Error = monitor.Error, lr.Error
+		}
+		p.printSkipped(r, lr.Skipped)
+		return
+	}
 	if p.json {
 		if !p.verbose {
 			for i := range lr.Objects {
 				lr.Objects[i].Stats = nil
 			}
 		}
-		b, _ := json.Marshal(struct {
+		lr.Exact = exactVerdict(lr.Verdict, lr.Exact)
+		for i := range lr.Objects {
+			lr.Objects[i].Exact = exactVerdict(lr.Objects[i].Verdict, lr.Objects[i].Exact)
+		}
+		if lr.Objects == nil {
+			lr.Objects = []monitor.ObjectResult{} // "objects": [], not null
+		}
+		p.encode(struct {
 			Record string `json:"record"`
 			monitor.LogResult
 		}{"log", lr})
-		p.w.Write(b)
-		p.w.WriteString("\n")
 		return
 	}
 	var bad []string
@@ -166,7 +233,7 @@ func (p multiPrinter) log(lr monitor.LogResult) {
 	case monitor.Timeout:
 		fmt.Fprintf(p.w, "%s: timeout after %d steps; %s\n", lr.File, lr.Steps, tail)
 	case monitor.Error:
-		fmt.Fprintf(p.w, "%s: error: %s\n", lr.File, lr.Error)
+		// Said on stderr (multiFlags.check), as for every format.
 	default:
 		how := ""
 		if !lr.Exact {

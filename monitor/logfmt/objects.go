@@ -76,7 +76,10 @@ func (r *Reader) parseDecl(lx *lexer, name token) error {
 	}
 	kind, ok := history.ParseObject(kt.text)
 	if !ok {
-		if r.named == nil && !r.started {
+		// Neither word is a kind: '# @object stak 3' misspells the kind
+		// of a log of one object, '# @object q1 stak' the kind of a named
+		// object. The word that looks like a kind is the misspelt one.
+		if r.named == nil && !r.started && nearKind(name.text) && !nearKind(kt.text) {
 			return r.errorf(name.pos, "unknown object %s; valid objects: %s", quote(name.text), objectList())
 		}
 		return r.errorf(kt.pos, "unknown kind %s for object %s; kinds: %s", quote(kt.text), quote(name.text), objectList())
@@ -125,4 +128,38 @@ func (r *Reader) callee(m *token) (*ObjectDecl, error) {
 	}
 	m.text, m.pos = m.text[i+1:], m.pos+i+1
 	return d, nil
+}
+
+// nearKind reports whether w looks like a misspelt kind: a kind's name,
+// with or without 'atomic-', within two edits of it.
+func nearKind(w string) bool {
+	w = strings.TrimPrefix(strings.ToLower(w), "atomic-")
+	for _, o := range history.Objects {
+		k := strings.TrimPrefix(o.String(), "atomic-")
+		if editDistance(w, k) <= 2 || len(w) >= 3 && strings.HasPrefix(k, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
