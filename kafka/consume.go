@@ -64,6 +64,9 @@ type Config struct {
 	// SummaryEvery is how often each owned partition's summary record is
 	// written (default 10s; negative: never).
 	SummaryEvery time.Duration
+	// OnVerdict, when not nil, is called with each verdict record once it
+	// is written (from one goroutine at a time).
+	OnVerdict func(Verdict)
 	// Logf, when not nil, receives messages about rebalances and
 	// restarts.
 	Logf func(format string, args ...any)
@@ -303,14 +306,18 @@ func (c *consumer) emit(v Verdict) error {
 	defer c.out.Unlock()
 	if c.cfg.VerdictTopic == "" {
 		_, err = c.cfg.Out.Write(append(b, '\n'))
-		return err
+	} else {
+		key := v.Key
+		if v.Record == "summary" {
+			key = strconv.Itoa(int(v.Partition))
+		}
+		r := &kgo.Record{Topic: c.cfg.VerdictTopic, Key: []byte(key), Value: b}
+		err = c.cl.ProduceSync(c.ctx, r).FirstErr()
 	}
-	key := v.Key
-	if v.Record == "summary" {
-		key = strconv.Itoa(int(v.Partition))
+	if err == nil && c.cfg.OnVerdict != nil {
+		c.cfg.OnVerdict(v)
 	}
-	r := &kgo.Record{Topic: c.cfg.VerdictTopic, Key: []byte(key), Value: b}
-	return c.cl.ProduceSync(c.ctx, r).FirstErr()
+	return err
 }
 
 // mark records in the state topic that partition p's violation of object
