@@ -178,8 +178,13 @@ func runFault(t *testing.T, s faultSetup) (faultReport, map[string]viol) {
 			defer mu.Unlock()
 			if i == 0 {
 				if cps++; cps >= 3 && windows > 0 {
-					killedAt = cps
-					killOnce.Do(func() { close(kill) })
+					// Killed a little later, so that it reports
+					// violations after its last checkpoint, which
+					// its successor must mark as duplicates.
+					killOnce.Do(func() {
+						killedAt = cps
+						time.AfterFunc(30*time.Millisecond, func() { close(kill) })
+					})
 				}
 				select {
 				case <-kill:
