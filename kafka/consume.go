@@ -74,8 +74,8 @@ type Config struct {
 	ClientOpts []kgo.Opt
 
 	// hooks, for tests (export_test.go).
-	wrongOffsets bool                                 // commit the next offset read, ignoring open windows
-	crash        <-chan struct{}                      // closed: stop at once, as a crash would
+	wrongOffsets bool                                              // commit the next offset read, ignoring open windows
+	crash        <-chan struct{}                                   // closed: stop at once, as a crash would
 	onCheckpoint func(p int32, committed, read int64, windows int) // after a partition's checkpoint
 }
 
