@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -147,6 +148,10 @@ type consumer struct {
 	part map[int32]*partition
 	out  sync.Mutex // the verdict writer
 	dead bool       // crashed (test hook): callbacks do nothing
+	// fatal is the first verdict that could not be written: the member
+	// then stops without checkpointing past it, so that its successor
+	// finds that violation again rather than lose it.
+	fatal atomic.Pointer[error]
 }
 
 // Consume joins the group and checks the partitions it is assigned until
@@ -156,7 +161,9 @@ func Consume(ctx context.Context, cfg Config) error {
 	if err := cfg.defaults(); err != nil {
 		return err
 	}
-	c := &consumer{cfg: cfg, ctx: ctx, part: map[int32]*partition{}}
+	// Verdicts and marks are written even once ctx is done: the batch
+	// being checked is finished, and its verdicts must not be lost.
+	c := &consumer{cfg: cfg, ctx: context.WithoutCancel(ctx), part: map[int32]*partition{}}
 	opts := []kgo.Opt{
 		kgo.SeedBrokers(cfg.Brokers...),
 		kgo.ConsumerGroup(cfg.Group),
@@ -175,7 +182,10 @@ func Consume(ctx context.Context, cfg Config) error {
 	}
 	c.cl = cl
 	runErr := c.loop(ctx)
-	if c.crashed() {
+	if f := c.fatal.Load(); f != nil {
+		runErr = *f
+	}
+	if c.crashed() || c.fatal.Load() != nil {
 		c.mu.Lock()
 		c.dead = true
 		c.mu.Unlock()
@@ -199,6 +209,9 @@ func Consume(ctx context.Context, cfg Config) error {
 }
 
 func (c *consumer) crashed() bool {
+	if c.fatal.Load() != nil {
+		return true
+	}
 	if c.cfg.crash == nil {
 		return false
 	}
@@ -298,10 +311,14 @@ func (c *consumer) check(byPart map[int32][]*kgo.Record) {
 // violations and errors so that a checkpoint taken later never precedes
 // them, or to Out.
 func (c *consumer) emit(v Verdict) error {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // as check's JSON: "<stdin>", not "\u003cstdin\u003e"
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
+	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	var err error
 	c.out.Lock()
 	defer c.out.Unlock()
 	if c.cfg.VerdictTopic == "" {
@@ -313,6 +330,10 @@ func (c *consumer) emit(v Verdict) error {
 		}
 		r := &kgo.Record{Topic: c.cfg.VerdictTopic, Key: []byte(key), Value: b}
 		err = c.cl.ProduceSync(c.ctx, r).FirstErr()
+	}
+	if err != nil && v.Record != "summary" {
+		err = fmt.Errorf("writing a verdict: %w", err)
+		c.fatal.CompareAndSwap(nil, &err)
 	}
 	if err == nil && c.cfg.OnVerdict != nil {
 		c.cfg.OnVerdict(v)

@@ -2,6 +2,7 @@ package kafka
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 	"sync"
 	"testing"
@@ -138,6 +139,9 @@ func TestRecorderToConsume(t *testing.T) {
 	})
 	vs := violations(got)
 	v, ok := vs["r"]
+	if b, err := json.Marshal(v); err == nil {
+		t.Logf("the violation record: %s", b)
+	}
 	if !ok || len(vs) != 1 {
 		t.Fatalf("violations %v; want one, of r", vs)
 	}
@@ -202,6 +206,47 @@ func TestConsumeJSON(t *testing.T) {
 	for _, v := range got {
 		if v.Record == "error" && (v.Key != "c" || v.Offset == nil) {
 			t.Errorf("error record %+v: want the frobnicate of c", v)
+		}
+	}
+}
+
+// TestVerdictTopic: with a verdict topic, the records go there, keyed by
+// the object.
+func TestVerdictTopic(t *testing.T) {
+	t.Parallel()
+	brokers := cluster(t, 2, "actions", "verdicts")
+	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers...), kgo.DefaultProduceTopic("actions"),
+		kgo.ConsumeTopics("verdicts"), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	for _, l := range []string{"# @object s stack", "[1] call s.push(1)", "[1] return", "[2] call s.pop", "[2] return 2"} {
+		if err := cl.ProduceSync(context.Background(), &kgo.Record{Key: []byte("s"), Value: []byte(l)}).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	consumeUntil(t, Config{Brokers: brokers, Topic: "actions", Group: "g", VerdictTopic: "verdicts", Options: monitor.Options{RemoveObsolete: true}},
+		func(vs []Verdict) bool { return len(violations(vs)) > 0 })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for {
+		fs := cl.PollFetches(ctx)
+		if ctx.Err() != nil {
+			t.Fatal("no violation record in the verdict topic")
+		}
+		for it := fs.RecordIter(); !it.Done(); {
+			r := it.Next()
+			var v Verdict
+			if err := json.Unmarshal(r.Value, &v); err != nil {
+				t.Fatal(err)
+			}
+			if v.Record == "violation" {
+				if string(r.Key) != "s" || v.Key != "s" || *v.Offset != 4 || *v.ViolationStep != 4 {
+					t.Errorf("record key %q, verdict %+v: want s's violation at offset 4, step 4", r.Key, v)
+				}
+				return
+			}
 		}
 	}
 }

@@ -24,16 +24,15 @@ func endOffset(ctx context.Context, cl *kgo.Client, topic string) (int64, error)
 	if err != nil {
 		return 0, err
 	}
-	for _, rt := range resp.Topics {
-		for _, rp := range rt.Partitions {
-			if err := kerr.ErrorForCode(rp.ErrorCode); err != nil {
-				if err == kerr.UnknownTopicOrPartition {
-					return 0, nil
-				}
-				return 0, fmt.Errorf("end offset of %s: %w", topic, err)
-			}
-			return rp.Offset, nil
-		}
+	if len(resp.Topics) != 1 || len(resp.Topics[0].Partitions) != 1 {
+		return 0, fmt.Errorf("end offset of %s: no answer", topic)
 	}
-	return 0, fmt.Errorf("end offset of %s: no answer", topic)
+	rp := resp.Topics[0].Partitions[0]
+	if err := kerr.ErrorForCode(rp.ErrorCode); err != nil {
+		if err == kerr.UnknownTopicOrPartition {
+			return 0, nil
+		}
+		return 0, fmt.Errorf("end offset of %s: %w", topic, err)
+	}
+	return rp.Offset, nil
 }
