@@ -2,6 +2,7 @@ package kafka
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -18,6 +19,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/satmon/satmon/monitor"
+	"github.com/satmon/satmon/monitor/logfmt"
 )
 
 // BenchmarkConsumers runs groups of 1, 2 and 4 consumer processes (this
@@ -29,9 +31,18 @@ import (
 //	go test ./kafka -run '^$' -bench Consumers -benchtime 1x
 func BenchmarkConsumers(b *testing.B) {
 	s := faultSetup{partitions: 16, objects: 3000, ops: 12, seed: 7}
-	keys, lines, _ := workload(b, s)
+	keys, lines, file := workload(b, s)
 	fmt.Printf("workload: %d objects of 9 kinds, %d records (actions and declarations), %d partitions; GOMAXPROCS %d, %d CPUs\n",
 		s.objects, len(lines), s.partitions, runtime.GOMAXPROCS(0), runtime.NumCPU())
+	// For scale: satmon check's reading and checking of the same actions
+	// as one file, in this process, with as many workers.
+	t0 := time.Now()
+	lr, err := monitor.CheckMulti(context.Background(), bytes.NewReader(file), logfmt.Native, logfmt.Options{Name: "all.log"},
+		monitor.MultiOptions{Options: monitor.Options{RemoveObsolete: true}}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fmt.Printf("satmon check on the same log as one file: %d actions in %v, %.0f actions/s\n", lr.Steps, time.Since(t0).Round(time.Millisecond), float64(lr.Steps)/time.Since(t0).Seconds())
 	fmt.Printf("%-10s %-9s %12s %12s %10s %10s\n", "consumers", "consumer", "actions", "actions/s", "peak RSS", "peak heap")
 	for range b.N {
 		for _, n := range []int{1, 2, 4} {
