@@ -505,7 +505,11 @@ func (c *consumer) assigned(ctx context.Context, offs map[string]map[int32]kgo.O
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for pn := range ps {
+	for pn, committed := range ps {
+		if eo := committed.EpochOffset(); st.cps[pn] == nil && eo.Offset > 0 {
+			c.cfg.Logf("satmon consume: %s/%d: committed offset %d but no checkpoint in %s: reading the partition from its start",
+				c.cfg.Topic, pn, eo.Offset, c.cfg.StateTopic)
+		}
 		p, err := c.newPartition(pn, st.cps[pn], st.marks[pn])
 		if err != nil {
 			return nil, err

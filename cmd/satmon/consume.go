@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 
@@ -51,7 +52,8 @@ checkpoint and reaches the same verdicts. A violation reported before
 is marked "duplicate": true (at-least-once; docs/distributed.md).
 
 Runs until interrupted (Ctrl-C, SIGTERM); then checkpoints, commits and
-leaves the group. Exit status: 1 if this run reported a violation (not
+leaves the group. Rebalances, restarts and failed checkpoints are logged
+to stderr. Exit status: 1 if this run reported a violation (not
 counting duplicates), 2 on a usage or connection error, 0 otherwise.
 
 Example:
@@ -75,7 +77,6 @@ func runConsume(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	workers := fs.Int("workers", 0, "goroutines checking partitions (0: one per core)")
 	every := fs.Duration("checkpoint-every", 0, "how often to checkpoint and commit (default 2s)")
 	summary := fs.Duration("summary-every", 0, "how often to write each partition's summary (default 10s; negative: never)")
-	verbose := fs.BoolP("verbose", "v", false, "log rebalances and restarts to stderr")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, consumeHelp)
 		fs.PrintDefaults()
@@ -126,8 +127,13 @@ func runConsume(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		},
 	}
-	if *verbose {
-		cfg.Logf = func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
+	// Rebalances, restarts and failed checkpoints are rare and matter to
+	// whoever runs the group: they always go to stderr.
+	var logMu sync.Mutex
+	cfg.Logf = func(format string, args ...any) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		fmt.Fprintf(stderr, format+"\n", args...)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
