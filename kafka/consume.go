@@ -437,7 +437,12 @@ func (c *consumer) checkpoint(ctx context.Context, ps []int32) error {
 		})
 	for pn := range offs {
 		p := c.part[pn]
-		p.committed, p.cpRead = p.pending.Offset, p.pending.Read
+		// The checkpoint is stored, whatever became of the commit; a
+		// failed commit (a rebalance under way) is retried next time.
+		p.cpRead = p.pending.Read
+		if cerr == nil {
+			p.committed = p.pending.Offset
+		}
 		if c.cfg.onCheckpoint != nil {
 			c.cfg.onCheckpoint(pn, p.committed, p.cpRead, p.summary().Windows)
 		}

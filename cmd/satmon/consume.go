@@ -107,6 +107,9 @@ func runConsume(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if obj, ok = history.ParseObject(*objName); !ok {
 			return usageError(stderr, "consume", fmt.Errorf("unknown object %q", *objName))
 		}
+		if obj != history.CASRegister && obj != history.StringRegister {
+			return usageError(stderr, "consume", fmt.Errorf("--object %s: JSON event maps run on a cas-register or a string-register; native records declare their kind", *objName))
+		}
 	}
 	if *workers < 0 {
 		return usageError(stderr, "consume", errors.New("--workers must not be negative"))

@@ -15,6 +15,7 @@ func TestConsumeBadArguments(t *testing.T) {
 		{"consume", "--brokers", "localhost:1", "--topic", "a", "--group", "g", "--input-format", "jepsen"},
 		{"consume", "--brokers", "localhost:1", "--topic", "a", "--group", "g", "--object", "stak"},
 		{"consume", "--brokers", "localhost:1", "--topic", "a", "--group", "g", "--workers", "-1"},
+		{"consume", "--brokers", "localhost:1", "--topic", "a", "--group", "g", "--object", "queue"},
 	} {
 		code, out, errs := runCmd(args...)
 		if code != exitUsage || out != "" || !strings.Contains(errs, "satmon consume:") {
