@@ -250,3 +250,50 @@ func TestVerdictTopic(t *testing.T) {
 		}
 	}
 }
+
+// TestDuplicateMarked: a member reports a violation and crashes before
+// any checkpoint; its successor replays the partition, proves the
+// violation again and marks it a duplicate — and only that one.
+func TestDuplicateMarked(t *testing.T) {
+	t.Parallel()
+	brokers := cluster(t, 1, "actions")
+	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers...), kgo.DefaultProduceTopic("actions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	produce := func(lines ...[2]string) {
+		for _, l := range lines {
+			if err := cl.ProduceSync(context.Background(), &kgo.Record{Key: []byte(l[0]), Value: []byte(l[1])}).FirstErr(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	produce([2]string{"s", "# @object s stack"}, [2]string{"s", "[1] call s.push(1)"}, [2]string{"s", "[1] return"},
+		[2]string{"s", "[2] call s.pop"}, [2]string{"s", "[2] return 2"})
+	cfg := Config{Brokers: brokers, Topic: "actions", Group: "g", Options: monitor.Options{RemoveObsolete: true}, CheckpointEvery: time.Hour}
+	crash := make(chan struct{})
+	first := cfg
+	CrashOn(&first, crash)
+	got := consumeUntil(t, first, func(vs []Verdict) bool {
+		if len(violations(vs)) > 0 {
+			close(crash) // before any checkpoint: the successor replays it all
+			return true
+		}
+		return false
+	})
+	if v := violations(got)["s"]; v.Duplicate {
+		t.Fatalf("first report marked duplicate: %+v", v)
+	}
+	// A violation the first member never saw: not a duplicate.
+	produce([2]string{"u", "# @object u queue"}, [2]string{"u", "[3] call u.enqueue(1)"}, [2]string{"u", "[3] return"},
+		[2]string{"u", "[4] call u.dequeue"}, [2]string{"u", "[4] return 2"})
+	got = consumeUntil(t, cfg, func(vs []Verdict) bool { return len(violations(vs)) >= 2 })
+	vs := violations(got)
+	if v, ok := vs["s"]; !ok || !v.Duplicate || *v.Offset != 4 {
+		t.Errorf("s again: %+v; want it marked duplicate, at offset 4", v)
+	}
+	if v, ok := vs["u"]; !ok || v.Duplicate {
+		t.Errorf("u: %+v; want a violation not marked duplicate", v)
+	}
+}
