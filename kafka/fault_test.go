@@ -116,7 +116,11 @@ type faultReport struct {
 // runFault runs the scenario: produce the log, start s.consumers members
 // of a group, kill one after it has checkpointed (with objects under
 // way, so that the committed offset matters), add one, and read every
-// verdict until all partitions are read to their end.
+// verdict until all partitions are read to their end. The killed member
+// stops between two records without a checkpoint or a commit, as a crash
+// would; its client then leaves the group at once, where a crashed
+// process would be noticed at its session timeout, which changes when
+// the rebalance comes, not what its successors find.
 func runFault(t *testing.T, s faultSetup) (faultReport, map[string]viol) {
 	keys, lines, file := workload(t, s)
 	want := checkFile(t, file)
