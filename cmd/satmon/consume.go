@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/kafka"
+	"github.com/satmon/satmon/monitor/kafka"
 	"github.com/satmon/satmon/monitor"
 	"github.com/satmon/satmon/monitor/logfmt"
 )
