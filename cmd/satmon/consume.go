@@ -15,8 +15,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor/kafka"
 	"github.com/satmon/satmon/monitor"
+	"github.com/satmon/satmon/monitor/kafka"
 	"github.com/satmon/satmon/monitor/logfmt"
 )
 
