@@ -40,7 +40,10 @@ const checkHelp = `Usage: satmon check [flags] [FILE...]
 Reads call/return logs (stdin when no FILE or FILE is -) and reports, for
 each, whether it violates linearizability with respect to the atomic
 object the log names ('# @object atomic-stack'). A violation is printed
-as soon as the return action that proves it has been read.
+as soon as the return action that proves it has been read; with -a
+symbolic on a regular file (not a pipe), once the file has been read: it
+solves once per object and bisects for the earliest proving return, which
+is reported as checking every return would.
 
 What a verdict proves:
   violation   a proof, whatever the algorithm: the log is not linearizable.
