@@ -44,7 +44,8 @@ func (f *finite) note(pos, step int, a *h.Action) {
 // if it is not linearizable, finds the earliest return that proves it
 // (bisection over the returns), reporting the step, line and operation
 // that checking every return would have reported. Other variants check
-// at every return as before, and End does nothing for them.
+// at every return as before, and End does nothing for them. Until End,
+// Result's OK is not a verdict: nothing has been checked yet.
 func (m *Monitor) Finite() {
 	o := m.opt
 	if m.done || m.steps > 0 || m.chk == nil || o.Algorithm != Symbolic || o.Completion || o.Incremental || o.RemoveObsolete {
