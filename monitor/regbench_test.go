@@ -39,7 +39,7 @@ import (
 //
 //	SATMON_BENCH_REGISTER=1 go test ./monitor -run '^$' -bench RegisterTable -benchtime 1x -timeout 0
 //
-// (make bench-register). Without SATMON_BENCH_REGISTER it is skipped, so
+// (make bench-register). The time limit is on the wall clock. Without SATMON_BENCH_REGISTER it is skipped, so
 // that make bench stays short.
 // SATMON_BENCH_LIMIT (a duration, default 60s) and SATMON_BENCH_MEM (MB,
 // default 4096) set the limits; SATMON_BENCH_OPS (a list such as
