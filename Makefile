@@ -2,7 +2,7 @@
 GO ?= go
 STATICCHECK ?= $(shell $(GO) env GOPATH)/bin/staticcheck
 
-.PHONY: build test lint fuzz bench bench-ir pgo demo tools
+.PHONY: build test lint fuzz bench bench-ir bench-register pgo demo tools
 
 build:
 	$(GO) build -o bin/satmon ./cmd/satmon
@@ -26,6 +26,15 @@ fuzz:
 
 bench:
 	$(GO) test -run XXX -bench . -benchtime 1x ./...
+
+# satmon beside Porcupine on register histories (monitor/regbench_test.go):
+# generated cas-register logs of 1k, 4k and 20k operations with 8, 16 and
+# 20 clients, with and without a stale read, and the jepsen-etcd and
+# porcupine-kv totals; each run in a child process under a time and memory
+# limit (SATMON_BENCH_LIMIT, SATMON_BENCH_MEM), printed as a table. Up to
+# an hour with the default limits of 60 s and 4 GB per run.
+bench-register:
+	SATMON_BENCH_REGISTER=1 $(GO) test ./monitor -run XXX -bench RegisterTable -benchtime 1x -timeout 0
 
 # Instructions per step of `satmon check` (SATURATE -r) under valgrind's
 # cachegrind without cache simulation: a deterministic cost, which the

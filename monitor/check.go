@@ -52,6 +52,7 @@ func CheckOperations(ctx context.Context, obj Object, param string, ops []Operat
 	if err != nil {
 		return fail(nil, err)
 	}
+	m.Finite()
 	type event struct {
 		t    int64
 		op   int
@@ -88,6 +89,9 @@ func CheckOperations(ctx context.Context, obj Object, param string, ops []Operat
 		if m.Done() {
 			break
 		}
+	}
+	if _, err := m.End(); err != nil {
+		return fail(m, err)
 	}
 	return m.Result(), nil
 }

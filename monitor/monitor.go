@@ -276,6 +276,7 @@ type Monitor struct {
 	// sigAt[m] is 1 + method m's index in sigs, 0 if m is not a
 	// method of the object: validate finds a signature at every step.
 	sigAt [256]uint8
+	fin   *finite // Finite: the returns whose checks End settles (finite.go)
 }
 
 // New starts monitoring a history of object obj with parameter param (the
@@ -502,6 +503,8 @@ func (m *Monitor) Step(a Action) (violation bool, err error) {
 	if a.Kind == h.Call {
 		m.res.Operations++
 		err = m.chk.call(m.win, i)
+	} else if m.fin != nil {
+		m.fin.note(m.win.op(i).Return, m.steps+1, &a)
 	} else {
 		member, err = m.chk.ret(m.win, i)
 	}
@@ -697,6 +700,7 @@ func checkHistory(ctx context.Context, hist *h.History, opt Options, tune tuning
 	if err != nil {
 		return Result{Object: hist.Object.String(), Algorithm: opt.Name(), Verdict: Error, Exact: opt.Exact(), Error: err.Error()}, err
 	}
+	m.Finite()
 	for a := range actionSeq(hist) {
 		if _, err := m.Step(a); err != nil {
 			if a.Line > 0 {
@@ -709,6 +713,11 @@ func checkHistory(ctx context.Context, hist *h.History, opt Options, tune tuning
 		if m.Done() {
 			break
 		}
+	}
+	if _, err := m.End(); err != nil {
+		r := m.Result()
+		r.Verdict, r.Error = Error, err.Error()
+		return r, err
 	}
 	return m.Result(), nil
 }

@@ -37,6 +37,13 @@ type MultiOptions struct {
 	// object's worker before it goes on. The histories cost memory in
 	// proportion to the log, as CheckLogExplain's does.
 	Explain bool
+	// Finite says that the log is finite and read to its end, a file and
+	// not a live stream: each object's Monitor is then Finite, so that
+	// exact SYMBOLIC decides an object once per stretch between the
+	// points where its monitor is dropped and at the end of the log,
+	// instead of at every return, and reports its violations (the same
+	// steps and lines) when it decides. Explain ignores it.
+	Finite bool
 
 	// parkAfter, for tests: overrides defaultParkAfter when positive.
 	parkAfter int
@@ -166,7 +173,7 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 	shards := make([]*shard, n)
 	var wg sync.WaitGroup
 	for i := range shards {
-		s := &shard{ctx: ctx, opt: per, keep: opt.KeepIdle, explain: opt.Explain, parkAfter: defaultParkAfter, file: name, in: make(chan []logfmt.Event, 4),
+		s := &shard{ctx: ctx, opt: per, keep: opt.KeepIdle, explain: opt.Explain, finite: opt.Finite && !opt.Explain, parkAfter: defaultParkAfter, file: name, in: make(chan []logfmt.Event, 4),
 			free: free, objs: map[string]*objState{}, report: report, live: &live, maxLive: &maxLive}
 		if opt.parkAfter > 0 {
 			s.parkAfter = opt.parkAfter
@@ -321,6 +328,7 @@ type shard struct {
 	opt     Options
 	keep    bool
 	explain bool
+	finite  bool // MultiOptions.Finite
 	file    string
 	in      chan []logfmt.Event
 	free    chan []logfmt.Event
@@ -377,8 +385,9 @@ type objState struct {
 	tee       *actionTee
 	parked    bool
 	parkedRes Result
-	noPark    bool // acts outgrew parkMax: the monitor stays until dropped
-	touched   int  // the shard's tick of the object's last event
+	noPark    bool  // acts outgrew parkMax: the monitor stays until dropped
+	seqs      []int // MultiOptions.Finite: the log's event of each step of mon
+	touched   int   // the shard's tick of the object's last event
 }
 
 // parkMax is the most actions a parked object keeps for its replay; an
@@ -396,6 +405,49 @@ func (s *shard) run() {
 		default:
 		}
 	}
+	if s.finite {
+		for _, st := range s.objs {
+			if st.mon != nil && !st.done {
+				s.settle(st)
+			}
+		}
+	}
+}
+
+// settle ends st's live monitor's deferred checks (MultiOptions.Finite)
+// and handles what they find as step handles a step's; it reports
+// whether st is done.
+func (s *shard) settle(st *objState) bool {
+	viol, err := st.mon.End()
+	switch {
+	case err != nil:
+		s.release(st)
+		st.fail(fmt.Errorf("%s: object %s: %w", s.file, st.decl.Label(), err))
+	case viol:
+		s.violated(st, st.seqs[*st.mon.Result().ViolationStep-1])
+	case st.mon.Done(): // timeout
+		s.release(st)
+		st.done, st.acts, st.nacts = true, nil, 0
+	default:
+		return false
+	}
+	return true
+}
+
+// violated ends st on the violation its monitor proved at the log's
+// event seq.
+func (s *shard) violated(st *objState, seq int) {
+	before := st.res.Steps
+	s.release(st)
+	step := before + *st.res.ViolationStep // fold left the synthetic steps out
+	st.res.ViolationStep = &step
+	st.res.violSeq = seq
+	st.done, st.acts, st.nacts, st.seqs = true, nil, 0, nil
+	if st.tee != nil {
+		st.res.Core, st.res.Explanation = s.core(st)
+		st.tee = nil
+	}
+	s.report(st.res)
 }
 
 func (s *shard) step(ev *logfmt.Event) {
@@ -441,6 +493,9 @@ func (s *shard) step(ev *logfmt.Event) {
 		st.fail(fmt.Errorf("%s:%d: object %s: %w", s.file, ev.Line, st.decl.Label(), err))
 		return
 	}
+	if s.finite {
+		st.seqs = append(st.seqs, ev.Seq)
+	}
 	if s.explain {
 		if st.tee == nil {
 			st.tee = &actionTee{}
@@ -451,7 +506,7 @@ func (s *shard) step(ev *logfmt.Event) {
 		st.tee.add(st.decl.Kind, st.decl.Param, a)
 	}
 	st.idle.step(st.decl.Kind, ev.Action)
-	if !s.keep && !st.noPark {
+	if !s.keep && !st.noPark && !s.finite {
 		st.acts = packAction(st.acts, &ev.Action)
 		if st.nacts++; st.nacts > parkMax {
 			st.acts, st.nacts, st.noPark = nil, 0, true
@@ -459,22 +514,15 @@ func (s *shard) step(ev *logfmt.Event) {
 	}
 	switch {
 	case viol:
-		before := st.res.Steps
-		s.release(st)
-		step := before + *st.res.ViolationStep // fold left the synthetic steps out
-		st.res.ViolationStep = &step
-		st.res.violSeq = ev.Seq
-		st.done, st.acts, st.nacts = true, nil, 0
-		if st.tee != nil {
-			st.res.Core, st.res.Explanation = s.core(st)
-			st.tee = nil
-		}
-		s.report(st.res)
+		s.violated(st, ev.Seq)
 	case st.mon.Done(): // timeout
 		s.release(st)
 		st.done, st.acts, st.nacts = true, nil, 0
 	case !s.keep:
 		if p, ok := st.idle.droppable(st.decl.Kind, st.param); ok {
+			if s.finite && s.settle(st) {
+				break
+			}
 			s.release(st)
 			if k := st.decl.Kind; k == h.CASRegister || k == h.StringRegister {
 				st.init, st.hasInit = h.Value(p), true
@@ -485,7 +533,7 @@ func (s *shard) step(ev *logfmt.Event) {
 			st.acts, st.nacts, st.noPark = nil, 0, false
 			st.res.Restarts++
 			s.dropped++
-		} else if st.idle.open == 0 && !st.noPark {
+		} else if st.idle.open == 0 && !st.noPark && !s.finite {
 			s.idleQ = append(s.idleQ, idleEntry{st, s.tick})
 		}
 	}
@@ -557,8 +605,17 @@ func (s *shard) newMonitor(st *objState) (*Monitor, error) {
 		}
 	}
 	m, err := NewContext(s.ctx, st.decl.Kind, param, s.opt)
-	if err != nil || write == "" {
+	if err != nil {
 		return m, err
+	}
+	if s.finite {
+		// A finite monitor's steps, by the log's event that made them
+		// (-1: the synthetic write's).
+		m.Finite()
+		st.seqs = st.seqs[:0]
+	}
+	if write == "" {
+		return m, nil
 	}
 	for _, a := range []h.Action{
 		{Kind: h.Call, ID: synthID, Label: h.Label{Method: h.Write, Arg: write}, Seq: 0},
@@ -569,6 +626,9 @@ func (s *shard) newMonitor(st *objState) (*Monitor, error) {
 		}
 	}
 	st.synth = 2
+	if s.finite {
+		st.seqs = append(st.seqs, -1, -1)
+	}
 	s.seeded++
 	return m, nil
 }

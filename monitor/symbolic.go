@@ -174,17 +174,23 @@ func (c *symChecker) ret(w *window, s int) (bool, error) {
 		c.vars, c.cls = c.enc.Stats()
 		return c.answer(r)
 	default:
-		s, err := sat.New(c.opt.Solver)
-		if err != nil {
-			return false, err
-		}
-		e, err := encodeHistory(c.k, hist, s, c.stop)
-		if err != nil {
-			return false, err
-		}
-		c.vars, c.cls = e.Stats()
-		return c.answer(s.Solve(c.stop))
+		return c.scratch(hist)
 	}
+}
+
+// scratch decides hist with a fresh solver: SYMBOLIC's check of a return,
+// and each of the checks End makes of a finite log's prefixes.
+func (c *symChecker) scratch(hist *h.History) (bool, error) {
+	s, err := sat.New(c.opt.Solver)
+	if err != nil {
+		return false, err
+	}
+	e, err := encodeHistory(c.k, hist, s, c.stop)
+	if err != nil {
+		return false, err
+	}
+	c.vars, c.cls = e.Stats()
+	return c.answer(s.Solve(c.stop))
 }
 
 // answer maps a solver answer to membership: unknown counts as member

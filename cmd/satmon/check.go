@@ -40,7 +40,10 @@ const checkHelp = `Usage: satmon check [flags] [FILE...]
 Reads call/return logs (stdin when no FILE or FILE is -) and reports, for
 each, whether it violates linearizability with respect to the atomic
 object the log names ('# @object atomic-stack'). A violation is printed
-as soon as the return action that proves it has been read.
+as soon as the return action that proves it has been read; with -a
+symbolic on a regular file (not a pipe), once the file has been read: it
+solves once per object and bisects for the earliest proving return, which
+is reported as checking every return would.
 
 What a verdict proves:
   violation   a proof, whatever the algorithm: the log is not linearizable.
@@ -245,6 +248,8 @@ type checker struct {
 	cur  *monitor.Monitor // the monitor of the history being read
 	name string           // its file
 	said bool             // its violation is printed
+	// finite: the history being read is a regular file (regular)
+	finite bool
 }
 
 func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int {
@@ -257,7 +262,8 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 			continue
 		}
 		br := bufio.NewReaderSize(r, 64<<10)
-		if multi, res, err := c.mf.check(ctx, br, name, c.lo.Object, c.lo.Param, c.opt, c.out, c.stderr, c.p.json, c.p.verbose); multi {
+		c.finite = regular(r)
+		if multi, res, err := c.mf.check(ctx, br, name, c.lo.Object, c.lo.Param, c.opt, c.finite, c.out, c.stderr, c.p.json, c.p.verbose); multi {
 			// A log of many objects or a foreign history: check printed a
 			// verdict per object and one for the log.
 			if err != nil {
@@ -333,12 +339,23 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 // SIGPIPE, whatever line was bad. The error is already printed; a
 // regular file is left unread.
 func drain(br *bufio.Reader, r io.Reader) {
-	if f, ok := r.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			return
-		}
+	if regular(r) {
+		return
 	}
 	_, _ = io.Copy(io.Discard, br)
+}
+
+// regular reports whether r is a regular file: a log read to its end
+// before its verdict matters, which exact SYMBOLIC decides at the end
+// (monitor.Monitor.Finite) rather than at every return. A pipe or a
+// terminal may be a live stream, checked as it comes.
+func regular(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode().IsRegular()
 }
 
 func open(f string, stdin io.Reader) (string, io.Reader, func(), error) {
@@ -412,6 +429,9 @@ func (c *checker) check(ctx context.Context, r io.Reader, name string) (monitor.
 				c.mu.Unlock()
 				return fail(err)
 			}
+			if c.finite {
+				m.Finite()
+			}
 			c.cur = m
 		}
 		v, err := m.Step(a)
@@ -440,6 +460,22 @@ func (c *checker) check(ctx context.Context, r io.Reader, name string) (monitor.
 			}
 			break
 		}
+	}
+	if m != nil {
+		c.mu.Lock()
+		v, err := m.End()
+		if err != nil {
+			c.mu.Unlock()
+			return fail(fmt.Errorf("%s: %w", name, err))
+		}
+		if v {
+			res := m.Result()
+			res.File = name
+			c.clear()
+			c.p.print(res)
+			c.said = true
+		}
+		c.mu.Unlock()
 	}
 	if m == nil {
 		obj, param := rd.Object(), rd.Param()

@@ -35,6 +35,13 @@ type genFlags struct {
 	impl        string
 	threads     int
 	yield       float64
+	// --format jepsen: a register's history as Jepsen log lines
+	format  string
+	clients int
+	reads   float64
+	cas     float64
+	info    float64
+	stale   bool
 }
 
 func (f *genFlags) define(fs *pflag.FlagSet) {
@@ -49,6 +56,12 @@ func (f *genFlags) define(fs *pflag.FlagSet) {
 	fs.StringVarP(&f.output, "output", "o", "", "write the log to this file instead of stdout")
 	fs.StringVar(&f.impl, "impl", "", "record a real run of a concurrent implementation instead (see the list below)")
 	fs.IntVar(&f.threads, "threads", 4, "with --impl: goroutines calling the implementation")
+	fs.StringVar(&f.format, "format", "native", "native (satmon's log) or jepsen (Jepsen log lines of a register or cas-register, as Jepsen's etcd test writes; see below)")
+	fs.IntVar(&f.clients, "clients", 5, "with --format jepsen: client processes, each with at most one operation open")
+	fs.Float64Var(&f.reads, "reads", 0.5, "with --format jepsen: share of reads")
+	fs.Float64Var(&f.cas, "cas", -1, "with --format jepsen: share of compare-and-sets (default 0.25 for cas-register, 0 for register); writes take the rest")
+	fs.Float64Var(&f.info, "info", 0, "with --format jepsen: share of operations that crash (:info): they may or may not take effect and stay open for ever; the process returns under a new id")
+	fs.BoolVar(&f.stale, "stale", false, "with --format jepsen: add one stale read (a value every write of which was overwritten before the read began), so the log is certainly not linearizable")
 	fs.Float64Var(&f.yield, "yield", 0, "with --impl: probability of a yield or short spin at each interference point (0: barely concurrent, 1: very concurrent)")
 }
 
@@ -77,6 +90,39 @@ func implList() string {
 		fmt.Fprintf(&b, "  %-16s %-22s %s\n", n, obj, kind)
 	}
 	return b.String()
+}
+
+// jepsen writes a register's history as Jepsen log lines.
+func (f *genFlags) jepsen(fs *pflag.FlagSet, out io.Writer) error {
+	for _, native := range []string{"concurrency", "capacity", "pending", "mutate", "impl", "threads", "yield"} {
+		if fs.Changed(native) {
+			return fmt.Errorf("--%s does not go with --format jepsen (see --help)", native)
+		}
+	}
+	obj := history.CASRegister
+	if f.object != "" {
+		o, ok := history.ParseObject(f.object)
+		if !ok || o != history.Register && o != history.CASRegister {
+			return fmt.Errorf("--format jepsen writes a register or cas-register, not %q", f.object)
+		}
+		obj = o
+	}
+	cas := f.cas
+	if cas < 0 {
+		cas = 0.25
+		if obj == history.Register {
+			cas = 0
+		}
+	}
+	if obj == history.Register && cas > 0 {
+		return fmt.Errorf("--cas %g: a plain register has no compare-and-set (use --object cas-register)", cas)
+	}
+	values := f.values
+	if !fs.Changed("values") {
+		values = 5
+	}
+	cfg := gen.JepsenConfig{Ops: f.ops, Clients: f.clients, Values: values, Reads: f.reads, CAS: cas, Info: f.info, Stale: f.stale, Seed: f.seed}
+	return gen.Jepsen(cfg, out)
 }
 
 // source returns the log's object, its parameter, and the function that
@@ -132,6 +178,20 @@ With --impl, the log is recorded from a real run of a Go implementation
 operation mix, not the schedule, so real runs are not reproducible.
   satmon gen --impl treiber-aba --threads 3 --ops 48 --yield 1 | satmon check -
 
+With --format jepsen, the log is a register's history as Jepsen log lines
+(the format of Jepsen's etcd test, read by satmon check; docs/format.md
+"Histories from other tools"): --clients processes read, write and
+compare-and-set one register that starts absent (nil), values drawn from
+0 … --values-1 (default 5) so that they repeat. Each operation takes effect
+at one point between its :invoke and its :ok (a cas that finds another
+value ends in :fail), so the log is linearizable, unless --stale adds one
+read of a value overwritten before the read began (certainly not
+linearizable). --info crashes a share of the operations: the process logs
+:info, the operation may or may not have taken effect and stays open for
+ever, and the process comes back under a new id, as Jepsen's do.
+  satmon gen --format jepsen --object cas-register --ops 20000 --clients 8 --values 100 --info 0.01
+  satmon gen --format jepsen --object register --ops 1000 --clients 16 --stale
+
 Implementations:
 `+implList()+`
 Exit status: 0 log written, 2 usage or output error.
@@ -152,8 +212,47 @@ Flags:
 		fmt.Fprintf(stderr, "satmon gen: unexpected argument %q (gen reads no files; see --help)\n", fs.Arg(0))
 		return exitUsage
 	}
+	if f.format != "native" && f.format != "jepsen" {
+		fmt.Fprintf(stderr, "satmon gen: unknown --format %q (want native or jepsen)\n", f.format)
+		return exitUsage
+	}
+	if f.format == "native" {
+		for _, j := range []string{"clients", "reads", "cas", "info", "stale"} {
+			if fs.Changed(j) {
+				fmt.Fprintf(stderr, "satmon gen: --%s is for --format jepsen\n", j)
+				return exitUsage
+			}
+		}
+	}
 	if mg.objects > 0 {
+		if f.format == "jepsen" {
+			fmt.Fprintln(stderr, "satmon gen: --format jepsen writes one register; it does not go with --objects")
+			return exitUsage
+		}
 		return mg.write(&f, stdout, stderr)
+	}
+	if f.format == "jepsen" {
+		out := stdout
+		var fh *os.File
+		if f.output != "" && f.output != "-" {
+			var err error
+			if fh, err = os.Create(f.output); err != nil {
+				fmt.Fprintf(stderr, "satmon gen: %v\n", err)
+				return exitUsage
+			}
+			out = fh
+		}
+		err := f.jepsen(fs, out)
+		if fh != nil {
+			if cerr := fh.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "satmon gen: %v\n", err)
+			return exitUsage
+		}
+		return exitOK
 	}
 	var (
 		obj    history.Object

@@ -46,7 +46,7 @@ func (f *multiFlags) validate() error {
 // — printing a verdict per object and one for the log. It reports
 // whether it handled the log; when it did not, br is untouched and the
 // caller checks it as a log of one object.
-func (f *multiFlags) check(ctx context.Context, br *bufio.Reader, name string, obj history.Object, param string, opt monitor.Options, out *bufio.Writer, stderr io.Writer, asJSON, verbose bool) (handled bool, res monitor.Result, err error) {
+func (f *multiFlags) check(ctx context.Context, br *bufio.Reader, name string, obj history.Object, param string, opt monitor.Options, finite bool, out *bufio.Writer, stderr io.Writer, asJSON, verbose bool) (handled bool, res monitor.Result, err error) {
 	if f == nil { // no multi-object flags: the defaults
 		f = &multiFlags{inputFormat: "auto"}
 	}
@@ -61,7 +61,7 @@ func (f *multiFlags) check(ctx context.Context, br *bufio.Reader, name string, o
 	p := multiPrinter{printer: printer{w: out, json: asJSON, verbose: verbose}, explain: explain, single: new(bool)}
 	lr, err := monitor.CheckMulti(ctx, br, format,
 		logfmt.Options{Name: name, Object: obj, Param: param},
-		monitor.MultiOptions{Options: opt, Workers: f.workers, Explain: explain}, p.object)
+		monitor.MultiOptions{Options: opt, Workers: f.workers, Explain: explain, Finite: finite}, p.object)
 	if err != nil {
 		// An input error reads as a native log's does (docs/format.md,
 		// "Errors"): on stderr, and in JSON as the log's record.
