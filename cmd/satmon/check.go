@@ -262,6 +262,9 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 				res.Verdict = monitor.Error
 			}
 			c.sum.add(res.Verdict)
+			if c.xf.failed {
+				c.sum.add(monitor.Error) // a picture could not be written
+			}
 			stop := c.exitFirst && res.Verdict == monitor.Violation
 			c.mu.Unlock()
 			c.bar.Add(1)

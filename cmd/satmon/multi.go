@@ -62,12 +62,15 @@ func (f *multiFlags) check(ctx context.Context, br *bufio.Reader, name string, o
 	p := multiPrinter{w: out, json: asJSON, verbose: verbose, explain: explain}
 	lr, err := monitor.CheckMulti(ctx, br, format,
 		logfmt.Options{Name: name, Object: obj, Param: param},
-		monitor.MultiOptions{Options: opt, Workers: f.workers, Explain: explain}, p.object)
+		monitor.MultiOptions{Options: opt, Workers: f.workers, Explain: explain || f.xf.pictures()}, p.object)
 	if err != nil {
 		out.Flush()
 		fmt.Fprintf(stderr, "%v\n", err)
 	}
 	p.log(lr)
+	if f.xf.pictures() && len(lr.Objects) > 0 {
+		f.xf.drawLog(stderr, lr, opt)
+	}
 	return true, lr.Result, err
 }
 
