@@ -256,6 +256,14 @@ func (d deriver) fact(l z.Lit) string {
 		}
 		return fmt.Sprintf("%s is dropped", d.op(x))
 	case "ret":
+		if v, ok := strings.CutSuffix(m[4], " ladder"); ok {
+			// The encoder's "at most one return value" counter: it
+			// holds when one of the values up to v is returned.
+			if pos {
+				return fmt.Sprintf("pending %s returns one of the values it may return up to %s", d.id(x), v)
+			}
+			return fmt.Sprintf("pending %s returns none of the values it may return up to %s", d.id(x), v)
+		}
 		if pos {
 			return fmt.Sprintf("pending %s returns %s", d.id(x), m[4])
 		}

@@ -144,7 +144,11 @@ func explainText(res monitor.Result, ex *monitor.Explanation, deriv []string) []
 		if c := ex.Cut; c != nil {
 			t = append(t, fmt.Sprintf("(the log was cut after line %d: every linearization of its %d operations before that point ends in state %s, no operation open; the core is among the operations after it, from that state)", c.Line, c.Before, cutState(res.Object, c.State)))
 		}
-		t = append(t, "(the other operations count as pending: called where they were, returning anything or never)")
+		other := "(the other operations count as pending: called where they were, returning anything or never)"
+		if o := res.Object; o == monitor.Queue.String() || o == monitor.Stack.String() {
+			other = "(the other operations on the values the core names count as pending: called where they were, returning anything or never; with values all distinct, those on other values are left out)"
+		}
+		t = append(t, other)
 		if len(deriv) > 0 {
 			t = append(t, "derivation (SATURATE on the core):")
 			for _, d := range deriv {
