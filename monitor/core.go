@@ -280,18 +280,30 @@ func FindCore(hist *h.History, viol int, limit time.Duration) (core []int, exact
 	// asked again of the exact check, so that the shrinking goes on. The
 	// start can be large (the conflict of a long log names many
 	// operations), so chunks are taken out first, then single operations
-	// (ddmin's complement steps).
-	set = ddmin(set, func(try []int) bool {
-		sub, _ := subHistory(hist, keepOf(try))
-		if violatesSaturate(sub) {
-			return true
+	// (ddmin's complement steps). This is for the queue and stack whose
+	// operations on other values are left out (subHistory), where
+	// sub-histories get small; elsewhere the exact checks cost more than
+	// they save, and one pass of single removals is made.
+	if namedValues(hist, make([]bool, n)) != nil {
+		set = ddmin(set, func(try []int) bool {
+			sub, _ := subHistory(hist, keepOf(try))
+			if violatesSaturate(sub) {
+				return true
+			}
+			if len(sub.Ops) > coreCap {
+				return false
+			}
+			bad, err := violatesExact(k, sub, left())
+			return err == nil && bad
+		})
+	} else {
+		for j := len(set) - 1; j >= 0 && len(set) > 1; j-- {
+			try := slices.Delete(slices.Clone(set), j, j+1)
+			if sub, _ := subHistory(hist, keepOf(try)); violatesSaturate(sub) {
+				set = try
+			}
 		}
-		if len(sub.Ops) > coreCap {
-			return false
-		}
-		bad, err := violatesExact(k, sub, left())
-		return err == nil && bad
-	})
+	}
 	// Then exactly, to 1-minimality.
 	exact = true
 	if ok, err := fails(set, true); !ok || err != nil {
