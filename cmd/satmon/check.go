@@ -161,6 +161,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	files := fs.Args()
 	if len(files) == 0 {
 		files = []string{"-"}
+		sayReadingStdin(stdin, stderr)
 	}
 	c := &checker{
 		mf:        mf,
@@ -373,6 +374,8 @@ func (c *checker) check(ctx context.Context, r io.Reader, name string) (monitor.
 	}
 	var m *monitor.Monitor
 	var a history.Action
+	prog := c.liveProgress(name)
+	defer prog.Done()
 	for {
 		err := rd.NextInto(&a)
 		if err == io.EOF {
@@ -394,7 +397,9 @@ func (c *checker) check(ctx context.Context, r io.Reader, name string) (monitor.
 			c.mu.Unlock()
 			return fail(fmt.Errorf("%s:%d: %w", name, a.Line, err))
 		}
+		prog.step(m)
 		if v {
+			prog.Done()
 			// Print (and flush) the moment the violation is proven, so a
 			// monitor on a pipe speaks while the program still runs.
 			res := m.Result()
