@@ -233,10 +233,13 @@ func layout(d *Drawing) *lay {
 	}
 	slices.Sort(l.pos)
 	l.pos = slices.Compact(l.pos)
-	// Each action position is as wide as the completed operations'
-	// labels need, spread over the positions they span, within bounds:
-	// a label is cut to its bar, and a bar is long enough for its label.
+	// Each action position is as wide as the labels need, spread over the
+	// positions their bars span, within bounds: the core's and the
+	// violation's labels fit whole; of the others, three in four do (a
+	// log with a few hasty operations is not drawn ten times wider for
+	// them), and the rest are cut, whole on hover.
 	l.step = minStep
+	var others []int
 	for _, o := range l.ops {
 		if o.Return < 0 {
 			continue
@@ -248,7 +251,16 @@ func layout(d *Drawing) *lay {
 		need := int(float64(len([]rune(o.ID))+len([]rune(o.Label))+3)*w) + 8
 		i, _ := slices.BinarySearch(l.pos, o.Call)
 		j, _ := slices.BinarySearch(l.pos, o.Return)
-		l.step = max(l.step, min(maxStep, (need+j-i-1)/max(j-i, 1)))
+		per := min(maxStep, (need+j-i-1)/max(j-i, 1))
+		if o.Core || o.Violation {
+			l.step = max(l.step, per)
+		} else {
+			others = append(others, per)
+		}
+	}
+	if len(others) > 0 {
+		slices.Sort(others)
+		l.step = max(l.step, others[len(others)*3/4])
 	}
 	// Room on the right for the pending bars' ends and the violation's
 	// note.
