@@ -46,6 +46,7 @@ func drawCases(t *testing.T) []struct{ name, log, want string } {
 // has: the page's title names the verdict (and, for a log of many
 // objects, the key drawn), and an ok page has no core and no violation.
 func TestDrawEveryLog(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, c := range drawCases(t) {
 		page := filepath.Join(dir, c.name+".html")
@@ -76,20 +77,50 @@ func TestDrawEveryLog(t *testing.T) {
 			t.Errorf("%s: no SVG: %v", c.name, err)
 		}
 	}
-	// --draw names the object; a name not in the log is an error that
-	// lists the names.
-	kv := filepath.Join(testutil.Root(t), "..", "shared", "data", "porcupine-kv", "c10-bad.txt")
-	page := filepath.Join(dir, "kv4.html")
-	if code, _, errs := runCmd("check", "--html", page, "--draw", "4", kv); code != exitViolation || errs != "" {
-		t.Errorf("--draw 4: exit %d, stderr %q", code, errs)
-	} else if b, _ := os.ReadFile(page); !strings.Contains(string(b), "<title>"+kv+": object 4 (atomic-string-register): ok") {
-		t.Errorf("--draw 4 does not draw object 4:\n%.300s", b)
+}
+
+// --draw names the object to draw in a log of many objects; a name not in
+// the log is an error that lists the names; --draw without a picture is
+// a usage error. Without --draw, the first object in violation is drawn.
+func TestDrawChooses(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	log := writeTemp(t, "named.log", `# @object q1 queue
+# @object s2 stack
+[1] call q1.enqueue(1)
+[1] return
+[2] call s2.push(5)
+[2] return
+[3] call s2.pop
+[3] return 6
+[4] call q1.dequeue
+[4] return 1
+`)
+	for _, c := range []struct {
+		args  []string
+		code  int
+		title string // the page's title holds it; "" when no page
+		errs  string // stderr holds it
+	}{
+		{nil, exitViolation, "object s2 (atomic-stack): violation at step 4 of the object (line 8, return of [3])", ""},
+		{[]string{"--draw", "q1"}, exitViolation, "object q1 (atomic-queue): ok, no violation found (saturate -r can miss violations", ""},
+		{[]string{"--draw", "nope"}, exitViolation, "", "--draw nope: no object of that name in the log; its objects: q1, s2"},
+	} {
+		page := filepath.Join(dir, "p.html")
+		os.Remove(page)
+		code, _, errs := runCmd(append(append([]string{"check", "--html", page}, c.args...), log)...)
+		if code != c.code || !strings.Contains(errs, c.errs) || c.errs == "" && errs != "" {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d, stderr with %q", c.args, code, errs, c.code, c.errs)
+		}
+		b, err := os.ReadFile(page)
+		switch {
+		case c.title == "" && err == nil:
+			t.Errorf("%v: a page was written", c.args)
+		case c.title != "" && !strings.Contains(string(b), "<title>"+log+": "+c.title):
+			t.Errorf("%v: the page's title does not say %q:\n%.400s", c.args, c.title, b)
+		}
 	}
-	code, _, errs := runCmd("check", "--html", filepath.Join(dir, "none.html"), "--draw", "nope", kv)
-	if code != exitViolation || !strings.Contains(errs, "--draw nope: no object of that name in the log; its objects: 0, ") {
-		t.Errorf("--draw nope: exit %d, stderr %q", code, errs)
-	}
-	if code, _, errs := runCmd("check", "--draw", "4", kv); code != exitUsage || !strings.Contains(errs, "--draw chooses the object") {
+	if code, _, errs := runCmd("check", "--draw", "q1", log); code != exitUsage || !strings.Contains(errs, "--draw chooses the object") {
 		t.Errorf("--draw without a picture: exit %d, stderr %q", code, errs)
 	}
 }
@@ -98,6 +129,7 @@ func TestDrawEveryLog(t *testing.T) {
 // errors. The screenshots are kept in SATMON_SCREENSHOTS when it names a
 // directory, to be looked at.
 func TestDrawInChromium(t *testing.T) {
+	t.Parallel()
 	bin := chromium()
 	if bin == "" {
 		t.Skip("no headless Chromium (Debian: apt-get install chromium): browser rendering not tested")
