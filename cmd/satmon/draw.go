@@ -66,7 +66,7 @@ func pickObject(lr monitor.LogResult, name string) (*monitor.ObjectResult, strin
 		}
 	}
 	if n == 1 {
-		return &lr.Objects[0], fmt.Sprintf("drawn: object %s, the log's only object", label(&lr.Objects[0]))
+		return &lr.Objects[0], "drawn: the log's only object"
 	}
 	other := "; --draw NAME draws another"
 	if lr.ViolationObject != "" || bad > 0 {

@@ -190,6 +190,15 @@ const style = `<style>.op rect{fill:#c9d6e3;stroke:#6b7f94}.op.core rect{fill:#f
 	`.op text{fill:#222}.op.core text{font-weight:bold}.ord{fill:#1b5e20;font-weight:bold}` +
 	`.halo{paint-order:stroke;stroke:#fff;stroke-width:4px;stroke-linejoin:round}</style>` + "\n"
 
+// textW is the estimated width of s in pixels.
+func textW(s string, bold bool) int {
+	w := charW
+	if bold {
+		w = boldW
+	}
+	return int(float64(len([]rune(s))) * w)
+}
+
 // fit cuts s to what fits in width pixels, with an ellipsis when cut.
 func fit(s string, width int, bold bool) string {
 	w := charW
@@ -398,6 +407,11 @@ func writeTimeline(b *strings.Builder, l *lay) {
 		fmt.Fprintf(b, `<g class="%s" data-id="%s"><title>[%s] %s (%s)</title><rect x="%d" y="%d" width="%d" height="%d" rx="3"/><text x="%d" y="%d">%s</text></g>`+"\n",
 			cls, html.EscapeString(o.ID), html.EscapeString(o.ID), html.EscapeString(o.Label), lines,
 			x0, y, x1-x0, barH, x0+3, y+barH-5, html.EscapeString(label))
+		if full := fmt.Sprintf("[%s] %s", o.ID, o.Label); o.Return < 0 && label == full && x1-x0 > 3*textW(full, o.Core) {
+			// A long pending bar also says what it is at its end, which
+			// is in view when the page opens at the right end.
+			fmt.Fprintf(b, `<text x="%d" y="%d" text-anchor="end" fill="#555">%s</text>`+"\n", x1-6, y+barH-5, html.EscapeString(full))
+		}
 		if o.Order > 0 {
 			fmt.Fprintf(&marks, `<text class="ord halo" x="%d" y="%d">#%d</text>`+"\n", x0, y-2, o.Order)
 		}
