@@ -251,7 +251,30 @@ func FindCore(hist *h.History, viol int, limit time.Duration) (core []int, exact
 	for i := range all {
 		all[i] = i
 	}
-	set := explainedOps(hist)
+	projected := namedValues(hist, make([]bool, n)) != nil
+	var set []int
+	if projected {
+		// Where operations on other values are left out, the last
+		// operations before the violation, 16, 32, … of them, are a
+		// start whose sub-history is small: the first that fails is
+		// shrunk. (SATURATE's conflict on a long history names many
+		// operations, and without -r it may find none: the violation
+		// may have needed -r's summaries.)
+		for w := 16; w < 2*coreMaxOps && w < 2*n; w *= 2 {
+			try := all[max(0, n-w):]
+			if viol >= 0 && !slices.Contains(try, viol) {
+				try = append([]int{viol}, try...)
+				slices.Sort(try)
+			}
+			if ok, _ := fails(try, false); ok {
+				set = try
+				break
+			}
+		}
+	}
+	if set == nil {
+		set = explainedOps(hist)
+	}
 	if viol >= 0 && !slices.Contains(set, viol) {
 		set = append(set, viol)
 		slices.Sort(set)
@@ -284,13 +307,16 @@ func FindCore(hist *h.History, viol int, limit time.Duration) (core []int, exact
 	// operations on other values are left out (subHistory), where
 	// sub-histories get small; elsewhere the exact checks cost more than
 	// they save, and one pass of single removals is made.
-	if namedValues(hist, make([]bool, n)) != nil {
+	if projected {
 		set = ddmin(set, func(try []int) bool {
+			if limit > 0 && time.Now().After(deadline) {
+				return false // out of time: the core so far stands
+			}
 			sub, _ := subHistory(hist, keepOf(try))
 			if violatesSaturate(sub) {
 				return true
 			}
-			if len(sub.Ops) > coreCap {
+			if len(sub.Ops) > coreCap || limit > 0 && time.Now().After(deadline) {
 				return false
 			}
 			bad, err := violatesExact(k, sub, left())

@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -32,11 +33,16 @@ func genLog(t *testing.T, cfg gen.Config) []byte {
 // A queue that loses one element among 10,000 operations (satmon gen
 // --object queue --ops 10000 --concurrency 4 --mutate 1 --seed 3) gets a
 // core of a few operations, shown 1-minimal by ENUMERATE -c, and a
-// derivation in the words of docs/explain.md.
+// derivation in the words of docs/explain.md; so do a stack, and a queue
+// (seed 1) with no point to cut its history at before the violation.
 func TestCoreLostElement(t *testing.T) {
 	t.Parallel()
-	for _, obj := range []h.Object{h.Queue, h.Stack} {
-		cfg := gen.Config{Object: obj, Ops: 10000, Concurrency: 4, Mutate: 1, Seed: 3}
+	for _, c := range []struct {
+		obj  h.Object
+		seed int64
+	}{{h.Queue, 3}, {h.Stack, 3}, {h.Queue, 1}} {
+		obj := c.obj
+		cfg := gen.Config{Object: obj, Ops: 10000, Concurrency: 4, Mutate: 1, Seed: c.seed}
 		res, x, err := CheckLogExplain(bytes.NewReader(genLog(t, cfg)), logfmt.Options{Name: "gen.log"}, DefaultOptions(), nil)
 		if err != nil {
 			t.Fatal(err)
@@ -47,7 +53,7 @@ func TestCoreLostElement(t *testing.T) {
 		if len(x.Core) > 10 {
 			t.Errorf("%s: core of %d operations, want at most 10 (%s)", obj, len(x.Core), x.Note)
 		}
-		verifyCore(t, obj.String()+" seed 3", x)
+		verifyCore(t, fmt.Sprintf("%s seed %d", obj, c.seed), x)
 		deriv, err := Derive(x.History, x.Core)
 		if err != nil {
 			t.Fatalf("%s: %v", obj, err)
@@ -60,7 +66,7 @@ func TestCoreLostElement(t *testing.T) {
 		if len(deriv) > 20 {
 			t.Errorf("%s: derivation of %d steps for a core of %d", obj, len(deriv), len(x.Core))
 		}
-		t.Logf("%s: core of %d among %d operations, derivation of %d steps", obj, len(x.Core), len(x.History.Ops), len(deriv))
+		t.Logf("%s seed %d: core of %d among %d operations (cut: %v), derivation of %d steps", obj, c.seed, len(x.Core), len(x.History.Ops), x.Cut != nil, len(deriv))
 	}
 }
 
