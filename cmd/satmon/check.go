@@ -74,7 +74,9 @@ tags repeated (their operations are never forgotten).
 Live logs: after a violation, satmon keeps reading its input to the end,
 so the program writing it is neither blocked nor killed by SIGPIPE;
 --exit-on-violation exits at once instead. An interrupt (Ctrl-C) prints
-the verdict so far of the history being read, and a summary.
+the verdict so far of the history being read, and a summary. On a
+terminal, the file being read shows its progress on stderr (steps read,
+rate, window), and a batch of 10 files or more a bar of the files.
 
 Examples:
   satmon check testdata/stack/figure11-h2.log
