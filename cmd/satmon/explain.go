@@ -135,10 +135,10 @@ func explainText(res monitor.Result, ex *monitor.Explanation, deriv []string) []
 		t = append(t, fmt.Sprintf("core: %d operations whose sub-history is not linearizable (%s):", len(ex.Core), how))
 		w := 0
 		for _, c := range res.Core {
-			w = max(w, len(c.ID)+len([]rune(c.Op))+3)
+			w = max(w, len(c.ID)+len([]rune(opText(res.Object, c.Op)))+3)
 		}
 		for _, c := range res.Core {
-			s := fmt.Sprintf("[%s] %s", c.ID, c.Op)
+			s := fmt.Sprintf("[%s] %s", c.ID, opText(res.Object, c.Op))
 			t = append(t, fmt.Sprintf("  %s%s  %s", s, strings.Repeat(" ", w-len([]rune(s))), lines(c.CallLine, c.ReturnLine)))
 		}
 		if c := ex.Cut; c != nil {
@@ -215,7 +215,7 @@ func drawing(title string, res monitor.Result, ex *monitor.Explanation, text []s
 	}
 	for i := range ex.History.Ops {
 		o := &ex.History.Ops[i]
-		v := viz.Op{ID: o.ID, Label: o.Label.String(), Call: o.Call, Return: o.Return, CallLine: o.Line,
+		v := viz.Op{ID: o.ID, Label: opText(res.Object, o.Label.String()), Call: o.Call, Return: o.Return, CallLine: o.Line,
 			Core: core[i], Violation: i == ex.Violation, Order: order[i], Dropped: o.Pending() && dropped[o.ID]}
 		if i < len(ex.ReturnLines) {
 			v.ReturnLine = ex.ReturnLines[i]
@@ -224,6 +224,16 @@ func drawing(title string, res monitor.Result, ex *monitor.Explanation, text []s
 	}
 	d.Text = append([]string{d.Title}, text...)
 	return d
+}
+
+// opText is an operation's label as the explanation shows it: a string
+// register's read that returned the empty string says so, where the
+// label, which writes no empty value, shows a bare "read".
+func opText(object, label string) string {
+	if object == monitor.StringRegister.String() && label == "read" {
+		return `read ⇒ ""`
+	}
+	return label
 }
 
 // cutState names the state of an object at a cut.
