@@ -36,6 +36,21 @@ import (
 // product of one independent object per value, linearizability is local
 // (Herlihy and Wing), and a value's history made only of pending
 // operations is linearizable.
+//
+// For a queue or a stack whose adds all add distinct values, the
+// operations outside C on values no operation of C names are left out,
+// returned or not, and so are the removals outside C that found the
+// collection empty. This is sound by data independence: restricting a
+// linearization of the whole history to the operations on a set V of
+// values (keeping the empty removals or not) gives a linearization of
+// the restriction, since the contents restricted to V still have the
+// removed value at the front (queue) or top (stack), and are empty when
+// the whole is. A pending removal may have taken a value outside V: it
+// is kept, and may be dropped. Without this, every removal called
+// before C's last return would be relaxed, free to take the element C's
+// violation is about, and a core would have to hold them all; with it,
+// a queue that loses one element among thousands gets a core of three
+// operations.
 
 // coreCap bounds the operations of the sub-histories the exact shrinking
 // pass encodes (relaxed ones included): SYMBOLIC's encoding is cubic in
@@ -64,10 +79,20 @@ func subHistory(hist *h.History, keep []bool) (*h.History, []int) {
 			}
 		}
 	}
+	named := namedValues(hist, keep)
 	sub := &h.History{Object: hist.Object, Param: hist.Param}
 	var idx []int
 	for i := range hist.Ops {
 		o := hist.Ops[i]
+		if named != nil && !keep[i] {
+			l := o.Label
+			switch {
+			case l.Method == h.Add && !named[l.Arg]:
+				continue
+			case l.Method == h.Rem && !o.Pending() && (l.Ret == h.Empty || !named[l.Ret]):
+				continue
+			}
+		}
 		if !keep[i] || o.Pending() {
 			if o.Call > lastRet || values != nil && !values[o.Label.Arg] {
 				continue
@@ -78,6 +103,38 @@ func subHistory(hist *h.History, keep []bool) (*h.History, []int) {
 		idx = append(idx, i)
 	}
 	return sub, idx
+}
+
+// namedValues returns, for a queue or stack whose adds add distinct
+// values, the values the kept operations name (added, or returned by a
+// removal); nil for other objects and histories, whose sub-histories
+// keep every operation's value (see above).
+func namedValues(hist *h.History, keep []bool) map[h.Value]bool {
+	if hist.Object != h.Queue && hist.Object != h.Stack {
+		return nil
+	}
+	added := make(map[h.Value]bool, len(hist.Ops)/2)
+	for i := range hist.Ops {
+		if l := hist.Ops[i].Label; l.Method == h.Add {
+			if added[l.Arg] {
+				return nil
+			}
+			added[l.Arg] = true
+		}
+	}
+	named := map[h.Value]bool{}
+	for i := range hist.Ops {
+		if !keep[i] {
+			continue
+		}
+		switch o := &hist.Ops[i]; {
+		case o.Label.Method == h.Add:
+			named[o.Label.Arg] = true
+		case o.Label.Method == h.Rem && !o.Pending() && o.Label.Ret != h.Empty:
+			named[o.Label.Ret] = true
+		}
+	}
+	return named
 }
 
 // violatesSaturate reports whether SATURATE finds hist not linearizable.
@@ -194,7 +251,30 @@ func FindCore(hist *h.History, viol int, limit time.Duration) (core []int, exact
 	for i := range all {
 		all[i] = i
 	}
-	set := explainedOps(hist)
+	projected := namedValues(hist, make([]bool, n)) != nil
+	var set []int
+	if projected {
+		// Where operations on other values are left out, the last
+		// operations before the violation, 16, 32, … of them, are a
+		// start whose sub-history is small: the first that fails is
+		// shrunk. (SATURATE's conflict on a long history names many
+		// operations, and without -r it may find none: the violation
+		// may have needed -r's summaries.)
+		for w := 16; w < 2*coreMaxOps && w < 2*n; w *= 2 {
+			try := all[max(0, n-w):]
+			if viol >= 0 && !slices.Contains(try, viol) {
+				try = append([]int{viol}, try...)
+				slices.Sort(try)
+			}
+			if ok, _ := fails(try, false); ok {
+				set = try
+				break
+			}
+		}
+	}
+	if set == nil {
+		set = explainedOps(hist)
+	}
 	if viol >= 0 && !slices.Contains(set, viol) {
 		set = append(set, viol)
 		slices.Sort(set)
@@ -218,11 +298,36 @@ func FindCore(hist *h.History, viol int, limit time.Duration) (core []int, exact
 		}
 	}
 	// Shrink with SATURATE: each check is linear-ish, and a yes is sound.
-	for j := len(set) - 1; j >= 0 && len(set) > 1; j-- {
-		try := slices.Delete(slices.Clone(set), j, j+1)
-		sub, _ := subHistory(hist, keepOf(try))
-		if violatesSaturate(sub) {
-			set = try
+	// SATURATE is incomplete, and can fail on a sub-history between the
+	// start and a small core: a "no" on a sub-history small enough is
+	// asked again of the exact check, so that the shrinking goes on. The
+	// start can be large (the conflict of a long log names many
+	// operations), so chunks are taken out first, then single operations
+	// (ddmin's complement steps). This is for the queue and stack whose
+	// operations on other values are left out (subHistory), where
+	// sub-histories get small; elsewhere the exact checks cost more than
+	// they save, and one pass of single removals is made.
+	if projected {
+		set = ddmin(set, func(try []int) bool {
+			if limit > 0 && time.Now().After(deadline) {
+				return false // out of time: the core so far stands
+			}
+			sub, _ := subHistory(hist, keepOf(try))
+			if violatesSaturate(sub) {
+				return true
+			}
+			if len(sub.Ops) > coreCap || limit > 0 && time.Now().After(deadline) {
+				return false
+			}
+			bad, err := violatesExact(k, sub, left())
+			return err == nil && bad
+		})
+	} else {
+		for j := len(set) - 1; j >= 0 && len(set) > 1; j-- {
+			try := slices.Delete(slices.Clone(set), j, j+1)
+			if sub, _ := subHistory(hist, keepOf(try)); violatesSaturate(sub) {
+				set = try
+			}
 		}
 	}
 	// Then exactly, to 1-minimality.
@@ -247,6 +352,32 @@ func FindCore(hist *h.History, viol int, limit time.Duration) (core []int, exact
 		return set, false, nil
 	}
 	return set, true, nil
+}
+
+// ddmin shrinks set while fails holds, taking out chunks of a half, a
+// quarter, … of it and at last single members (Zeller and Hildebrandt's
+// delta debugging, complements only). The set it returns fails, and
+// taking out any one member makes it pass, as fails judged it.
+func ddmin(set []int, fails func([]int) bool) []int {
+	n := 2
+	for len(set) > 1 {
+		chunk := (len(set) + n - 1) / n
+		cut := false
+		for lo := 0; lo < len(set); lo += chunk {
+			try := slices.Delete(slices.Clone(set), lo, min(lo+chunk, len(set)))
+			if len(try) > 0 && fails(try) {
+				set, n, cut = try, max(n-1, 2), true
+				break
+			}
+		}
+		if !cut {
+			if n >= len(set) {
+				break
+			}
+			n = min(2*n, len(set))
+		}
+	}
+	return set
 }
 
 // A long history has no core by FindCore alone: the operations called

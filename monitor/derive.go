@@ -33,7 +33,21 @@ func Derive(hist *h.History, core []int) ([]string, error) {
 		return out, nil
 	}
 	// SATURATE is incomplete: the exact core may be beyond it while the
-	// whole history was not (SATURATE found the violation).
+	// whole history was not (SATURATE found the violation). The
+	// operations the core's sub-history relaxes are taken as they
+	// returned first: that is often enough, and small.
+	keep := make([]bool, len(hist.Ops))
+	for _, i := range core {
+		keep[i] = true
+	}
+	if _, idx := subHistory(hist, keep); len(idx) > len(core) {
+		if out, err2 := derive(hist, idx); err2 == nil {
+			return append([]string{"(SATURATE alone cannot refute the core; this is its derivation with the other operations of the core's sub-history taken as they returned)"}, out...), nil
+		}
+	}
+	if len(hist.Ops) > coreMaxOps {
+		return nil, fmt.Errorf("%w (and the history is too long to derive on whole)", err)
+	}
 	all := make([]int, len(hist.Ops))
 	for i := range all {
 		all[i] = i
@@ -256,6 +270,14 @@ func (d deriver) fact(l z.Lit) string {
 		}
 		return fmt.Sprintf("%s is dropped", d.op(x))
 	case "ret":
+		if v, ok := strings.CutSuffix(m[4], " ladder"); ok {
+			// The encoder's "at most one return value" counter: it
+			// holds when one of the values up to v is returned.
+			if pos {
+				return fmt.Sprintf("pending %s returns one of the values it may return up to %s", d.id(x), v)
+			}
+			return fmt.Sprintf("pending %s returns none of the values it may return up to %s", d.id(x), v)
+		}
 		if pos {
 			return fmt.Sprintf("pending %s returns %s", d.id(x), m[4])
 		}

@@ -115,18 +115,33 @@ func CheckLogExplain(r io.Reader, lo logfmt.Options, opt Options, onViolation fu
 func (x *Explanation) findCore(limit time.Duration) (cut bool) {
 	var core []int
 	var exact bool
+	start := time.Now()
 	err := errTooLong
 	if len(x.History.Ops) <= coreMaxOps {
 		core, exact, err = FindCore(x.History, x.Violation, limit)
 	}
 	if errors.Is(err, errTooLong) {
-		if c, cerr := x.cut(limit); cerr == nil {
+		c, cerr := x.cut(limit)
+		if cerr == nil {
 			*x = *c
 			return true
-		} else if len(x.History.Ops) > coreMaxOps {
+		}
+		err = fmt.Errorf("%w; and %w", err, cerr)
+		if len(x.History.Ops) > coreMaxOps {
 			err = fmt.Errorf("%d operations: %w; and %w", len(x.History.Ops), errTooLong, cerr)
-		} else {
-			err = fmt.Errorf("%w; and %w", err, cerr)
+			// A queue or stack of distinct values keeps only the
+			// operations on the values a core names (subHistory): its
+			// sub-histories stay small however long the history, so
+			// with no cut to help, FindCore takes it whole, in what is
+			// left of the time.
+			if namedValues(x.History, make([]bool, len(x.History.Ops))) != nil {
+				if left := limit - time.Since(start); left > 0 {
+					var ferr error
+					if core, exact, ferr = FindCore(x.History, x.Violation, left); ferr == nil {
+						err = nil
+					}
+				}
+			}
 		}
 	}
 	switch {

@@ -59,7 +59,8 @@ type ObjectResult struct {
 	// dropped, and a fresh one took over from the state it had reached.
 	Restarts int `json:"restarts,omitempty"`
 	// Explanation, with MultiOptions.Explain, is a violation's: the
-	// object's history up to it, its core, and the cut, if any.
+	// object's history up to it, its core, and the cut, if any; for an
+	// object with no violation, its whole history (no core, no witness).
 	Explanation *Explanation `json:"-"`
 
 	first   int // Seq of the object's first action: the order of results
@@ -248,6 +249,11 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 		res.seeded += s.seeded
 		for _, st := range s.objs {
 			st.finish()
+			if st.tee != nil && st.tee.b != nil && st.res.Explanation == nil {
+				// No violation: the history kept is still what a
+				// picture of the object draws.
+				st.res.Explanation = &Explanation{History: &st.tee.b.H, ReturnLines: st.tee.retLines, Violation: -1}
+			}
 			if stopped && st.res.Verdict == OK {
 				st.res.Verdict = Timeout // the rest of its log was not read
 			}

@@ -77,8 +77,10 @@ tags repeated (their operations are never forgotten).
 Live logs: after a violation or a bad line, satmon keeps reading its
 input to the end, so the program writing it is neither blocked nor
 killed by SIGPIPE; --exit-on-violation exits at once after a violation
-instead. An interrupt (Ctrl-C) prints
-the verdict so far of the history being read, and a summary.
+instead. An interrupt (Ctrl-C) prints the verdict so far of the history
+being read, and a summary. On a terminal, the file being read shows its
+progress on stderr (steps read, rate, window), and a batch of 10 files
+or more a bar of the files.
 
 Examples:
   satmon check testdata/stack/figure11-h2.log
@@ -168,6 +170,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	files := fs.Args()
 	if len(files) == 0 {
 		files = []string{"-"}
+		sayReadingStdin(stdin, stderr)
 	}
 	c := &checker{
 		mf:        mf,
@@ -277,6 +280,9 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 				res.Verdict = monitor.Error
 			}
 			c.sum.add(res.Verdict)
+			if c.xf.failed {
+				c.sum.add(monitor.Error) // a picture could not be written
+			}
 			stop := c.exitFirst && res.Verdict == monitor.Violation
 			c.mu.Unlock()
 			c.bar.Add(1)
@@ -415,6 +421,8 @@ func (c *checker) check(ctx context.Context, r io.Reader, name string) (monitor.
 	}
 	var m *monitor.Monitor
 	var a history.Action
+	prog := c.liveProgress(name)
+	defer prog.Done()
 	for {
 		err := rd.NextInto(&a)
 		if err == io.EOF {
@@ -439,7 +447,9 @@ func (c *checker) check(ctx context.Context, r io.Reader, name string) (monitor.
 			c.mu.Unlock()
 			return fail(fmt.Errorf("%s:%d: %w", name, a.Line, err))
 		}
+		prog.step(m)
 		if v {
+			prog.Done()
 			// Print (and flush) the moment the violation is proven, so a
 			// monitor on a pipe speaks while the program still runs.
 			res := m.Result()

@@ -19,7 +19,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "experiment", summary: "reproduce the paper's §6: fig12, artifact, table1, table2; and correct", run: runExperiment})
+	register(&command{name: "experiment", summary: "reproduce the paper's §6: fig12, fig12-queue, artifact, table1, table2; and correct", run: runExperiment})
 }
 
 // paperVariants are the algorithm variants of the paper's Table 1 and

@@ -61,7 +61,7 @@ func (f *multiFlags) check(ctx context.Context, br *bufio.Reader, name string, o
 	p := multiPrinter{printer: printer{w: out, json: asJSON, verbose: verbose}, explain: explain, single: new(bool)}
 	lr, err := monitor.CheckMulti(ctx, br, format,
 		logfmt.Options{Name: name, Object: obj, Param: param},
-		monitor.MultiOptions{Options: opt, Workers: f.workers, Explain: explain, Finite: finite}, p.object)
+		monitor.MultiOptions{Options: opt, Workers: f.workers, Explain: explain || f.xf.pictures(), Finite: finite}, p.object)
 	if err != nil {
 		// An input error reads as a native log's does (docs/format.md,
 		// "Errors"): on stderr, and in JSON as the log's record.
@@ -86,6 +86,9 @@ func (f *multiFlags) check(ctx context.Context, br *bufio.Reader, name string, o
 		}
 	}
 	p.log(lr)
+	if f.xf.pictures() && len(lr.Objects) > 0 {
+		f.xf.drawLog(stderr, lr, opt)
+	}
 	return true, lr.Result, err
 }
 

@@ -27,9 +27,11 @@ func runTheory(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 Prints the first-order kernel theory THEORY(H) of an atomic object and the
 formulas that constrain its matching function, as satmon evaluates and
 grounds them. OBJECT is one of: queue, stack, priority-queue, set,
-register, lock, semaphore, exchanger (the "atomic-" prefix is optional).
-PARAM is the semaphore's capacity (a positive integer, default 1) or the
-register's initial value; other objects take none.
+register, lock, semaphore, exchanger, cas-register (a compare-and-set
+register, as Jepsen's etcd tests use), string-register (put, append and
+get on a string: a key of a key-value store) (the "atomic-" prefix is
+optional). PARAM is the semaphore's capacity (a positive integer,
+default 1) or the register's initial value; other objects take none.
 
 Examples:
   satmon theory stack

@@ -51,3 +51,26 @@ func (p *Bar) Done() {
 		_ = p.b.Clear()
 	}
 }
+
+// NewCounter returns a bar for work of unknown size, counted in unit:
+// a spinner with the count done and the rate, drawn on w only when w is a
+// terminal.
+func NewCounter(w io.Writer, what, unit string) *Bar {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return &Bar{}
+	}
+	return &Bar{b: progressbar.NewOptions(-1,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString(unit),
+		progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionThrottle(200_000_000), // redraw at most every 200 ms
+	)}
+}
+
+// On reports whether the bar is drawn.
+func (p *Bar) On() bool { return p != nil && p.b != nil }

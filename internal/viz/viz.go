@@ -37,8 +37,6 @@ type Drawing struct {
 // that the file stays well under 1 MB however long the log.
 const MaxOps = 200
 
-const maxLabel = 24
-
 // window returns the operations to draw and how many were left out.
 func window(ops []Op) ([]Op, int) {
 	if len(ops) <= MaxOps {
@@ -114,94 +112,277 @@ func lanes(ops []Op) ([]int, int) {
 const (
 	laneH   = 40
 	barH    = 18
-	step    = 46 // per action position: room for a short label
-	marginL = 70
-	marginT = 58
+	minStep = 46  // per action position: room for a short label
+	maxStep = 150 // and at most, so that long labels are cut, not the page
+	marginL = 70  // the lane names' column
+	marginT = 14  // above the first lane: the witness numbers
+	// charW and boldW are generous estimates of the width of a character
+	// of the 11px sans-serif labels, so that a label cut to its bar's
+	// width does not spill past it.
+	charW = 6.6
+	boldW = 7.3
 )
 
-// SVG writes the drawing as a standalone SVG document.
+// SVG writes the drawing as a standalone SVG document: the title, the
+// legend, the lane names and the timeline.
 func SVG(w io.Writer, d *Drawing) error {
 	var b strings.Builder
-	writeSVG(&b, d)
+	lay := layout(d)
+	leg := legend(d, lay)
+	top := 30 + leg.height
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="11">`+"\n",
+		marginL+lay.width, top+lay.height, marginL+lay.width, top+lay.height)
+	b.WriteString(style)
+	fmt.Fprintf(&b, `<text x="10" y="18" font-size="14" font-weight="bold">%s</text>`+"\n", html.EscapeString(d.Title))
+	fmt.Fprintf(&b, `<g transform="translate(0,28)">%s</g>`+"\n", leg.body)
+	fmt.Fprintf(&b, `<g transform="translate(0,%d)">`+"\n", top)
+	writeLanes(&b, lay)
+	fmt.Fprintf(&b, `<g transform="translate(%d,0)">`+"\n", marginL)
+	writeTimeline(&b, lay)
+	b.WriteString("</g></g>\n</svg>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// HTML writes one self-contained HTML page: the SVG inline, the text
-// below it; no scripts, fonts or other fetches. A timeline wider than the
-// window opens scrolled to its right end, where the violation is.
+// HTML writes one self-contained page: the title, the legend, the lane
+// names and the timeline as inline SVG, the text below; no scripts, fonts
+// or other fetches. The lane names and the legend stay in view while the
+// timeline scrolls; a timeline wider than the window opens scrolled to its
+// right end, where the violation (or the end of the log) is.
 func HTML(w io.Writer, d *Drawing) error {
 	var b strings.Builder
+	lay := layout(d)
+	leg := legend(d, lay)
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>")
 	b.WriteString(html.EscapeString(d.Title))
-	b.WriteString("</title>\n<style>body{font-family:sans-serif;margin:1em}pre{font-size:13px;background:#f6f6f6;padding:.6em}" +
-		".wrap{overflow-x:auto;border:1px solid #ddd;direction:rtl}.wrap svg{direction:ltr}</style></head><body>\n<h1 style=\"font-size:18px\">")
+	b.WriteString("</title>\n<style>body{font-family:sans-serif;margin:1em}" +
+		"h1{font-size:18px;overflow-wrap:anywhere}" +
+		"pre{font-size:13px;background:#f6f6f6;padding:.6em;white-space:pre-wrap;overflow-wrap:anywhere}" +
+		".row{display:flex;border:1px solid #ddd}.lanes{flex:none;background:#fafafa;border-right:1px solid #ddd}" +
+		".wrap{overflow-x:auto;flex:auto}.wrap svg{direction:ltr;display:block}.wrap.end{direction:rtl}</style></head><body>\n<h1>")
 	b.WriteString(html.EscapeString(d.Title))
-	b.WriteString("</h1>\n<div class=\"wrap\">\n")
-	writeSVG(&b, d)
-	b.WriteString("</div>\n<pre>")
+	b.WriteString("</h1>\n")
+	fmt.Fprintf(&b, `<svg class="legend" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`+"\n", legendW, leg.height)
+	b.WriteString(leg.body)
+	b.WriteString("</svg>\n<div class=\"row\">\n")
+	fmt.Fprintf(&b, `<svg class="lanes" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`+"\n", marginL, lay.height)
+	writeLanes(&b, lay)
+	// A timeline wider than most windows opens at its right end (rtl
+	// scrolling); a narrow one stays left, by the lane names.
+	if lay.width > narrow {
+		b.WriteString("</svg>\n<div class=\"wrap end\">\n")
+	} else {
+		b.WriteString("</svg>\n<div class=\"wrap\">\n")
+	}
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="11">`+"\n",
+		lay.width, lay.height, lay.width, lay.height)
+	b.WriteString(style)
+	writeTimeline(&b, lay)
+	b.WriteString("</svg>\n</div></div>\n<pre>")
 	b.WriteString(html.EscapeString(strings.Join(d.Text, "\n")))
 	b.WriteString("</pre>\n</body></html>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func clip(s string) string {
-	r := []rune(s)
-	if len(r) > maxLabel {
-		return string(r[:maxLabel-1]) + "…"
+const style = `<style>.op rect{fill:#c9d6e3;stroke:#6b7f94}.op.core rect{fill:#f4a261;stroke:#c0392b;stroke-width:2.5}` +
+	`.op.dropped rect{fill:#eee;stroke:#bbb;stroke-dasharray:3 2}.op.pending rect{stroke-dasharray:5 3}` +
+	`.op text{fill:#222}.op.core text{font-weight:bold}.ord{fill:#1b5e20;font-weight:bold}` +
+	`.halo{paint-order:stroke;stroke:#fff;stroke-width:4px;stroke-linejoin:round}</style>` + "\n"
+
+// textW is the estimated width of s in pixels.
+func textW(s string, bold bool) int {
+	w := charW
+	if bold {
+		w = boldW
 	}
-	return s
+	return int(float64(len([]rune(s))) * w)
 }
 
-func writeSVG(b *strings.Builder, d *Drawing) {
-	ops, omitted := window(d.Ops)
-	lane, nl := lanes(ops)
+// fit cuts s to what fits in width pixels, with an ellipsis when cut.
+func fit(s string, width int, bold bool) string {
+	w := charW
+	if bold {
+		w = boldW
+	}
+	n := int(float64(width-6) / w)
+	r := []rune(s)
+	switch {
+	case len(r) <= n:
+		return s
+	case n < 2:
+		return ""
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// lay is a drawing laid out: the operations drawn, their lanes and
+// the timeline's x of each action position.
+type lay struct {
+	ops           []Op
+	lane          []int
+	lanes         int
+	omitted       int
+	pos           []int
+	step          int // the width of an action position
+	width, height int
+}
+
+func layout(d *Drawing) *lay {
+	l := &lay{}
+	l.ops, l.omitted = window(d.Ops)
+	l.lane, l.lanes = lanes(l.ops)
 	// x: the action positions present, ranked, so gaps left by the
 	// window take no room.
-	var pos []int
-	for _, o := range ops {
-		pos = append(pos, o.Call)
+	for _, o := range l.ops {
+		l.pos = append(l.pos, o.Call)
 		if o.Return >= 0 {
-			pos = append(pos, o.Return)
+			l.pos = append(l.pos, o.Return)
 		}
 	}
-	slices.Sort(pos)
-	pos = slices.Compact(pos)
-	x := func(p int) int {
-		i, _ := slices.BinarySearch(pos, p)
-		return marginL + i*step
+	slices.Sort(l.pos)
+	l.pos = slices.Compact(l.pos)
+	// Each action position is as wide as the labels need, spread over the
+	// positions their bars span, within bounds: the core's and the
+	// violation's labels fit whole; of the others, three in four do (a
+	// log with a few hasty operations is not drawn ten times wider for
+	// them), and the rest are cut, whole on hover.
+	l.step = minStep
+	var others []int
+	for _, o := range l.ops {
+		if o.Return < 0 {
+			continue
+		}
+		w := charW
+		if o.Core {
+			w = boldW
+		}
+		need := int(float64(len([]rune(o.ID))+len([]rune(o.Label))+3)*w) + 8
+		i, _ := slices.BinarySearch(l.pos, o.Call)
+		j, _ := slices.BinarySearch(l.pos, o.Return)
+		per := min(maxStep, (need+j-i-1)/max(j-i, 1))
+		if o.Core || o.Violation {
+			l.step = max(l.step, per)
+		} else {
+			others = append(others, per)
+		}
 	}
-	right := marginL + 6*step
-	if len(pos) > 0 {
-		right += x(pos[len(pos)-1]) - marginL
+	if len(others) > 0 {
+		slices.Sort(others)
+		l.step = max(l.step, others[len(others)*3/4])
 	}
-	width := max(right+260, 900)
-	height := marginT + nl*laneH + 30
-	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="11">`+"\n", width, height, width, height)
-	b.WriteString(`<style>.op rect{fill:#c9d6e3;stroke:#6b7f94}.op.core rect{fill:#f4a261;stroke:#c0392b;stroke-width:2.5}` +
-		`.op.dropped rect{fill:#eee;stroke:#bbb;stroke-dasharray:3 2}.op.pending rect{stroke-dasharray:5 3}` +
-		`.op text{fill:#222}.op.core text{font-weight:bold}.ord{fill:#1b5e20;font-weight:bold}</style>` + "\n")
-	// Legend.
-	fmt.Fprintf(b, `<g class="legend"><rect x="10" y="8" width="14" height="10" fill="#f4a261" stroke="#c0392b" stroke-width="2"/><text x="30" y="17">core: these operations alone are not linearizable</text>`)
-	fmt.Fprintf(b, `<line x1="340" y1="6" x2="340" y2="20" stroke="#c0392b" stroke-width="3"/><text x="346" y="17">return that proved the violation</text>`)
-	fmt.Fprintf(b, `<text x="540" y="17" class="ord">#n</text><text x="562" y="17">place in the witness linearization</text>`)
-	if omitted > 0 {
-		fmt.Fprintf(b, `<text x="10" y="36" fill="#555">%d operations far from the violation are not drawn</text>`, omitted)
+	// Room on the right for the pending bars' ends and the violation's
+	// note.
+	l.width = max(10+len(l.pos)*l.step+rightPad, 900-marginL)
+	l.height = marginT + l.lanes*laneH + 8
+	return l
+}
+
+// x is the timeline's x of action position p.
+func (l *lay) x(p int) int {
+	i, _ := slices.BinarySearch(l.pos, p)
+	return 10 + i*l.step
+}
+
+// rightPad is the room right of the last action position: pendingRun of
+// it for the pending bars, the rest for the violation's note.
+const (
+	rightPad   = 280
+	pendingRun = 40
+)
+
+// narrow is the widest timeline that opens at its left end.
+const narrow = 1100
+
+// legendW is the width the legend wraps at.
+const legendW = 1200
+
+type legendOut struct {
+	body   string
+	height int
+}
+
+// legend explains what the drawing shows, and only that: an ok has no
+// core, a log with nothing pending no dashed bars.
+func legend(d *Drawing, l *lay) legendOut {
+	var core, viol, ord, pending, dropped, bottom bool
+	for _, o := range l.ops {
+		core = core || o.Core
+		viol = viol || o.Violation
+		ord = ord || o.Order > 0
+		pending = pending || o.Return < 0 && !o.Dropped
+		dropped = dropped || o.Dropped
+		bottom = bottom || strings.Contains(o.Label, "⊥")
 	}
-	b.WriteString("</g>\n")
-	for l := range nl {
-		y := marginT + l*laneH
-		fmt.Fprintf(b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#eee"/><text x="6" y="%d" fill="#777">lane %d</text>`+"\n",
-			marginL-8, y+laneH/2, right, y+laneH/2, y+laneH/2+4, l+1)
+	type item struct {
+		icon string // SVG at (0,0)-(22,12)
+		text string
+	}
+	var items []item
+	// The legend's bars repeat the style's colours as attributes: a
+	// group of class "core" is a core operation to whoever reads the page.
+	bar := func(attrs string) string {
+		return `<rect x="0" y="1" width="22" height="11" rx="2" ` + attrs + `/>`
+	}
+	items = append(items, item{bar(`fill="#c9d6e3" stroke="#6b7f94"`), "an operation, from its call to its return: [id] method(arg) ⇒ return; hover for its log lines"})
+	if core {
+		items = append(items, item{bar(`fill="#f4a261" stroke="#c0392b" stroke-width="2"`), "core: these operations alone are not linearizable"})
+	}
+	if viol {
+		items = append(items, item{`<line x1="11" y1="-2" x2="11" y2="14" stroke="#c0392b" stroke-width="3"/>`, "the return that proved the violation"})
+	}
+	if pending {
+		items = append(items, item{bar(`fill="#c9d6e3" stroke="#6b7f94" stroke-dasharray="5 3"`), "dashed, to the right edge: pending, called and never returned"})
+	}
+	if bottom {
+		items = append(items, item{`<text x="4" y="11" font-weight="bold">⊥</text>`, "⇒ ⊥: no return value (pending: it may return anything, or never take effect)"})
+	}
+	if ord {
+		items = append(items, item{`<text x="0" y="11" class="ord">#n</text>`, "place in the witness linearization"})
+	}
+	if dropped {
+		items = append(items, item{bar(`fill="#eee" stroke="#bbb" stroke-dasharray="3 2"`), "grey: pending, left out by the witness"})
+	}
+	var b strings.Builder
+	x, y := 10, 4
+	for _, it := range items {
+		w := 30 + int(float64(len([]rune(it.text)))*charW) + 18
+		if x > 10 && x+w > legendW {
+			x, y = 10, y+18
+		}
+		fmt.Fprintf(&b, `<g transform="translate(%d,%d)">%s<text x="28" y="11">%s</text></g>`+"\n", x, y, it.icon, html.EscapeString(it.text))
+		x += w
+	}
+	h := y + 18
+	if l.omitted > 0 {
+		fmt.Fprintf(&b, `<text x="10" y="%d" fill="#555">%d operations far from the violation are not drawn (the text below lists the core)</text>`+"\n", h+10, l.omitted)
+		h += 16
+	}
+	return legendOut{b.String(), h + 4}
+}
+
+// writeLanes writes the lane names, at x 0 to marginL.
+func writeLanes(b *strings.Builder, l *lay) {
+	for i := range l.lanes {
+		y := marginT + i*laneH + laneH/2
+		fmt.Fprintf(b, `<text x="6" y="%d" fill="#777">lane %d</text>`+"\n", y+4, i+1)
+	}
+}
+
+// writeTimeline writes the lanes' lines and the operations, from x 0.
+func writeTimeline(b *strings.Builder, l *lay) {
+	right := l.width - rightPad + pendingRun
+	for i := range l.lanes {
+		y := marginT + i*laneH + laneH/2
+		fmt.Fprintf(b, `<line x1="0" y1="%d" x2="%d" y2="%d" stroke="#eee"/>`+"\n", y, right, y)
 	}
 	var marks strings.Builder
-	for i, o := range ops {
-		y := marginT + lane[i]*laneH + (laneH-barH)/2
-		x0 := x(o.Call)
-		x1 := right - step
+	for i, o := range l.ops {
+		y := marginT + l.lane[i]*laneH + (laneH-barH)/2
+		x0 := l.x(o.Call)
+		x1 := right
 		if o.Return >= 0 {
-			x1 = x(o.Return)
+			x1 = l.x(o.Return)
 		}
 		if x1-x0 < 8 {
 			x1 = x0 + 8
@@ -222,17 +403,24 @@ func writeSVG(b *strings.Builder, d *Drawing) {
 		} else if o.Return < 0 {
 			lines += ", pending"
 		}
-		fmt.Fprintf(b, `<g class="%s" data-id="%s"><title>[%s] %s (%s)</title><rect x="%d" y="%d" width="%d" height="%d" rx="3"/><text x="%d" y="%d">[%s] %s</text></g>`+"\n",
+		label := fit(fmt.Sprintf("[%s] %s", o.ID, o.Label), x1-x0, o.Core)
+		fmt.Fprintf(b, `<g class="%s" data-id="%s"><title>[%s] %s (%s)</title><rect x="%d" y="%d" width="%d" height="%d" rx="3"/><text x="%d" y="%d">%s</text></g>`+"\n",
 			cls, html.EscapeString(o.ID), html.EscapeString(o.ID), html.EscapeString(o.Label), lines,
-			x0, y, x1-x0, barH, x0+3, y+barH-5, html.EscapeString(o.ID), html.EscapeString(clip(o.Label)))
+			x0, y, x1-x0, barH, x0+3, y+barH-5, html.EscapeString(label))
+		if full := fmt.Sprintf("[%s] %s", o.ID, o.Label); o.Return < 0 && label == full && x1-x0 > 3*textW(full, o.Core) {
+			// A long pending bar also says what it is at its end, which
+			// is in view when the page opens at the right end.
+			fmt.Fprintf(b, `<text x="%d" y="%d" text-anchor="end" fill="#555">%s</text>`+"\n", x1-6, y+barH-5, html.EscapeString(full))
+		}
 		if o.Order > 0 {
-			fmt.Fprintf(&marks, `<text class="ord" x="%d" y="%d">#%d</text>`+"\n", x0, y-2, o.Order)
+			fmt.Fprintf(&marks, `<text class="ord halo" x="%d" y="%d">#%d</text>`+"\n", x0, y-2, o.Order)
 		}
 		if o.Violation && o.Return >= 0 {
-			fmt.Fprintf(&marks, `<g class="violation" data-id="%s"><line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#c0392b" stroke-width="3"/><text x="%d" y="%d" fill="#c0392b" font-weight="bold">violation proved here (line %d)</text></g>`+"\n",
-				html.EscapeString(o.ID), x1, y-6, x1, y+barH+6, x1+4, y-6, o.ReturnLine)
+			// The mark is a red tick just past the bar's end and a note to
+			// its right, on a halo: it crosses no label.
+			fmt.Fprintf(&marks, `<g class="violation" id="violation" data-id="%s"><line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#c0392b" stroke-width="3"/><text class="halo" x="%d" y="%d" fill="#c0392b" font-weight="bold">← violation proved here (line %d)</text></g>`+"\n",
+				html.EscapeString(o.ID), x1+2, y-4, x1+2, y+barH+4, x1+8, y+barH-5, o.ReturnLine)
 		}
 	}
 	b.WriteString(marks.String())
-	b.WriteString("</svg>\n")
 }
