@@ -158,6 +158,11 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := opt.Validate(); err != nil {
 		return usageError(stderr, "check", fmt.Errorf("%s: %v", opt.Name(), err))
 	}
+	if !fs.Changed("algorithm") && !*comp && !*incr && !fs.Changed("remove-obsolete") && !*noRemove {
+		// No variant named: the default, which checks the registers
+		// exactly (monitor.DefaultOptions).
+		opt.Algorithm, opt.RemoveObsolete = 0, false
+	}
 	files := fs.Args()
 	if len(files) == 0 {
 		files = []string{"-"}

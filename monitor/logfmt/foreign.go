@@ -196,7 +196,7 @@ func NewSource(r io.Reader, f Format, opt Options) (Source, error) {
 	if file == "" {
 		file = "<input>"
 	}
-	return &eventReader{sc: sc, file: file, format: f, forced: fam,
+	return &eventReader{sc: sc, file: file, format: f, forced: fam, abandons: opt.Abandons,
 		objects: map[string]*ObjectDecl{}, procs: map[string]*procOp{}, gen: map[string]int{}}, nil
 }
 
@@ -227,6 +227,7 @@ type procOp struct {
 // effect at any time after its call. The process may then invoke again;
 // its new operation gets a fresh id ("3", then "3~1", "3~2", ...).
 type eventReader struct {
+	abandons bool
 	sc     *bufio.Scanner
 	file   string
 	format Format
@@ -290,7 +291,9 @@ func (r *eventReader) NextEvent() (Event, error) {
 			return Event{}, err
 		}
 		if ok {
-			r.seq++
+			if !e.Abandon {
+				r.seq++
+			}
 			return e, nil
 		}
 	}
@@ -363,13 +366,11 @@ func (r *eventReader) apply(ev rawEvent) (Event, bool, error) {
 	case "fail":
 		v, constrains := open.op.fail(ev.value)
 		if !constrains {
-			r.leavePending(ev.process)
-			return Event{}, false, nil
+			return r.leavePending(ev.process, open)
 		}
 		ret = v
 	case "info":
-		r.leavePending(ev.process)
-		return Event{}, false, nil
+		return r.leavePending(ev.process, open)
 	default:
 		return Event{}, false, fmt.Errorf("unknown event type :%s (want :invoke, :ok, :fail or :info)", ev.typ)
 	}
@@ -380,10 +381,14 @@ func (r *eventReader) apply(ev rawEvent) (Event, bool, error) {
 }
 
 // leavePending closes a process's operation without a return: it stays
-// open in the history to the end.
-func (r *eventReader) leavePending(process string) {
+// open in the history to the end. With Options.Abandons an event says so.
+func (r *eventReader) leavePending(process string, open *procOp) (Event, bool, error) {
 	delete(r.procs, process)
 	r.gen[process]++
+	if !r.abandons {
+		return Event{}, false, nil
+	}
+	return Event{Object: open.obj, Action: history.Action{ID: open.id, Line: r.line}, Abandon: true}, true, nil
 }
 
 func keyName(ev rawEvent) string {

@@ -1,0 +1,434 @@
+package monitor
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+
+	h "github.com/satmon/satmon/internal/history"
+)
+
+// The frontier: the exact check of the three registers (register,
+// compare-and-set register, string register) that the default variant
+// runs, with a window of the open operations only (docs/removal.md,
+// "Summaries at any cut").
+//
+// At every point of the log the operations that returned are summarized
+// by a set of configurations. A configuration is what some linearization
+// of the history so far, all of whose linearization points lie before
+// now, leaves: the register's state, which open operations have already
+// taken effect (taken), and what the open observers may still return:
+// for an open read, the states the register passed through since its call
+// (seen); for an open compare-and-set, whether a state other than its old
+// value came since its call (other: it may fail). Every transition is
+// regStep, the sequential specification the kernels encode
+// (TestFrontierAgreesWithSAT checks the configurations against the kernel
+// by SAT).
+//
+//   - A call adds the operation to the open ones: each configuration
+//     records, for a read, its current state as seen, for a
+//     compare-and-set whether it may already fail.
+//   - The return of o keeps the configurations in which o can have taken
+//     effect with the result it returned: from each configuration, the
+//     open operations that change the state (writes, appends, successful
+//     compare-and-sets) are taken one after the other, in every order,
+//     until o's result is explained (a write or append taken, a
+//     compare-and-set taken as success, or, failed, a state other than
+//     its old value seen, a read's value seen). A configuration that
+//     explains o goes to the new set and is not extended: whatever it
+//     would be extended by can still be taken later, the operations being
+//     still open, so it covers its extensions. o is then forgotten.
+//   - No configuration left: no linearization of the history so far
+//     exists, and this return is the earliest that proves it.
+//
+// An operation that will never return (Jepsen's :info, Monitor.Abandon)
+// may take effect once at any later time, or never. A configuration in
+// which it has not taken effect covers the same one with it taken, so it
+// leaves the open operations for a pool of transitions by label, each
+// usable as many times as crashed operations carry it: a configuration
+// counts which it used (used), and crashed operations with one label are
+// counted, not enumerated. A crashed read or failed compare-and-set
+// changes nothing and is dropped.
+//
+// The window is therefore the open operations: bounded by the concurrency
+// (and not by the crashed operations, which are labels and counts). The
+// configurations are bounded by the subsets of the open operations that
+// change the state; past frontBudget the frontier gives up (top), and the
+// ok that follows is not a proof (Monitor.warnFrontier says so).
+
+// maxFrontSlots is the most operations open at once (crashed ones apart)
+// that the frontier follows: taken and other are bitsets.
+const maxFrontSlots = 64
+
+// frontBudget bounds the configurations one return may create; past it
+// the frontier gives up.
+const frontBudget = 1 << 17
+
+// fslot is an open operation of the frontier.
+type fslot struct {
+	inUse  bool
+	serial int
+	l      h.Label // as called: Ret unknown
+}
+
+// poolKey is a crashed operation's label, as far as its transition goes.
+type poolKey struct {
+	m        h.Method
+	arg, old h.Value
+}
+
+// poolLabel is a transition that crashed operations offer, and how many
+// of them offer it.
+type poolLabel struct {
+	l h.Label
+	n int
+}
+
+// fconf is a configuration.
+type fconf struct {
+	st    uint32   // state id (frontier.states)
+	taken uint64   // open operations (slots) that took effect
+	other uint64   // open compare-and-sets that may fail: a state ≠ old came since the call
+	seen  []uint64 // open reads: slot<<32 | state id, sorted
+	used  []uint32 // pool labels used, sorted, a multiset
+}
+
+func (c *fconf) clone() fconf {
+	return fconf{st: c.st, taken: c.taken, other: c.other, seen: slices.Clone(c.seen), used: slices.Clone(c.used)}
+}
+
+type frontier struct {
+	obj      h.Object
+	slots    [maxFrontSlots]fslot
+	bySerial map[int]int
+	confs    []fconf
+	pool     []poolLabel
+	poolIdx  map[poolKey]int
+	states   []regState
+	stateID  map[regState]uint32
+	top      bool   // gave up: nothing more is checked
+	why      string // why it gave up
+	checks   int
+	maxConfs int
+	key      []byte
+	dedup    map[string]struct{}
+	stack    []fconf
+}
+
+func newFrontier(obj h.Object, init regState, hasInit bool) *frontier {
+	f := &frontier{obj: obj, bySerial: map[int]int{}, poolIdx: map[poolKey]int{},
+		stateID: map[regState]uint32{}, dedup: map[string]struct{}{}}
+	f.intern(regState{}) // id 0: no value
+	st := uint32(0)
+	if hasInit {
+		st = f.intern(init)
+	}
+	f.confs = []fconf{{st: st}}
+	f.maxConfs = 1
+	return f
+}
+
+func (f *frontier) intern(s regState) uint32 {
+	if id, ok := f.stateID[s]; ok {
+		return id
+	}
+	id := uint32(len(f.states))
+	f.states = append(f.states, s)
+	f.stateID[s] = id
+	return id
+}
+
+// giveUp stops checking: every later return is accepted.
+func (f *frontier) giveUp(why string) {
+	f.top, f.why = true, why
+	f.confs = nil
+}
+
+// apply is the transition of a state-changing label at state st: a
+// compare-and-set as a success.
+func (f *frontier) apply(st uint32, l *h.Label) (uint32, bool) {
+	lab := *l
+	lab.Pending = false
+	if lab.Method == h.CAS {
+		lab.Ret = h.OK
+	}
+	ns, ok := regStep(f.obj, f.states[st], &lab)
+	if !ok {
+		return 0, false
+	}
+	return f.intern(ns), true
+}
+
+// stateChanging reports whether l may change the state: a write, an append, a
+// compare-and-set (as a success).
+func stateChanging(l *h.Label) bool {
+	return l.Method == h.Write || l.Method == h.Append || l.Method == h.CAS
+}
+
+// enter records, for the open observers of c, that the state is now st.
+func (f *frontier) enter(c *fconf, st uint32) {
+	c.st = st
+	s := f.states[st]
+	for p := range f.slots {
+		sl := &f.slots[p]
+		if !sl.inUse {
+			continue
+		}
+		switch sl.l.Method {
+		case h.Read:
+			if s.has {
+				c.addSeen(p, st)
+			}
+		case h.CAS:
+			if c.taken&(1<<p) == 0 && s.has && s.val != sl.l.Old {
+				c.other |= 1 << p
+			}
+		}
+	}
+}
+
+func (c *fconf) addSeen(p int, st uint32) {
+	x := uint64(p)<<32 | uint64(st)
+	i, found := slices.BinarySearch(c.seen, x)
+	if !found {
+		c.seen = slices.Insert(c.seen, i, x)
+	}
+}
+
+func (c *fconf) hasSeen(p int, st uint32) bool {
+	_, found := slices.BinarySearch(c.seen, uint64(p)<<32|uint64(st))
+	return found
+}
+
+// dropSlot forgets slot p in c.
+func (c *fconf) dropSlot(p int) {
+	c.taken &^= 1 << p
+	c.other &^= 1 << p
+	lo, _ := slices.BinarySearch(c.seen, uint64(p)<<32)
+	hi, _ := slices.BinarySearch(c.seen, uint64(p+1)<<32)
+	if hi > lo {
+		c.seen = slices.Delete(c.seen, lo, hi)
+	}
+}
+
+// call adds the operation serial, called with label l.
+func (f *frontier) call(serial int, l h.Label) {
+	if f.top {
+		return
+	}
+	p := -1
+	for i := range f.slots {
+		if !f.slots[i].inUse {
+			p = i
+			break
+		}
+	}
+	if p < 0 {
+		f.giveUp(fmt.Sprintf("more than %d operations open at once", maxFrontSlots))
+		return
+	}
+	f.slots[p] = fslot{inUse: true, serial: serial, l: l}
+	f.bySerial[serial] = p
+	for i := range f.confs {
+		c := &f.confs[i]
+		s := f.states[c.st]
+		switch l.Method {
+		case h.Read:
+			if s.has {
+				c.addSeen(p, c.st)
+			}
+		case h.CAS:
+			if s.has && s.val != l.Old {
+				c.other |= 1 << p
+			}
+		}
+	}
+}
+
+// explains reports whether c explains the return of slot j with label l.
+func (f *frontier) explains(c *fconf, j int, l *h.Label, want uint32) bool {
+	switch {
+	case l.Method == h.Read:
+		return c.hasSeen(j, want)
+	case l.Method == h.CAS && l.Ret == h.Fail:
+		return c.taken&(1<<j) == 0 && c.other&(1<<j) != 0
+	}
+	return c.taken&(1<<j) != 0
+}
+
+// ret applies the return of serial with label l (its result known) and
+// reports whether some linearization of the history so far exists.
+func (f *frontier) ret(serial int, l h.Label) bool {
+	f.checks++
+	if f.top {
+		return true
+	}
+	j, ok := f.bySerial[serial]
+	if !ok {
+		return true
+	}
+	delete(f.bySerial, serial)
+	var want uint32
+	if l.Method == h.Read {
+		want = f.intern(regState{l.Ret, true})
+	}
+	failed := l.Method == h.CAS && l.Ret == h.Fail
+	// The returning operation as it may take effect: a failed
+	// compare-and-set never changes the state.
+	f.slots[j].l = l
+	clear(f.dedup)
+	var out []fconf
+	stack := f.stack[:0]
+	add := func(c fconf) bool {
+		if failed && c.taken&(1<<j) != 0 {
+			return true // dead: cannot fail once taken as a success
+		}
+		k := f.keyOf(&c)
+		if _, dup := f.dedup[string(k)]; dup {
+			return true
+		}
+		f.dedup[string(k)] = struct{}{}
+		if len(f.dedup) > frontBudget {
+			return false
+		}
+		if f.explains(&c, j, &l, want) {
+			out = append(out, c)
+		} else {
+			stack = append(stack, c)
+		}
+		return true
+	}
+	for _, c := range f.confs {
+		if !add(c) {
+			f.stack = stack[:0]
+			f.giveUp(fmt.Sprintf("one return had more than %d configurations to explore", frontBudget))
+			return true
+		}
+	}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for p := range f.slots {
+			sl := &f.slots[p]
+			if !sl.inUse || c.taken&(1<<p) != 0 || !stateChanging(&sl.l) || p == j && failed {
+				continue
+			}
+			ns, ok := f.apply(c.st, &sl.l)
+			if !ok {
+				continue
+			}
+			c2 := c.clone()
+			c2.taken |= 1 << p
+			f.enter(&c2, ns)
+			if !add(c2) {
+				f.stack = stack[:0]
+				f.giveUp(fmt.Sprintf("one return had more than %d configurations to explore", frontBudget))
+				return true
+			}
+		}
+		for li := range f.pool {
+			pl := &f.pool[li]
+			if f.avail(&c, li) == 0 {
+				continue
+			}
+			ns, ok := f.apply(c.st, &pl.l)
+			if !ok || ns == c.st {
+				continue
+			}
+			c2 := c.clone()
+			i, _ := slices.BinarySearch(c2.used, uint32(li))
+			c2.used = slices.Insert(c2.used, i, uint32(li))
+			f.enter(&c2, ns)
+			if !add(c2) {
+				f.stack = stack[:0]
+				f.giveUp(fmt.Sprintf("one return had more than %d configurations to explore", frontBudget))
+				return true
+			}
+		}
+	}
+	f.stack = stack[:0]
+	f.slots[j] = fslot{}
+	for i := range out {
+		out[i].dropSlot(j)
+	}
+	f.confs = f.dedupe(out)
+	f.maxConfs = max(f.maxConfs, len(f.confs))
+	return len(f.confs) > 0
+}
+
+// avail is how many more times c may use pool label li.
+func (f *frontier) avail(c *fconf, li int) int {
+	lo, _ := slices.BinarySearch(c.used, uint32(li))
+	hi, _ := slices.BinarySearch(c.used, uint32(li+1))
+	return f.pool[li].n - (hi - lo)
+}
+
+// keyOf is c's identity, for deduplication.
+func (f *frontier) keyOf(c *fconf) []byte {
+	k := f.key[:0]
+	k = binary.LittleEndian.AppendUint32(k, c.st)
+	k = binary.LittleEndian.AppendUint64(k, c.taken)
+	k = binary.LittleEndian.AppendUint64(k, c.other)
+	k = binary.LittleEndian.AppendUint32(k, uint32(len(c.seen)))
+	for _, x := range c.seen {
+		k = binary.LittleEndian.AppendUint64(k, x)
+	}
+	for _, x := range c.used {
+		k = binary.LittleEndian.AppendUint32(k, x)
+	}
+	f.key = k
+	return k
+}
+
+// dedupe drops repeated configurations.
+func (f *frontier) dedupe(cs []fconf) []fconf {
+	clear(f.dedup)
+	out := cs[:0]
+	for _, c := range cs {
+		k := f.keyOf(&c)
+		if _, dup := f.dedup[string(k)]; dup {
+			continue
+		}
+		f.dedup[string(k)] = struct{}{}
+		out = append(out, c)
+	}
+	return out
+}
+
+// abandon turns the open operation serial into a crashed one: it will
+// never return, and may take effect once at any later time.
+func (f *frontier) abandon(serial int) {
+	if f.top {
+		return
+	}
+	p, ok := f.bySerial[serial]
+	if !ok {
+		return
+	}
+	delete(f.bySerial, serial)
+	l := f.slots[p].l
+	f.slots[p] = fslot{}
+	li := -1
+	if stateChanging(&l) {
+		key := poolKey{l.Method, l.Arg, l.Old}
+		var ok bool
+		if li, ok = f.poolIdx[key]; !ok {
+			li = len(f.pool)
+			f.pool = append(f.pool, poolLabel{l: h.Label{Method: l.Method, Arg: l.Arg, Old: l.Old}})
+			f.poolIdx[key] = li
+		}
+		f.pool[li].n++
+	}
+	for i := range f.confs {
+		c := &f.confs[i]
+		if li >= 0 && c.taken&(1<<p) != 0 {
+			j, _ := slices.BinarySearch(c.used, uint32(li))
+			c.used = slices.Insert(c.used, j, uint32(li))
+		}
+		c.dropSlot(p)
+	}
+	f.confs = f.dedupe(f.confs)
+}
+
+// open is the number of operations the frontier follows.
+func (f *frontier) open() int { return len(f.bySerial) }
