@@ -185,18 +185,18 @@ const (
 
 // Stats are an algorithm's counters, shown by -v.
 type Stats struct {
-	Checks       int     `json:"checks"`                  // membership tests run (one per return)
-	Clauses      int     `json:"clauses,omitempty"`       // clauses in the live encoding
-	Vars         int     `json:"vars,omitempty"`          // variables in the live encoding
-	Propagations int64   `json:"propagations,omitempty"`  // unit propagations (SATURATE)
-	MaxWindow    int     `json:"max_window"`              // most operations held at once
+	Checks       int   `json:"checks"`                 // membership tests run (one per return)
+	Clauses      int   `json:"clauses,omitempty"`      // clauses in the live encoding
+	Vars         int   `json:"vars,omitempty"`         // variables in the live encoding
+	Propagations int64 `json:"propagations,omitempty"` // unit propagations (SATURATE)
+	MaxWindow    int   `json:"max_window"`             // most operations held at once
 	// Configurations is the largest set of configurations the exact
 	// register check kept at once (frontier.go).
-	Configurations int `json:"configurations,omitempty"`
-	MeanWindow   float64 `json:"mean_window"`             // mean operations held, over steps
-	Removed      int     `json:"removed,omitempty"`       // operations forgotten by -r
-	RepeatedTags int     `json:"repeated_tags,omitempty"` // tags seen twice: matching is not unique
-	Summaries    int     `json:"summaries,omitempty"`     // quiescent points where -r summarized repeated values
+	Configurations int     `json:"configurations,omitempty"`
+	MeanWindow     float64 `json:"mean_window"`             // mean operations held, over steps
+	Removed        int     `json:"removed,omitempty"`       // operations forgotten by -r
+	RepeatedTags   int     `json:"repeated_tags,omitempty"` // tags seen twice: matching is not unique
+	Summaries      int     `json:"summaries,omitempty"`     // quiescent points where -r summarized repeated values
 	// ForcedRemovals counts operations forgotten, although a pending
 	// operation overlapped them, because too many were waiting (docs/removal.md).
 	ForcedRemovals int `json:"forced_removals,omitempty"`
@@ -286,7 +286,7 @@ type Monitor struct {
 	confirming  bool
 	crashed     []int
 	frontWarned bool
-	coll    collSearch // a queue's or stack's summaries (collsearch.go)
+	coll        collSearch // a queue's or stack's summaries (collsearch.go)
 	// seg, segSerials and seqs are summarizeScope's buffers.
 	seg        h.History
 	segSerials []int

@@ -228,12 +228,12 @@ type procOp struct {
 // its new operation gets a fresh id ("3", then "3~1", "3~2", ...).
 type eventReader struct {
 	abandons bool
-	sc     *bufio.Scanner
-	file   string
-	format Format
-	forced *family
-	line   int
-	seq    int
+	sc       *bufio.Scanner
+	file     string
+	format   Format
+	forced   *family
+	line     int
+	seq      int
 
 	objects map[string]*ObjectDecl // by key
 	procs   map[string]*procOp     // by process: the open operation
