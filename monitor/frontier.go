@@ -1,7 +1,6 @@
 package monitor
 
 import (
-	"encoding/binary"
 	"fmt"
 	"slices"
 
@@ -110,14 +109,17 @@ type frontier struct {
 	why      string // why it gave up
 	checks   int
 	maxConfs int
-	key      []byte
-	dedup    map[string]struct{}
 	stack    []fconf
+	// cover's record of the configurations of one return, by state and
+	// operations taken; created counts them.
+	groups  map[[2]uint64][]int
+	all     []fconf
+	created int
 }
 
 func newFrontier(obj h.Object, init regState, hasInit bool) *frontier {
 	f := &frontier{obj: obj, bySerial: map[int]int{}, poolIdx: map[poolKey]int{},
-		stateID: map[regState]uint32{}, dedup: map[string]struct{}{}}
+		stateID: map[regState]uint32{}, groups: map[[2]uint64][]int{}}
 	f.intern(regState{}) // id 0: no value
 	st := uint32(0)
 	if hasInit {
@@ -276,38 +278,40 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	// The returning operation as it may take effect: a failed
 	// compare-and-set never changes the state.
 	f.slots[j].l = l
-	clear(f.dedup)
+	f.resetCover()
 	var out []fconf
-	stack := f.stack[:0]
+	queue := f.stack[:0]
 	add := func(c fconf) bool {
 		if failed && c.taken&(1<<j) != 0 {
 			return true // dead: cannot fail once taken as a success
 		}
-		k := f.keyOf(&c)
-		if _, dup := f.dedup[string(k)]; dup {
+		if !f.cover(&c) {
 			return true
 		}
-		f.dedup[string(k)] = struct{}{}
-		if len(f.dedup) > frontBudget {
+		if f.created > frontBudget {
 			return false
 		}
 		if f.explains(&c, j, &l, want) {
 			out = append(out, c)
 		} else {
-			stack = append(stack, c)
+			queue = append(queue, c)
 		}
+		return true
+	}
+	tooMany := func() bool {
+		f.stack = queue[:0]
+		f.giveUp(fmt.Sprintf("one return had more than %d configurations to explore", frontBudget))
 		return true
 	}
 	for _, c := range f.confs {
 		if !add(c) {
-			f.stack = stack[:0]
-			f.giveUp(fmt.Sprintf("one return had more than %d configurations to explore", frontBudget))
-			return true
+			return tooMany()
 		}
 	}
-	for len(stack) > 0 {
-		c := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+	// Breadth first, so that configurations that used fewer crashed
+	// operations come first and cover the others.
+	for head := 0; head < len(queue); head++ {
+		c := queue[head]
 		for p := range f.slots {
 			sl := &f.slots[p]
 			if !sl.inUse || c.taken&(1<<p) != 0 || !stateChanging(&sl.l) || p == j && failed {
@@ -321,9 +325,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			c2.taken |= 1 << p
 			f.enter(&c2, ns)
 			if !add(c2) {
-				f.stack = stack[:0]
-				f.giveUp(fmt.Sprintf("one return had more than %d configurations to explore", frontBudget))
-				return true
+				return tooMany()
 			}
 		}
 		for li := range f.pool {
@@ -340,20 +342,84 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			c2.used = slices.Insert(c2.used, i, uint32(li))
 			f.enter(&c2, ns)
 			if !add(c2) {
-				f.stack = stack[:0]
-				f.giveUp(fmt.Sprintf("one return had more than %d configurations to explore", frontBudget))
-				return true
+				return tooMany()
 			}
 		}
 	}
-	f.stack = stack[:0]
+	f.stack = queue[:0]
 	f.slots[j] = fslot{}
 	for i := range out {
 		out[i].dropSlot(j)
 	}
-	f.confs = f.dedupe(out)
+	f.confs = f.prune(out)
 	f.maxConfs = max(f.maxConfs, len(f.confs))
 	return len(f.confs) > 0
+}
+
+// covers reports whether a covers b: the same state and operations
+// taken, and every way on open to b open to a: a's observers saw at least
+// b's, and a used at most the crashed operations b used.
+func covers(a, b *fconf) bool {
+	return a.st == b.st && a.taken == b.taken && a.other&b.other == b.other &&
+		subset(b.seen, a.seen) && subset(a.used, b.used)
+}
+
+// subset reports whether the sorted multiset a is contained in b.
+func subset[T uint32 | uint64](a, b []T) bool {
+	if len(a) > len(b) {
+		return false
+	}
+	j := 0
+	for _, x := range a {
+		for j < len(b) && b[j] < x {
+			j++
+		}
+		if j == len(b) || b[j] != x {
+			return false
+		}
+		j++
+	}
+	return true
+}
+
+// resetCover starts a new set of configurations for cover.
+func (f *frontier) resetCover() {
+	clear(f.groups)
+	f.created = 0
+	f.all = f.all[:0]
+}
+
+// cover records c and reports whether it is new: no configuration
+// recorded since resetCover covers it.
+func (f *frontier) cover(c *fconf) bool {
+	g := [2]uint64{uint64(c.st), c.taken}
+	for _, i := range f.groups[g] {
+		if covers(&f.all[i], c) {
+			return false
+		}
+	}
+	f.groups[g] = append(f.groups[g], len(f.all))
+	f.all = append(f.all, *c)
+	f.created++
+	return true
+}
+
+// prune drops the configurations of cs that another covers.
+func (f *frontier) prune(cs []fconf) []fconf {
+	out := cs[:0]
+	for i := range cs {
+		covered := false
+		for k := range cs {
+			if k != i && covers(&cs[k], &cs[i]) && !(k > i && covers(&cs[i], &cs[k])) {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			out = append(out, cs[i])
+		}
+	}
+	return out
 }
 
 // avail is how many more times c may use pool label li.
@@ -361,38 +427,6 @@ func (f *frontier) avail(c *fconf, li int) int {
 	lo, _ := slices.BinarySearch(c.used, uint32(li))
 	hi, _ := slices.BinarySearch(c.used, uint32(li+1))
 	return f.pool[li].n - (hi - lo)
-}
-
-// keyOf is c's identity, for deduplication.
-func (f *frontier) keyOf(c *fconf) []byte {
-	k := f.key[:0]
-	k = binary.LittleEndian.AppendUint32(k, c.st)
-	k = binary.LittleEndian.AppendUint64(k, c.taken)
-	k = binary.LittleEndian.AppendUint64(k, c.other)
-	k = binary.LittleEndian.AppendUint32(k, uint32(len(c.seen)))
-	for _, x := range c.seen {
-		k = binary.LittleEndian.AppendUint64(k, x)
-	}
-	for _, x := range c.used {
-		k = binary.LittleEndian.AppendUint32(k, x)
-	}
-	f.key = k
-	return k
-}
-
-// dedupe drops repeated configurations.
-func (f *frontier) dedupe(cs []fconf) []fconf {
-	clear(f.dedup)
-	out := cs[:0]
-	for _, c := range cs {
-		k := f.keyOf(&c)
-		if _, dup := f.dedup[string(k)]; dup {
-			continue
-		}
-		f.dedup[string(k)] = struct{}{}
-		out = append(out, c)
-	}
-	return out
 }
 
 // abandon turns the open operation serial into a crashed one: it will
@@ -427,7 +461,7 @@ func (f *frontier) abandon(serial int) {
 		}
 		c.dropSlot(p)
 	}
-	f.confs = f.dedupe(f.confs)
+	f.confs = f.prune(f.confs)
 }
 
 // open is the number of operations the frontier follows.
