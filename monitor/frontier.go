@@ -464,5 +464,3 @@ func (f *frontier) abandon(serial int) {
 	f.confs = f.prune(f.confs)
 }
 
-// open is the number of operations the frontier follows.
-func (f *frontier) open() int { return len(f.bySerial) }
