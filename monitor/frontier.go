@@ -68,6 +68,11 @@ type fslot struct {
 	inUse  bool
 	serial int
 	l      h.Label // as called: Ret unknown
+	// known: a read whose result is known already (the monitor looked
+	// ahead to its return, frontmon.go), target its state: only that
+	// state need be recorded as seen.
+	known  bool
+	target uint32
 }
 
 // poolKey is a crashed operation's label, as far as its transition goes.
@@ -178,7 +183,7 @@ func (f *frontier) enter(c *fconf, st uint32) {
 		}
 		switch sl.l.Method {
 		case h.Read:
-			if s.has {
+			if s.has && (!sl.known || sl.target == st) {
 				c.addSeen(p, st)
 			}
 		case h.CAS:
@@ -213,8 +218,9 @@ func (c *fconf) dropSlot(p int) {
 	}
 }
 
-// call adds the operation serial, called with label l.
-func (f *frontier) call(serial int, l h.Label) {
+// call adds the operation serial, called with label l. For a read, ret is
+// its result when already known (known).
+func (f *frontier) call(serial int, l h.Label, known bool, ret h.Value) {
 	if f.top {
 		return
 	}
@@ -230,13 +236,17 @@ func (f *frontier) call(serial int, l h.Label) {
 		return
 	}
 	f.slots[p] = fslot{inUse: true, serial: serial, l: l}
+	if known && l.Method == h.Read {
+		f.slots[p].known, f.slots[p].target = true, f.intern(regState{ret, true})
+	}
+	sl := &f.slots[p]
 	f.bySerial[serial] = p
 	for i := range f.confs {
 		c := &f.confs[i]
 		s := f.states[c.st]
 		switch l.Method {
 		case h.Read:
-			if s.has {
+			if s.has && (!sl.known || sl.target == c.st) {
 				c.addSeen(p, c.st)
 			}
 		case h.CAS:

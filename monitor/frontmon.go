@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -28,22 +29,122 @@ func frontierObject(obj h.Object) bool {
 	return obj == h.Register || obj == h.CASRegister || obj == h.StringRegister
 }
 
-// frontChecker is the frontier as a checker.
+// frontChecker is the frontier as a checker. It looks ahead: the frontier
+// is told of a read's call only once the read has returned, so that it
+// knows what the read returns and records, for the read, only whether that
+// state came (fslot.known) instead of every state that came. The actions
+// wait in q meanwhile, in log order; a violation is still found at the
+// return that proves it (its step is kept with it), only possibly a few
+// actions later. Past maxLookahead waiting actions, or when the verdict
+// so far is asked for (flush), the read goes without its result.
 type frontChecker struct {
 	f *frontier
 	m *Monitor
+	q []fevent
+	// base is the position of q[0]; callAt the position of each waiting
+	// read call whose return has not come.
+	base   int
+	callAt map[int]int
+	// viol is the action that proved the violation.
+	viol fevent
+}
+
+// maxLookahead bounds the actions waiting for a read's return.
+const maxLookahead = 4096
+
+type fkind uint8
+
+const (
+	fNone fkind = iota // a crashed read's call: nothing to do
+	fCall
+	fRet
+	fAbandon
+)
+
+// fevent is an action waiting for the frontier.
+type fevent struct {
+	kind   fkind
+	known  bool // a read's call: its result, ret, is known
+	serial int
+	l      h.Label
+	ret    h.Value
+	step   int // the monitor's step (1-based)
+	line   int
+	id     string
+	seq    int // the window's action index
 }
 
 func (c *frontChecker) call(w *window, s int) error {
-	c.f.call(s, w.op(s).Label)
-	return nil
+	o := w.op(s)
+	if o.Label.Method == h.Read {
+		c.callAt[s] = c.base + len(c.q)
+	}
+	c.q = append(c.q, fevent{kind: fCall, serial: s, l: o.Label, step: c.m.steps + 1, seq: o.Call})
+	_, err := c.process(false)
+	return err
 }
 
 func (c *frontChecker) ret(w *window, s int) (bool, error) {
-	if c.f.ret(s, w.op(s).Label) {
-		return true, nil
+	o := w.op(s)
+	if at, ok := c.callAt[s]; ok {
+		e := &c.q[at-c.base]
+		e.known, e.ret = true, o.Label.Ret
+		delete(c.callAt, s)
 	}
-	return c.m.confirmFrontier()
+	c.q = append(c.q, fevent{kind: fRet, serial: s, l: o.Label, step: c.m.steps + 1, line: c.m.curLine, id: o.ID, seq: o.Return})
+	return c.process(false)
+}
+
+// abandon is Monitor.Abandon's: a crashed read is dropped, whether or not
+// the frontier was told of its call yet.
+func (c *frontChecker) abandon(s int) error {
+	if at, ok := c.callAt[s]; ok {
+		c.q[at-c.base].kind = fNone
+		delete(c.callAt, s)
+		return nil
+	}
+	c.q = append(c.q, fevent{kind: fAbandon, serial: s})
+	_, err := c.process(false)
+	return err
+}
+
+// process tells the frontier of the waiting actions, up to the call of a
+// read whose result is not known yet (all of them when flush), and
+// reports whether no violation was found.
+func (c *frontChecker) process(flush bool) (bool, error) {
+	i := 0
+	for ; i < len(c.q); i++ {
+		e := &c.q[i]
+		if e.kind == fCall && e.l.Method == h.Read && !e.known && !flush && len(c.q)-i <= maxLookahead {
+			break
+		}
+		switch e.kind {
+		case fCall:
+			delete(c.callAt, e.serial)
+			c.f.call(e.serial, e.l, e.known, e.ret)
+		case fAbandon:
+			c.f.abandon(e.serial)
+		case fRet:
+			if !c.f.ret(e.serial, e.l) {
+				member, err := c.m.confirmFrontier(e.seq)
+				if err != nil || !member {
+					c.viol = *e
+					c.drop(i + 1)
+					return member, err
+				}
+			}
+		}
+	}
+	c.drop(i)
+	return true, nil
+}
+
+// drop forgets the first n waiting actions.
+func (c *frontChecker) drop(n int) {
+	c.base += n
+	k := copy(c.q, c.q[n:])
+	clear(c.q[k:])
+	c.q = c.q[:k]
 }
 
 func (c *frontChecker) remove(*window, []int) error { return nil }
@@ -56,7 +157,8 @@ func (c *frontChecker) stats() Stats {
 func (m *Monitor) startFrontier() {
 	init, hasInit := m.kernel.InitialWrite()
 	m.front = newFrontier(m.win.obj, regState{init, hasInit}, hasInit)
-	m.chk = &frontChecker{f: m.front, m: m}
+	m.fc = &frontChecker{f: m.front, m: m, callAt: map[int]int{}}
+	m.chk = m.fc
 	m.confirming = true
 	m.res.Algorithm = FrontierAlgorithm
 	m.res.Exact = true
@@ -92,14 +194,27 @@ func (m *Monitor) frontierStep(serial int) {
 	m.removed++
 }
 
-// confirmFrontier is called where the frontier found no linearization:
-// while the window holds the whole history, the kernel decides (SAT on its
-// complete encoding) before the violation is reported.
-func (m *Monitor) confirmFrontier() (bool, error) {
+// confirmFrontier is called where the frontier found no linearization of
+// the history up to the return at window index cut: while the window holds
+// the whole history, the kernel decides (SAT on the complete encoding of
+// that prefix) before the violation is reported.
+func (m *Monitor) confirmFrontier(cut int) (bool, error) {
 	if !m.confirming {
 		return false, nil
 	}
-	hist, _ := m.win.history()
+	hist := &h.History{Object: m.win.obj, Param: m.win.param}
+	for _, o := range m.win.all() {
+		if o.Call > cut {
+			continue
+		}
+		op := *o
+		if op.Return > cut {
+			op.Return = -1
+			op.Label.Pending, op.Label.Ret = true, h.Void
+		}
+		hist.Ops = append(hist.Ops, op)
+	}
+	compact(hist)
 	s, err := sat.New(m.opt.Solver)
 	if err != nil {
 		return false, err
@@ -118,6 +233,33 @@ func (m *Monitor) confirmFrontier() (bool, error) {
 	m.front.giveUp("the kernel did not confirm a violation the frontier found")
 	m.frontierGaveUp()
 	return true, nil
+}
+
+// flushFrontier tells the frontier of every waiting action, reads whose
+// result is not known yet included, so that the verdict covers every
+// action fed; a violation found ends monitoring as Step would have.
+func (m *Monitor) flushFrontier() {
+	if m.fc == nil || m.done || len(m.fc.q) == 0 {
+		return
+	}
+	member, err := m.fc.process(true)
+	switch {
+	case errors.Is(err, errStopped):
+		m.finish(Timeout)
+	case err == nil && !member:
+		m.frontierViolation()
+	}
+}
+
+// frontierViolation records the violation the frontier proved, at the
+// action that proved it.
+func (m *Monitor) frontierViolation() {
+	e := &m.fc.viol
+	step := e.step
+	m.res.ViolationStep = &step
+	m.res.ViolationLine = e.line
+	m.res.ViolationOp = e.id
+	m.finish(Violation)
 }
 
 // frontierGaveUp marks the result inexact and says why, once.
@@ -147,7 +289,13 @@ func (m *Monitor) Abandon(id string) error {
 	if !ok {
 		return fmt.Errorf("abandon: [%s] is not open", id)
 	}
-	m.front.abandon(s)
+	if err := m.fc.abandon(s); err != nil {
+		if errors.Is(err, errStopped) {
+			m.finish(Timeout)
+			return nil
+		}
+		return err
+	}
 	if m.confirming {
 		m.crashed = append(m.crashed, s)
 	} else {

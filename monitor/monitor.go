@@ -283,6 +283,8 @@ type Monitor struct {
 	// (frontmon.go); confirming while the window still holds the whole
 	// history, crashed the operations abandoned meanwhile.
 	front       *frontier
+	fc          *frontChecker
+	curLine     int // the line of the action being stepped
 	confirming  bool
 	crashed     []int
 	frontWarned bool
@@ -516,6 +518,7 @@ func (m *Monitor) Step(a Action) (violation bool, err error) {
 		return false, err
 	}
 	a.Seq = m.seq
+	m.curLine = a.Line
 	if a.Kind == h.Return {
 		m.win.ret(i, &a) // validate found i open
 	} else if i, err = m.win.add(&a); err != nil {
@@ -571,6 +574,12 @@ func (m *Monitor) Step(a Action) (violation bool, err error) {
 	if n > m.maxWin {
 		m.maxWin = n
 	}
+	if !member && m.fc != nil {
+		// Found at the action that proved it, maybe a few before this
+		// one (frontChecker looks ahead).
+		m.frontierViolation()
+		return true, nil
+	}
 	if !member {
 		step := m.steps
 		m.res.ViolationStep = &step
@@ -590,6 +599,7 @@ func (m *Monitor) finish(v Verdict) {
 // Result reports the verdict so far: OK unless a violation or timeout
 // happened.
 func (m *Monitor) Result() Result {
+	m.flushFrontier()
 	r := m.res
 	r.Steps = m.steps
 	r.Seconds = time.Since(m.start).Seconds()
