@@ -93,12 +93,16 @@ type fconf struct {
 	st    uint32   // state id (frontier.states)
 	taken uint64   // open operations (slots) that took effect
 	other uint64   // open compare-and-sets that may fail: a state ≠ old came since the call
+	// hide: open writes that may be placed, unseen, right before a write
+	// taken since their call: as good as taken, and they may still be
+	// taken later.
+	hide  uint64
 	seen  []uint64 // open reads: slot<<32 | state id, sorted
 	used  []uint32 // pool labels used, sorted, a multiset
 }
 
 func (c *fconf) clone() fconf {
-	return fconf{st: c.st, taken: c.taken, other: c.other, seen: slices.Clone(c.seen), used: slices.Clone(c.used)}
+	return fconf{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seen: slices.Clone(c.seen), used: slices.Clone(c.used)}
 }
 
 type frontier struct {
@@ -172,16 +176,23 @@ func stateChanging(l *h.Label) bool {
 	return l.Method == h.Write || l.Method == h.Append || l.Method == h.CAS
 }
 
-// enter records, for the open observers of c, that the state is now st.
-func (f *frontier) enter(c *fconf, st uint32) {
+// enter records, for the open observers of c, that the state is now st,
+// set by l; a write hides the open writes (not a compare-and-set: a write
+// placed right before it would change the state it finds).
+func (f *frontier) enter(c *fconf, st uint32, l *h.Label) {
 	c.st = st
 	s := f.states[st]
+	overwrites := l.Method == h.Write
 	for p := range f.slots {
 		sl := &f.slots[p]
 		if !sl.inUse {
 			continue
 		}
 		switch sl.l.Method {
+		case h.Write:
+			if overwrites && c.taken&(1<<p) == 0 {
+				c.hide |= 1 << p
+			}
 		case h.Read:
 			if s.has && (!sl.known || sl.target == st) {
 				c.addSeen(p, st)
@@ -211,6 +222,7 @@ func (c *fconf) hasSeen(p int, st uint32) bool {
 func (c *fconf) dropSlot(p int) {
 	c.taken &^= 1 << p
 	c.other &^= 1 << p
+	c.hide &^= 1 << p
 	lo, _ := slices.BinarySearch(c.seen, uint64(p)<<32)
 	hi, _ := slices.BinarySearch(c.seen, uint64(p+1)<<32)
 	if hi > lo {
@@ -265,7 +277,43 @@ func (f *frontier) explains(c *fconf, j int, l *h.Label, want uint32) bool {
 	case l.Method == h.CAS && l.Ret == h.Fail:
 		return c.taken&(1<<j) == 0 && c.other&(1<<j) != 0
 	}
-	return c.taken&(1<<j) != 0
+	return c.taken&(1<<j) != 0 || l.Method == h.Write && c.hide&(1<<j) != 0
+}
+
+// wanted reports whether making v the state in c may help: an open read
+// whose result is unknown, or is v and has not seen it; an open
+// compare-and-set, not taken, from v, or that has not seen a state other
+// than its old one, v being one; a crashed compare-and-set from v; or a
+// string register, whose appends extend any state. Otherwise a write of v
+// taken now and overwritten later is as good as hidden (fconf.hide), and
+// one left last is as good as taken later: the frontier need not take it
+// before another operation.
+func (f *frontier) wanted(c *fconf, v h.Value) bool {
+	if f.obj == h.StringRegister {
+		return true
+	}
+	for p := range f.slots {
+		sl := &f.slots[p]
+		if !sl.inUse {
+			continue
+		}
+		switch sl.l.Method {
+		case h.Read:
+			if !sl.known || f.states[sl.target].val == v && !c.hasSeen(p, sl.target) {
+				return true
+			}
+		case h.CAS:
+			if c.taken&(1<<p) == 0 && (sl.l.Old == v || c.other&(1<<p) == 0) {
+				return true
+			}
+		}
+	}
+	for li := range f.pool {
+		if l := &f.pool[li].l; l.Method == h.CAS && l.Old == v {
+			return true
+		}
+	}
+	return false
 }
 
 // ret applies the return of serial with label l (its result known) and
@@ -303,9 +351,13 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		}
 		if f.explains(&c, j, &l, want) {
 			out = append(out, c)
-		} else {
-			queue = append(queue, c)
+			if c.taken&(1<<j) != 0 {
+				return true
+			}
+			// A write explained as hidden in the past may also take
+			// effect now, or after others: that is no extension of c.
 		}
+		queue = append(queue, c)
 		return true
 	}
 	tooMany := func() bool {
@@ -327,13 +379,17 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			if !sl.inUse || c.taken&(1<<p) != 0 || !stateChanging(&sl.l) || p == j && failed {
 				continue
 			}
+			if p != j && sl.l.Method == h.Write && !f.wanted(&c, sl.l.Arg) {
+				continue
+			}
 			ns, ok := f.apply(c.st, &sl.l)
 			if !ok {
 				continue
 			}
 			c2 := c.clone()
 			c2.taken |= 1 << p
-			f.enter(&c2, ns)
+			c2.hide &^= 1 << p
+			f.enter(&c2, ns, &sl.l)
 			if !add(c2) {
 				return tooMany()
 			}
@@ -343,6 +399,9 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			if f.avail(&c, li) == 0 {
 				continue
 			}
+			if pl.l.Method == h.Write && !f.wanted(&c, pl.l.Arg) {
+				continue
+			}
 			ns, ok := f.apply(c.st, &pl.l)
 			if !ok || ns == c.st {
 				continue
@@ -350,7 +409,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			c2 := c.clone()
 			i, _ := slices.BinarySearch(c2.used, uint32(li))
 			c2.used = slices.Insert(c2.used, i, uint32(li))
-			f.enter(&c2, ns)
+			f.enter(&c2, ns, &pl.l)
 			if !add(c2) {
 				return tooMany()
 			}
@@ -370,7 +429,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 // taken, and every way on open to b open to a: a's observers saw at least
 // b's, and a used at most the crashed operations b used.
 func covers(a, b *fconf) bool {
-	return a.st == b.st && a.taken == b.taken && a.other&b.other == b.other &&
+	return a.st == b.st && a.taken == b.taken && a.other&b.other == b.other && a.hide&b.hide == b.hide &&
 		subset(b.seen, a.seen) && subset(a.used, b.used)
 }
 
