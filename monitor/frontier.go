@@ -68,11 +68,14 @@ type fslot struct {
 	inUse  bool
 	serial int
 	l      h.Label // as called: Ret unknown
-	// known: a read whose result is known already (the monitor looked
-	// ahead to its return, frontmon.go), target its state: only that
-	// state need be recorded as seen.
+	// known: a read or compare-and-set whose result is known already
+	// (the monitor looked ahead to its return, frontmon.go). For a read,
+	// target is its state: only that state need be recorded as seen; a
+	// compare-and-set that succeeded need not record other states, one
+	// that failed is never taken as a success.
 	known  bool
 	target uint32
+	ok     bool
 }
 
 // poolKey is a crashed operation's label, as far as its transition goes.
@@ -90,15 +93,15 @@ type poolLabel struct {
 
 // fconf is a configuration.
 type fconf struct {
-	st    uint32   // state id (frontier.states)
-	taken uint64   // open operations (slots) that took effect
-	other uint64   // open compare-and-sets that may fail: a state ≠ old came since the call
+	st    uint32 // state id (frontier.states)
+	taken uint64 // open operations (slots) that took effect
+	other uint64 // open compare-and-sets that may fail: a state ≠ old came since the call
 	// hide: open writes that may be placed, unseen, right before a write
 	// taken since their call: as good as taken, and they may still be
 	// taken later.
-	hide  uint64
-	seen  []uint64 // open reads: slot<<32 | state id, sorted
-	used  []uint32 // pool labels used, sorted, a multiset
+	hide uint64
+	seen []uint64 // open reads: slot<<32 | state id, sorted
+	used []uint32 // pool labels used, sorted, a multiset
 }
 
 func (c *fconf) clone() fconf {
@@ -198,7 +201,7 @@ func (f *frontier) enter(c *fconf, st uint32, l *h.Label) {
 				c.addSeen(p, st)
 			}
 		case h.CAS:
-			if c.taken&(1<<p) == 0 && s.has && s.val != sl.l.Old {
+			if c.taken&(1<<p) == 0 && s.has && s.val != sl.l.Old && !(sl.known && sl.ok) {
 				c.other |= 1 << p
 			}
 		}
@@ -248,8 +251,11 @@ func (f *frontier) call(serial int, l h.Label, known bool, ret h.Value) {
 		return
 	}
 	f.slots[p] = fslot{inUse: true, serial: serial, l: l}
-	if known && l.Method == h.Read {
+	switch {
+	case known && l.Method == h.Read:
 		f.slots[p].known, f.slots[p].target = true, f.intern(regState{ret, true})
+	case known && l.Method == h.CAS:
+		f.slots[p].known, f.slots[p].ok = true, ret == h.OK
 	}
 	sl := &f.slots[p]
 	f.bySerial[serial] = p
@@ -262,7 +268,7 @@ func (f *frontier) call(serial int, l h.Label, known bool, ret h.Value) {
 				c.addSeen(p, c.st)
 			}
 		case h.CAS:
-			if s.has && s.val != l.Old {
+			if s.has && s.val != l.Old && !(sl.known && sl.ok) {
 				c.other |= 1 << p
 			}
 		}
@@ -303,7 +309,11 @@ func (f *frontier) wanted(c *fconf, v h.Value) bool {
 				return true
 			}
 		case h.CAS:
-			if c.taken&(1<<p) == 0 && (sl.l.Old == v || c.other&(1<<p) == 0) {
+			switch {
+			case c.taken&(1<<p) != 0:
+			case !sl.known && (sl.l.Old == v || c.other&(1<<p) == 0),
+				sl.known && sl.ok && sl.l.Old == v,
+				sl.known && !sl.ok && sl.l.Old != v && c.other&(1<<p) == 0:
 				return true
 			}
 		}
@@ -379,7 +389,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			if !sl.inUse || c.taken&(1<<p) != 0 || !stateChanging(&sl.l) || p == j && failed {
 				continue
 			}
-			if p != j && sl.l.Method == h.Write && !f.wanted(&c, sl.l.Arg) {
+			if p != j && (sl.l.Method == h.Write && !f.wanted(&c, sl.l.Arg) || sl.known && sl.l.Method == h.CAS && !sl.ok) {
 				continue
 			}
 			ns, ok := f.apply(c.st, &sl.l)
@@ -532,4 +542,3 @@ func (f *frontier) abandon(serial int) {
 	}
 	f.confs = f.prune(f.confs)
 }
-

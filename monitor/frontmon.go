@@ -63,20 +63,24 @@ const (
 
 // fevent is an action waiting for the frontier.
 type fevent struct {
-	kind   fkind
-	known  bool // a read's call: its result, ret, is known
-	serial int
-	l      h.Label
-	ret    h.Value
-	step   int // the monitor's step (1-based)
-	line   int
-	id     string
-	seq    int // the window's action index
+	kind  fkind
+	known bool // a read's call: its result, ret, is known
+	// released: a crashed compare-and-set's call, which no return will
+	// make known
+	released bool
+	serial   int
+	l        h.Label
+	ret      h.Value
+	step     int // the monitor's step (1-based)
+	line     int
+	id       string
+	seq      int // the window's action index
+	in       int // the action's Seq as fed (a multi-object log's position)
 }
 
 func (c *frontChecker) call(w *window, s int) error {
 	o := w.op(s)
-	if o.Label.Method == h.Read {
+	if o.Label.Method == h.Read || o.Label.Method == h.CAS {
 		c.callAt[s] = c.base + len(c.q)
 	}
 	c.q = append(c.q, fevent{kind: fCall, serial: s, l: o.Label, step: c.m.steps + 1, seq: o.Call})
@@ -91,17 +95,23 @@ func (c *frontChecker) ret(w *window, s int) (bool, error) {
 		e.known, e.ret = true, o.Label.Ret
 		delete(c.callAt, s)
 	}
-	c.q = append(c.q, fevent{kind: fRet, serial: s, l: o.Label, step: c.m.steps + 1, line: c.m.curLine, id: o.ID, seq: o.Return})
+	c.q = append(c.q, fevent{kind: fRet, serial: s, l: o.Label, step: c.m.steps + 1, line: c.m.curLine, id: o.ID, seq: o.Return, in: c.m.curSeq})
 	return c.process(false)
 }
 
 // abandon is Monitor.Abandon's: a crashed read is dropped, whether or not
-// the frontier was told of its call yet.
+// the frontier was told of its call yet; a crashed compare-and-set whose
+// call waits goes to the frontier without a result, and then to the pool.
 func (c *frontChecker) abandon(s int) error {
 	if at, ok := c.callAt[s]; ok {
-		c.q[at-c.base].kind = fNone
+		if e := &c.q[at-c.base]; e.l.Method == h.Read {
+			e.kind = fNone
+			delete(c.callAt, s)
+			return nil
+		}
+		// Released from the look-ahead: its result never comes.
+		c.q[at-c.base].released = true
 		delete(c.callAt, s)
-		return nil
 	}
 	c.q = append(c.q, fevent{kind: fAbandon, serial: s})
 	_, err := c.process(false)
@@ -115,7 +125,7 @@ func (c *frontChecker) process(flush bool) (bool, error) {
 	i := 0
 	for ; i < len(c.q); i++ {
 		e := &c.q[i]
-		if e.kind == fCall && e.l.Method == h.Read && !e.known && !flush && len(c.q)-i <= maxLookahead {
+		if e.kind == fCall && (e.l.Method == h.Read || e.l.Method == h.CAS) && !e.known && !e.released && !flush && len(c.q)-i <= maxLookahead {
 			break
 		}
 		switch e.kind {
@@ -308,4 +318,13 @@ func (m *Monitor) Abandon(id string) error {
 func (o Options) exactOn(obj h.Object) bool {
 	o = o.withDefaults()
 	return o.Exact() || o.auto && frontierObject(obj)
+}
+
+// violationSeq is the Seq, as fed to Step, of the return at which the
+// exact register check proved a violation.
+func (m *Monitor) violationSeq() (int, bool) {
+	if m.fc == nil || m.res.Verdict != Violation {
+		return 0, false
+	}
+	return m.fc.viol.in, true
 }

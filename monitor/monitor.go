@@ -285,6 +285,7 @@ type Monitor struct {
 	front       *frontier
 	fc          *frontChecker
 	curLine     int // the line of the action being stepped
+	curSeq      int // its Seq as fed
 	confirming  bool
 	crashed     []int
 	frontWarned bool
@@ -517,8 +518,8 @@ func (m *Monitor) Step(a Action) (violation bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	m.curLine, m.curSeq = a.Line, a.Seq
 	a.Seq = m.seq
-	m.curLine = a.Line
 	if a.Kind == h.Return {
 		m.win.ret(i, &a) // validate found i open
 	} else if i, err = m.win.add(&a); err != nil {

@@ -472,11 +472,8 @@ func (s *shard) step(ev *logfmt.Event) {
 	}
 	switch {
 	case viol:
-		before := st.res.Steps
-		s.release(st)
-		step := before + *st.res.ViolationStep // fold left the synthetic steps out
-		st.res.ViolationStep = &step
 		st.res.violSeq = ev.Seq
+		s.release(st)
 		st.done, st.acts, st.nacts = true, nil, 0
 		if st.tee != nil {
 			st.res.Core, st.res.Explanation = s.core(st)
@@ -591,9 +588,19 @@ func (s *shard) release(st *objState) {
 	if st.mon == nil {
 		return
 	}
-	st.fold(st.mon.Result())
+	st.foldMon()
 	st.mon = nil
 	s.live.Add(-1)
+}
+
+// foldMon folds the live monitor's result. A violation the exact register
+// check proved at an earlier action than the one that reported it (it
+// looks ahead, frontmon.go), or at the end, is placed at that action.
+func (st *objState) foldMon() {
+	st.fold(st.mon.Result())
+	if seq, ok := st.mon.violationSeq(); ok {
+		st.res.violSeq = seq
+	}
 }
 
 // fold adds the result of one of the object's monitors to its result,
@@ -607,10 +614,15 @@ func (st *objState) fold(r Result) {
 			r.ViolationStep = &v
 		}
 	}
+	before := st.res.Steps
 	st.res.Steps += r.Steps
 	st.res.Operations += r.Operations
 	st.res.Verdict = r.Verdict
-	st.res.ViolationStep = r.ViolationStep
+	st.res.ViolationStep = nil
+	if r.ViolationStep != nil {
+		step := before + *r.ViolationStep // the synthetic steps left out above
+		st.res.ViolationStep = &step
+	}
 	st.res.ViolationLine, st.res.ViolationOp = r.ViolationLine, r.ViolationOp
 	st.res.Seconds += r.Seconds
 	st.res.Exact = st.res.Exact && r.Exact
@@ -639,7 +651,7 @@ func (st *objState) fail(err error) {
 // alive at the end of the log.
 func (st *objState) finish() {
 	if st.mon != nil {
-		st.fold(st.mon.Result())
+		st.foldMon()
 		st.mon = nil
 	}
 	if st.parked {
