@@ -122,6 +122,14 @@ type frontier struct {
 	checks   int
 	maxConfs int
 	stack    []fconf
+	vals     []h.Value
+	// The pool by kind: writes by value (and all), compare-and-sets by
+	// old value (and all), appends.
+	poolWrite  map[h.Value]int
+	poolWrites []int
+	poolCAS    map[h.Value][]int
+	poolOther  []int
+	poolCASAll []int
 	// cover's record of the configurations of one return, by state and
 	// operations taken; created counts them.
 	groups  map[[2]uint64][]int
@@ -131,7 +139,8 @@ type frontier struct {
 
 func newFrontier(obj h.Object, init regState, hasInit bool) *frontier {
 	f := &frontier{obj: obj, bySerial: map[int]int{}, poolIdx: map[poolKey]int{},
-		stateID: map[regState]uint32{}, groups: map[[2]uint64][]int{}}
+		stateID: map[regState]uint32{}, groups: map[[2]uint64][]int{},
+		poolWrite: map[h.Value]int{}, poolCAS: map[h.Value][]int{}}
 	f.intern(regState{}) // id 0: no value
 	st := uint32(0)
 	if hasInit {
@@ -286,17 +295,18 @@ func (f *frontier) explains(c *fconf, j int, l *h.Label, want uint32) bool {
 	return c.taken&(1<<j) != 0 || l.Method == h.Write && c.hide&(1<<j) != 0
 }
 
-// wanted reports whether making v the state in c may help: an open read
-// whose result is unknown, or is v and has not seen it; an open
-// compare-and-set, not taken, from v, or that has not seen a state other
-// than its old one, v being one; a crashed compare-and-set from v; or a
-// string register, whose appends extend any state. Otherwise a write of v
-// taken now and overwritten later is as good as hidden (fconf.hide), and
-// one left last is as good as taken later: the frontier need not take it
-// before another operation.
-func (f *frontier) wanted(c *fconf, v h.Value) bool {
+// wanted lists the states that taking a write may help reach in c (all:
+// any state): the result of an open read not yet seen (any, for a read
+// whose result is unknown); the old value of an open compare-and-set not
+// taken (any, for one whose result is unknown or that failed and has not
+// seen another state yet);
+// any, for a string register, whose appends extend any state. A write of
+// another value taken now and overwritten later is as good as hidden
+// (fconf.hide), and one left last is as good as taken later: the
+// frontier need not take it before another operation.
+func (f *frontier) wanted(c *fconf, vals []h.Value) (all bool, _ []h.Value) {
 	if f.obj == h.StringRegister {
-		return true
+		return true, vals
 	}
 	for p := range f.slots {
 		sl := &f.slots[p]
@@ -305,25 +315,34 @@ func (f *frontier) wanted(c *fconf, v h.Value) bool {
 		}
 		switch sl.l.Method {
 		case h.Read:
-			if !sl.known || f.states[sl.target].val == v && !c.hasSeen(p, sl.target) {
-				return true
+			if !sl.known {
+				return true, vals
+			}
+			if !c.hasSeen(p, sl.target) {
+				vals = append(vals, f.states[sl.target].val)
 			}
 		case h.CAS:
 			switch {
 			case c.taken&(1<<p) != 0:
-			case !sl.known && (sl.l.Old == v || c.other&(1<<p) == 0),
-				sl.known && sl.ok && sl.l.Old == v,
-				sl.known && !sl.ok && sl.l.Old != v && c.other&(1<<p) == 0:
-				return true
+			case sl.known && sl.ok, c.other&(1<<p) != 0 && !sl.known:
+				vals = append(vals, sl.l.Old)
+			case !sl.known, c.other&(1<<p) == 0:
+				return true, vals
 			}
 		}
 	}
-	for li := range f.pool {
-		if l := &f.pool[li].l; l.Method == h.CAS && l.Old == v {
-			return true
+	// A crashed compare-and-set from u to a wanted state makes u wanted.
+	for grew := true; grew; {
+		grew = false
+		for _, li := range f.poolCASAll {
+			l := &f.pool[li].l
+			if slices.Contains(vals, l.Arg) && !slices.Contains(vals, l.Old) {
+				vals = append(vals, l.Old)
+				grew = true
+			}
 		}
 	}
-	return false
+	return false, vals
 }
 
 // ret applies the return of serial with label l (its result known) and
@@ -384,12 +403,14 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	// operations come first and cover the others.
 	for head := 0; head < len(queue); head++ {
 		c := queue[head]
+		all, vals := f.wanted(&c, f.vals[:0])
+		f.vals = vals
 		for p := range f.slots {
 			sl := &f.slots[p]
 			if !sl.inUse || c.taken&(1<<p) != 0 || !stateChanging(&sl.l) || p == j && failed {
 				continue
 			}
-			if p != j && (sl.l.Method == h.Write && !f.wanted(&c, sl.l.Arg) || sl.known && sl.l.Method == h.CAS && !sl.ok) {
+			if p != j && (sl.l.Method == h.Write && !all && !slices.Contains(vals, sl.l.Arg) || sl.known && sl.l.Method == h.CAS && !sl.ok) {
 				continue
 			}
 			ns, ok := f.apply(c.st, &sl.l)
@@ -404,12 +425,24 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 				return tooMany()
 			}
 		}
-		for li := range f.pool {
+		// Crashed operations: writes of a wanted value, compare-and-sets
+		// from the current state, appends.
+		pool := f.poolOther
+		if cur := f.states[c.st]; cur.has {
+			pool = append(pool[:len(pool):len(pool)], f.poolCAS[cur.val]...)
+		}
+		if all {
+			pool = append(pool[:len(pool):len(pool)], f.poolWrites...)
+		} else {
+			for _, v := range vals {
+				if li, ok := f.poolWrite[v]; ok {
+					pool = append(pool[:len(pool):len(pool)], li)
+				}
+			}
+		}
+		for _, li := range pool {
 			pl := &f.pool[li]
 			if f.avail(&c, li) == 0 {
-				continue
-			}
-			if pl.l.Method == h.Write && !f.wanted(&c, pl.l.Arg) {
 				continue
 			}
 			ns, ok := f.apply(c.st, &pl.l)
@@ -529,6 +562,16 @@ func (f *frontier) abandon(serial int) {
 			li = len(f.pool)
 			f.pool = append(f.pool, poolLabel{l: h.Label{Method: l.Method, Arg: l.Arg, Old: l.Old}})
 			f.poolIdx[key] = li
+			switch l.Method {
+			case h.Write:
+				f.poolWrite[l.Arg] = li
+				f.poolWrites = append(f.poolWrites, li)
+			case h.CAS:
+				f.poolCAS[l.Old] = append(f.poolCAS[l.Old], li)
+				f.poolCASAll = append(f.poolCASAll, li)
+			default:
+				f.poolOther = append(f.poolOther, li)
+			}
 		}
 		f.pool[li].n++
 	}
