@@ -465,7 +465,60 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	}
 	f.confs = f.prune(out)
 	f.maxConfs = max(f.maxConfs, len(f.confs))
+	if f.checks%64 == 0 {
+		f.normalize()
+	}
 	return len(f.confs) > 0
+}
+
+// normalize takes the crashed operations every configuration used out of
+// the pool and out of the configurations: what is left to each is the
+// same, and the lists stay as short as the configurations differ.
+func (f *frontier) normalize() {
+	if len(f.confs) == 0 || len(f.confs[0].used) == 0 {
+		return
+	}
+	common := slices.Clone(f.confs[0].used)
+	for i := 1; i < len(f.confs) && len(common) > 0; i++ {
+		common = intersect(common, f.confs[i].used)
+	}
+	if len(common) == 0 {
+		return
+	}
+	for _, li := range common {
+		f.pool[li].n--
+	}
+	for i := range f.confs {
+		f.confs[i].used = minus(f.confs[i].used, common)
+	}
+}
+
+// intersect is the multiset intersection of the sorted a and b, in a.
+func intersect(a, b []uint32) []uint32 {
+	out, j := a[:0], 0
+	for _, x := range a {
+		for j < len(b) && b[j] < x {
+			j++
+		}
+		if j < len(b) && b[j] == x {
+			out = append(out, x)
+			j++
+		}
+	}
+	return out
+}
+
+// minus is the sorted multiset a less b (contained in a), in a.
+func minus(a, b []uint32) []uint32 {
+	out, j := a[:0], 0
+	for _, x := range a {
+		if j < len(b) && b[j] == x {
+			j++
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
 }
 
 // covers reports whether a covers b: the same state and operations
