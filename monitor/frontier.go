@@ -123,6 +123,7 @@ type frontier struct {
 	maxConfs int
 	stack    []fconf
 	vals     []h.Value
+	keep     []bool
 	// The pool by kind: writes by value (and all), compare-and-sets by
 	// old value (and all), appends.
 	poolWrite  map[h.Value]int
@@ -569,18 +570,31 @@ func (f *frontier) cover(c *fconf) bool {
 	return true
 }
 
-// prune drops the configurations of cs that another covers.
+// prune drops the configurations of cs that another covers (of two
+// that cover each other, the later). Only configurations with the same
+// state and operations taken can cover each other: they are compared by
+// group.
 func (f *frontier) prune(cs []fconf) []fconf {
-	out := cs[:0]
+	clear(f.groups)
+	for i := range cs {
+		g := [2]uint64{uint64(cs[i].st), cs[i].taken}
+		f.groups[g] = append(f.groups[g], i)
+	}
+	keep := f.keep[:0]
 	for i := range cs {
 		covered := false
-		for k := range cs {
+		for _, k := range f.groups[[2]uint64{uint64(cs[i].st), cs[i].taken}] {
 			if k != i && covers(&cs[k], &cs[i]) && !(k > i && covers(&cs[i], &cs[k])) {
 				covered = true
 				break
 			}
 		}
-		if !covered {
+		keep = append(keep, !covered)
+	}
+	f.keep = keep
+	out := cs[:0]
+	for i := range cs {
+		if keep[i] {
 			out = append(out, cs[i])
 		}
 	}
