@@ -466,6 +466,11 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	}
 	f.confs = f.prune(out)
 	f.maxConfs = max(f.maxConfs, len(f.confs))
+	if cap(f.all) > 1<<14 {
+		// A rare return explored many: do not hold on to its room.
+		f.all, f.stack = nil, nil
+		f.groups = map[[2]uint64][]int{}
+	}
 	if f.checks%64 == 0 {
 		f.normalize()
 	}
