@@ -76,6 +76,8 @@ type fslot struct {
 	known  bool
 	target uint32
 	ok     bool
+	// arg: a write's state; old: a compare-and-set's old state (ids)
+	arg, old uint32
 }
 
 // poolKey is a crashed operation's label, as far as its transition goes.
@@ -89,6 +91,8 @@ type poolKey struct {
 type poolLabel struct {
 	l h.Label
 	n int
+	// from, to: a compare-and-set's old and new states (ids)
+	from, to uint32
 }
 
 // fconf is a configuration.
@@ -122,11 +126,14 @@ type frontier struct {
 	checks   int
 	maxConfs int
 	stack    []fconf
-	vals     []h.Value
 	keep     []bool
+	// wanted's marks: wmark[st] == wgen for the states wlist lists.
+	wmark []uint32
+	wgen  uint32
+	wlist []uint32
 	// The pool by kind: writes by value (and all), compare-and-sets by
 	// old value (and all), appends.
-	poolWrite  map[h.Value]int
+	poolWrite  map[uint32]int // by state id
 	poolWrites []int
 	poolCAS    map[h.Value][]int
 	poolOther  []int
@@ -141,7 +148,7 @@ type frontier struct {
 func newFrontier(obj h.Object, init regState, hasInit bool) *frontier {
 	f := &frontier{obj: obj, bySerial: map[int]int{}, poolIdx: map[poolKey]int{},
 		stateID: map[regState]uint32{}, groups: map[[2]uint64][]int{},
-		poolWrite: map[h.Value]int{}, poolCAS: map[h.Value][]int{}}
+		poolWrite: map[uint32]int{}, poolCAS: map[h.Value][]int{}}
 	f.intern(regState{}) // id 0: no value
 	st := uint32(0)
 	if hasInit {
@@ -268,6 +275,12 @@ func (f *frontier) call(serial int, l h.Label, known bool, ret h.Value) {
 		f.slots[p].known, f.slots[p].ok = true, ret == h.OK
 	}
 	sl := &f.slots[p]
+	switch l.Method {
+	case h.Write:
+		sl.arg = f.intern(regState{l.Arg, true})
+	case h.CAS:
+		sl.old = f.intern(regState{l.Old, true})
+	}
 	f.bySerial[serial] = p
 	for i := range f.confs {
 		c := &f.confs[i]
@@ -305,9 +318,11 @@ func (f *frontier) explains(c *fconf, j int, l *h.Label, want uint32) bool {
 // another value taken now and overwritten later is as good as hidden
 // (fconf.hide), and one left last is as good as taken later: the
 // frontier need not take it before another operation.
-func (f *frontier) wanted(c *fconf, vals []h.Value) (all bool, _ []h.Value) {
+func (f *frontier) wanted(c *fconf) (all bool) {
+	f.wgen++
+	f.wlist = f.wlist[:0]
 	if f.obj == h.StringRegister {
-		return true, vals
+		return true
 	}
 	for p := range f.slots {
 		sl := &f.slots[p]
@@ -317,18 +332,18 @@ func (f *frontier) wanted(c *fconf, vals []h.Value) (all bool, _ []h.Value) {
 		switch sl.l.Method {
 		case h.Read:
 			if !sl.known {
-				return true, vals
+				return true
 			}
 			if !c.hasSeen(p, sl.target) {
-				vals = append(vals, f.states[sl.target].val)
+				f.want(sl.target)
 			}
 		case h.CAS:
 			switch {
 			case c.taken&(1<<p) != 0:
 			case sl.known && sl.ok, c.other&(1<<p) != 0 && !sl.known:
-				vals = append(vals, sl.l.Old)
+				f.want(sl.old)
 			case !sl.known, c.other&(1<<p) == 0:
-				return true, vals
+				return true
 			}
 		}
 	}
@@ -336,14 +351,30 @@ func (f *frontier) wanted(c *fconf, vals []h.Value) (all bool, _ []h.Value) {
 	for grew := true; grew; {
 		grew = false
 		for _, li := range f.poolCASAll {
-			l := &f.pool[li].l
-			if slices.Contains(vals, l.Arg) && !slices.Contains(vals, l.Old) {
-				vals = append(vals, l.Old)
+			pl := &f.pool[li]
+			if f.wanted1(pl.to) && !f.wanted1(pl.from) {
+				f.want(pl.from)
 				grew = true
 			}
 		}
 	}
-	return false, vals
+	return false
+}
+
+// want marks state id st wanted (wanted's marks).
+func (f *frontier) want(st uint32) {
+	for int(st) >= len(f.wmark) {
+		f.wmark = append(f.wmark, 0)
+	}
+	if f.wmark[st] != f.wgen {
+		f.wmark[st] = f.wgen
+		f.wlist = append(f.wlist, st)
+	}
+}
+
+// wanted1 reports whether wanted marked state id st.
+func (f *frontier) wanted1(st uint32) bool {
+	return int(st) < len(f.wmark) && f.wmark[st] == f.wgen
 }
 
 // ret applies the return of serial with label l (its result known) and
@@ -404,14 +435,13 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	// operations come first and cover the others.
 	for head := 0; head < len(queue); head++ {
 		c := queue[head]
-		all, vals := f.wanted(&c, f.vals[:0])
-		f.vals = vals
+		all := f.wanted(&c)
 		for p := range f.slots {
 			sl := &f.slots[p]
 			if !sl.inUse || c.taken&(1<<p) != 0 || !stateChanging(&sl.l) || p == j && failed {
 				continue
 			}
-			if p != j && (sl.l.Method == h.Write && !all && !slices.Contains(vals, sl.l.Arg) || sl.known && sl.l.Method == h.CAS && !sl.ok) {
+			if p != j && (sl.l.Method == h.Write && !all && !f.wanted1(sl.arg) || sl.known && sl.l.Method == h.CAS && !sl.ok) {
 				continue
 			}
 			ns, ok := f.apply(c.st, &sl.l)
@@ -435,8 +465,8 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		if all {
 			pool = append(pool[:len(pool):len(pool)], f.poolWrites...)
 		} else {
-			for _, v := range vals {
-				if li, ok := f.poolWrite[v]; ok {
+			for _, st := range f.wlist {
+				if li, ok := f.poolWrite[st]; ok {
 					pool = append(pool[:len(pool):len(pool)], li)
 				}
 			}
@@ -636,9 +666,10 @@ func (f *frontier) abandon(serial int) {
 			f.poolIdx[key] = li
 			switch l.Method {
 			case h.Write:
-				f.poolWrite[l.Arg] = li
+				f.poolWrite[f.intern(regState{l.Arg, true})] = li
 				f.poolWrites = append(f.poolWrites, li)
 			case h.CAS:
+				f.pool[li].from, f.pool[li].to = f.intern(regState{l.Old, true}), f.intern(regState{l.Arg, true})
 				f.poolCAS[l.Old] = append(f.poolCAS[l.Old], li)
 				f.poolCASAll = append(f.poolCASAll, li)
 			default:
