@@ -71,8 +71,9 @@ type fslot struct {
 	// known: a read or compare-and-set whose result is known already
 	// (the monitor looked ahead to its return, frontmon.go). For a read,
 	// target is its state: only that state need be recorded as seen; a
-	// compare-and-set that succeeded need not record other states, one
-	// that failed is never taken as a success.
+	// compare-and-set that succeeded need not record other states. What
+	// is known of the future only narrows what is recorded, never the
+	// configurations: those stay the history so far's.
 	known  bool
 	target uint32
 	ok     bool
@@ -309,11 +310,11 @@ func (f *frontier) explains(c *fconf, j int, l *h.Label, want uint32) bool {
 	return c.taken&(1<<j) != 0 || l.Method == h.Write && c.hide&(1<<j) != 0
 }
 
-// wanted lists the states that taking a write may help reach in c (all:
-// any state): the result of an open read not yet seen (any, for a read
+// wanted marks the states that taking a write may help reach in c, or
+// says all: the result of an open read not yet seen (any, for a read
 // whose result is unknown); the old value of an open compare-and-set not
-// taken (any, for one whose result is unknown or that failed and has not
-// seen another state yet);
+// taken (any, for one not known to succeed that has not seen another
+// state yet);
 // any, for a string register, whose appends extend any state. A write of
 // another value taken now and overwritten later is as good as hidden
 // (fconf.hide), and one left last is as good as taken later: the
@@ -340,10 +341,10 @@ func (f *frontier) wanted(c *fconf) (all bool) {
 		case h.CAS:
 			switch {
 			case c.taken&(1<<p) != 0:
-			case sl.known && sl.ok, c.other&(1<<p) != 0 && !sl.known:
-				f.want(sl.old)
-			case !sl.known, c.other&(1<<p) == 0:
+			case c.other&(1<<p) == 0 && !(sl.known && sl.ok):
 				return true
+			default:
+				f.want(sl.old)
 			}
 		}
 	}
@@ -441,7 +442,11 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			if !sl.inUse || c.taken&(1<<p) != 0 || !stateChanging(&sl.l) || p == j && failed {
 				continue
 			}
-			if p != j && (sl.l.Method == h.Write && !all && !f.wanted1(sl.arg) || sl.known && sl.l.Method == h.CAS && !sl.ok) {
+			// A compare-and-set known to fail is still taken as a success
+			// until it returns: the history so far, where it is open,
+			// allows that, and a violation is reported at the earliest
+			// return after which none of its linearizations exists.
+			if p != j && sl.l.Method == h.Write && !all && !f.wanted1(sl.arg) {
 				continue
 			}
 			ns, ok := f.apply(c.st, &sl.l)

@@ -290,10 +290,19 @@ func TestFrontierAgreesWithSAT(t *testing.T) {
 			if a.call {
 				l := o.Label
 				l.Pending, l.Ret = true, h.Void
-				// Half the reads with their result known at the call, as
-				// the monitor's look-ahead gives them (frontChecker).
-				known := o.Label.Method == h.Read && !o.Pending() && rng.IntN(2) == 0
-				f.call(a.op+1, l, known, o.Label.Ret)
+				// Half the reads and compare-and-sets that return in the
+				// cut with their result known at the call, as the
+				// monitor's look-ahead gives them (frontChecker), and some
+				// of those that return after it: what is known of the
+				// future must not change the configurations of the cut.
+				w := &whole.Ops[slices.IndexFunc(whole.Ops, func(x h.Op) bool { return x.Call == o.Call })]
+				known := (o.Label.Method == h.Read || o.Label.Method == h.CAS) && !w.Pending() && rng.IntN(2) == 0
+				if known {
+					l.Ret = w.Label.Ret
+				}
+				ret := l.Ret
+				l.Ret = h.Void
+				f.call(a.op+1, l, known, ret)
 				if crashed[a.op] {
 					f.abandon(a.op + 1)
 				}
@@ -500,5 +509,31 @@ func TestFrontierGeneratedAgainstPorcupine(t *testing.T) {
 		if want := porcupineLinearizable(hist); !got.Exact || (got.Verdict == OK) != want {
 			t.Fatalf("history %d: default %v (exact %v), porcupine linearizable %v\n%v", i, got.Verdict, got.Exact, want, hist)
 		}
+	}
+}
+
+// The look-ahead knows that cas(0, 2) fails before its return, but up to
+// that return the history allows it to succeed, which is what cas(2, 0)
+// ⇒ ok needs: the violation comes at the failure's return (step 7), not
+// at cas(2, 0)'s (step 6). TestFrontierDifferential found the frontier
+// reporting it one return early when a compare-and-set known to fail was
+// never taken as a success.
+func TestFrontierKnownFailureIsOpen(t *testing.T) {
+	t.Parallel()
+	hist := &h.History{Object: h.CASRegister, Ops: []h.Op{
+		{ID: "5", Label: h.Label{Method: h.CAS, Old: "2", Arg: "0", Ret: h.OK}, Call: 0, Return: 5},
+		{ID: "6", Label: h.Label{Method: h.Write, Arg: "0"}, Call: 1, Return: 3},
+		{ID: "4", Label: h.Label{Method: h.CAS, Old: "0", Arg: "1", Pending: true}, Call: 2, Return: -1},
+		{ID: "2", Label: h.Label{Method: h.CAS, Old: "0", Arg: "2", Ret: h.Fail}, Call: 4, Return: 6},
+		{ID: "1", Label: h.Label{Method: h.CAS, Old: "2", Arg: "1", Ret: h.Fail}, Call: 7, Return: 8},
+		{ID: "3", Label: h.Label{Method: h.CAS, Old: "1", Arg: "1", Pending: true}, Call: 9, Return: -1},
+	}}
+	want := check(hist, Options{Algorithm: Enumerate, Completion: true})
+	got := check(hist, Options{})
+	if want.Verdict != Violation || *want.ViolationStep != 7 {
+		t.Fatalf("enumerate -c: %v at %v", want.Verdict, deref(want.ViolationStep))
+	}
+	if got.Verdict != Violation || *got.ViolationStep != 7 || !got.Exact {
+		t.Fatalf("default: %v at %v (exact %v), want a violation at step 7", got.Verdict, deref(got.ViolationStep), got.Exact)
 	}
 }
