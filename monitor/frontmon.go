@@ -151,6 +151,9 @@ func (c *frontChecker) process(flush bool) (bool, error) {
 
 // drop forgets the first n waiting actions.
 func (c *frontChecker) drop(n int) {
+	if n == 0 {
+		return
+	}
 	c.base += n
 	k := copy(c.q, c.q[n:])
 	clear(c.q[k:])
