@@ -66,17 +66,25 @@ type Options struct {
 	// Warn receives -r's warning that a window keeps growing (see
 	// docs/removal.md); nil means standard error.
 	Warn io.Writer
+	// auto: no algorithm was named. The registers are then checked
+	// exactly by the frontier (frontmon.go), the other objects by
+	// SATURATE -r.
+	auto bool
 }
 
-// DefaultOptions is the variant satmon runs unless told otherwise:
-// SATURATE -r, which never reports a false violation, keeps bounded memory
-// on endless logs, and can miss violations (see Exact).
-func DefaultOptions() Options { return Options{Algorithm: Saturate, RemoveObsolete: true} }
+// DefaultOptions is the variant satmon runs unless told otherwise: on
+// the three registers (register, compare-and-set register, string
+// register) the exact frontier check, whose ok is a proof and whose window
+// holds the open operations (docs/removal.md); on the other objects
+// SATURATE -r, which never reports a false violation, keeps bounded
+// memory on endless logs, and can miss violations (see Exact). Naming
+// Saturate explicitly runs SATURATE on the registers too.
+func DefaultOptions() Options { return Options{}.withDefaults() }
 
 // withDefaults fills in the default variant when no algorithm is named.
 func (o Options) withDefaults() Options {
 	if o.Algorithm == 0 {
-		o.Algorithm, o.RemoveObsolete = Saturate, true
+		o.Algorithm, o.RemoveObsolete, o.auto = Saturate, true, true
 	}
 	return o
 }
@@ -86,7 +94,8 @@ func (o Options) withDefaults() Options {
 // or without -c) and SYMBOLIC without -r. SATURATE never branches, and
 // SYMBOLIC -r forgets what it derived through removed operations, so their
 // ok means only that no violation was found. A violation is a proof under
-// every variant.
+// every variant. The default variant is exact on the registers, which
+// Result.Exact says per history.
 func (o Options) Exact() bool {
 	o = o.withDefaults()
 	switch o.Algorithm {
@@ -176,15 +185,18 @@ const (
 
 // Stats are an algorithm's counters, shown by -v.
 type Stats struct {
-	Checks       int     `json:"checks"`                  // membership tests run (one per return)
-	Clauses      int     `json:"clauses,omitempty"`       // clauses in the live encoding
-	Vars         int     `json:"vars,omitempty"`          // variables in the live encoding
-	Propagations int64   `json:"propagations,omitempty"`  // unit propagations (SATURATE)
-	MaxWindow    int     `json:"max_window"`              // most operations held at once
-	MeanWindow   float64 `json:"mean_window"`             // mean operations held, over steps
-	Removed      int     `json:"removed,omitempty"`       // operations forgotten by -r
-	RepeatedTags int     `json:"repeated_tags,omitempty"` // tags seen twice: matching is not unique
-	Summaries    int     `json:"summaries,omitempty"`     // quiescent points where -r summarized repeated values
+	Checks       int   `json:"checks"`                 // membership tests run (one per return)
+	Clauses      int   `json:"clauses,omitempty"`      // clauses in the live encoding
+	Vars         int   `json:"vars,omitempty"`         // variables in the live encoding
+	Propagations int64 `json:"propagations,omitempty"` // unit propagations (SATURATE)
+	MaxWindow    int   `json:"max_window"`             // most operations held at once
+	// Configurations is the largest set of configurations the exact
+	// register check kept at once (frontier.go).
+	Configurations int     `json:"configurations,omitempty"`
+	MeanWindow     float64 `json:"mean_window"`             // mean operations held, over steps
+	Removed        int     `json:"removed,omitempty"`       // operations forgotten by -r
+	RepeatedTags   int     `json:"repeated_tags,omitempty"` // tags seen twice: matching is not unique
+	Summaries      int     `json:"summaries,omitempty"`     // quiescent points where -r summarized repeated values
 	// ForcedRemovals counts operations forgotten, although a pending
 	// operation overlapped them, because too many were waiting (docs/removal.md).
 	ForcedRemovals int `json:"forced_removals,omitempty"`
@@ -267,7 +279,17 @@ type Monitor struct {
 	// satOnly, for tests: summaries decide every queue or stack segment
 	// by SAT (tuning.satOnly).
 	satOnly bool
-	coll    collSearch // a queue's or stack's summaries (collsearch.go)
+	// front is the exact register check of the default variant
+	// (frontmon.go); confirming while the window still holds the whole
+	// history, crashed the operations abandoned meanwhile.
+	front       *frontier
+	fc          *frontChecker
+	curLine     int // the line of the action being stepped
+	curSeq      int // its Seq as fed
+	confirming  bool
+	crashed     []int
+	frontWarned bool
+	coll        collSearch // a queue's or stack's summaries (collsearch.go)
 	// seg, segSerials and seqs are summarizeScope's buffers.
 	seg        h.History
 	segSerials []int
@@ -325,6 +347,11 @@ func newMonitor(ctx context.Context, obj h.Object, param string, opt Options, tu
 	m.win = newWindow(k, obj, param)
 	if err := opt.Validate(); err != nil {
 		return nil, err
+	}
+	if opt.auto && frontierObject(obj) {
+		m.res = Result{Object: obj.String(), Algorithm: opt.Name(), Verdict: OK}
+		m.startFrontier()
+		return m, nil
 	}
 	switch opt.Algorithm {
 	case Enumerate:
@@ -492,6 +519,7 @@ func (m *Monitor) Step(a Action) (violation bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	m.curLine, m.curSeq = a.Line, a.Seq
 	a.Seq = m.seq
 	if a.Kind == h.Return {
 		m.win.ret(i, &a) // validate found i open
@@ -538,6 +566,9 @@ func (m *Monitor) Step(a Action) (violation bool, err error) {
 		}
 		member = member && !m.chk.refuted()
 	}
+	if m.front != nil && a.Kind == h.Return && member {
+		m.frontierStep(i)
+	}
 	m.steps++
 	n := m.win.size()
 	if m.rem != nil && !m.warned && n > warnWindow {
@@ -546,6 +577,12 @@ func (m *Monitor) Step(a Action) (violation bool, err error) {
 	m.winSum += n
 	if n > m.maxWin {
 		m.maxWin = n
+	}
+	if !member && m.fc != nil {
+		// Found at the action that proved it, maybe a few before this
+		// one (frontChecker looks ahead).
+		m.frontierViolation()
+		return true, nil
 	}
 	if !member {
 		step := m.steps
@@ -566,6 +603,7 @@ func (m *Monitor) finish(v Verdict) {
 // Result reports the verdict so far: OK unless a violation or timeout
 // happened.
 func (m *Monitor) Result() Result {
+	m.flushFrontier()
 	r := m.res
 	r.Steps = m.steps
 	r.Seconds = time.Since(m.start).Seconds()
@@ -701,8 +739,26 @@ func checkHistory(ctx context.Context, hist *h.History, opt Options, tune tuning
 		return Result{Object: hist.Object.String(), Algorithm: opt.Name(), Verdict: Error, Exact: opt.Exact(), Error: err.Error()}, err
 	}
 	m.Finite()
+	// An operation pending at the end of a history never returns: the
+	// exact register check is told so at its call (Abandon), which means
+	// the same as leaving it pending.
+	var never map[string]int
+	if m.front != nil {
+		for i := range hist.Ops {
+			if o := &hist.Ops[i]; o.Pending() {
+				if never == nil {
+					never = map[string]int{}
+				}
+				never[o.ID] = o.Call
+			}
+		}
+	}
 	for a := range actionSeq(hist) {
-		if _, err := m.Step(a); err != nil {
+		_, err := m.Step(a)
+		if c, ok := never[a.ID]; ok && err == nil && a.Kind == h.Call && a.Seq == c {
+			err = m.Abandon(a.ID)
+		}
+		if err != nil {
 			if a.Line > 0 {
 				err = fmt.Errorf("line %d: %w", a.Line, err)
 			}

@@ -112,6 +112,7 @@ func CheckMulti(ctx context.Context, r io.Reader, f logfmt.Format, lo logfmt.Opt
 		br = bufio.NewReaderSize(r, 64<<10)
 	}
 	hr := &hookReader{r: br}
+	lo.Abandons = true // the exact register check forgets crashed operations
 	src, err := logfmt.NewSource(hr, f, lo)
 	if err != nil {
 		return LogResult{Result: Result{File: lo.Name, Algorithm: opt.Name(), Verdict: Error, Error: err.Error()}}, err
@@ -143,6 +144,8 @@ func (hr *hookReader) Read(p []byte) (int, error) {
 func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiOptions, onViolation func(ObjectResult), hook *hookReader) (LogResult, error) {
 	start := time.Now()
 	opt.Options = opt.Options.withDefaults()
+	// Exact is the conjunction over the objects (below); an empty log's
+	// ok proves nothing less under an exact variant.
 	res := LogResult{Result: Result{File: name, Algorithm: opt.Name(), Verdict: OK, Exact: opt.Exact()}}
 	if err := opt.Validate(); err != nil {
 		res.Verdict, res.Error = Error, err.Error()
@@ -258,6 +261,10 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 				st.res.Verdict = Timeout // the rest of its log was not read
 			}
 			kinds[st.decl.Kind] = true
+			if len(res.Objects) == 0 {
+				res.Exact = st.res.Exact
+			}
+			res.Exact = res.Exact && st.res.Exact
 			res.Objects = append(res.Objects, st.res)
 			switch st.res.Verdict {
 			case Timeout:
@@ -270,6 +277,9 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 		}
 	}
 	slices.SortFunc(res.Objects, func(a, b ObjectResult) int { return a.first - b.first })
+	if len(res.Objects) > 0 && !slices.ContainsFunc(res.Objects, func(o ObjectResult) bool { return o.Algorithm != FrontierAlgorithm }) {
+		res.Algorithm = FrontierAlgorithm
+	}
 	var first *ObjectResult // the violation proven earliest in the log
 	for i := range res.Objects {
 		if o := &res.Objects[i]; o.Verdict == Violation && (first == nil || o.violSeq < first.violSeq) {
@@ -443,11 +453,12 @@ func (s *shard) settle(st *objState) bool {
 // violated ends st on the violation its monitor proved at the log's
 // event seq.
 func (s *shard) violated(st *objState, seq int) {
-	before := st.res.Steps
-	s.release(st)
-	step := before + *st.res.ViolationStep // fold left the synthetic steps out
-	st.res.ViolationStep = &step
+	// release folds the monitor's result (fold places the step after the
+	// object's earlier monitors'); a violation the exact register check
+	// proved at an earlier action than the one that reported it keeps
+	// that action's place (foldMon).
 	st.res.violSeq = seq
+	s.release(st)
 	st.done, st.acts, st.nacts, st.seqs = true, nil, 0, nil
 	if st.tee != nil {
 		st.res.Core, st.res.Explanation = s.core(st)
@@ -463,11 +474,22 @@ func (s *shard) step(ev *logfmt.Event) {
 		st = &objState{decl: ev.Object, param: ev.Object.Param}
 		st.idle.reset(ev.Object.Kind, ev.Object.Param)
 		st.res = ObjectResult{Name: ev.Object.Name, first: ev.Seq,
-			Result: Result{File: s.file, Object: ev.Object.Kind.String(), Algorithm: s.opt.Name(), Verdict: OK, Exact: s.opt.Exact()}}
+			Result: Result{File: s.file, Object: ev.Object.Kind.String(), Algorithm: s.opt.Name(), Verdict: OK, Exact: s.opt.exactOn(ev.Object.Kind)}}
 		s.objs[ev.Object.Name] = st
 	}
 	st.touched = s.tick
 	if st.done {
+		return
+	}
+	if ev.Abandon {
+		// A live monitor is told; a dropped or parked one replays the
+		// operation as pending, which means the same.
+		if st.mon != nil {
+			if err := st.mon.Abandon(ev.ID); err != nil {
+				s.release(st)
+				st.fail(fmt.Errorf("%s:%d: object %s: %w", s.file, ev.Line, st.decl.Label(), err))
+			}
+		}
 		return
 	}
 	if st.mon == nil {
@@ -644,9 +666,19 @@ func (s *shard) release(st *objState) {
 	if st.mon == nil {
 		return
 	}
-	st.fold(st.mon.Result())
+	st.foldMon()
 	st.mon = nil
 	s.live.Add(-1)
+}
+
+// foldMon folds the live monitor's result. A violation the exact register
+// check proved at an earlier action than the one that reported it (it
+// looks ahead, frontmon.go), or at the end, is placed at that action.
+func (st *objState) foldMon() {
+	st.fold(st.mon.Result())
+	if seq, ok := st.mon.violationSeq(); ok {
+		st.res.violSeq = seq
+	}
 }
 
 // fold adds the result of one of the object's monitors to its result,
@@ -660,13 +692,21 @@ func (st *objState) fold(r Result) {
 			r.ViolationStep = &v
 		}
 	}
+	before := st.res.Steps
 	st.res.Steps += r.Steps
 	st.res.Operations += r.Operations
 	st.res.Verdict = r.Verdict
-	st.res.ViolationStep = r.ViolationStep
+	st.res.ViolationStep = nil
+	if r.ViolationStep != nil {
+		step := before + *r.ViolationStep // the synthetic steps left out above
+		st.res.ViolationStep = &step
+	}
 	st.res.ViolationLine, st.res.ViolationOp = r.ViolationLine, r.ViolationOp
 	st.res.Seconds += r.Seconds
+	st.res.Exact = st.res.Exact && r.Exact
+	st.res.Algorithm = r.Algorithm
 	if x := r.Stats; x != nil {
+		st.stats.Configurations = max(st.stats.Configurations, x.Configurations)
 		st.stats.Checks += x.Checks
 		st.stats.Clauses, st.stats.Vars = x.Clauses, x.Vars
 		st.stats.Propagations += x.Propagations
@@ -689,7 +729,7 @@ func (st *objState) fail(err error) {
 // alive at the end of the log.
 func (st *objState) finish() {
 	if st.mon != nil {
-		st.fold(st.mon.Result())
+		st.foldMon()
 		st.mon = nil
 	}
 	if st.parked {

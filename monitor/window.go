@@ -508,3 +508,23 @@ func (w *window) pendingMinCall() int {
 	}
 	return w.op(w.pending[0]).Call
 }
+
+// abandon forgets the open operation s, which will never return (the
+// exact register check keeps crashed operations as counted labels,
+// frontier.go): it leaves the open operations and the window.
+func (w *window) abandon(s int) {
+	i, ok := slices.BinarySearch(w.pending, s)
+	if !ok {
+		return
+	}
+	w.keyCount[keyBucket(w.pendingKeys[i])]--
+	if w.hashed {
+		delete(w.byID, w.op(s).ID)
+	}
+	w.pending = slices.Delete(w.pending, i, i+1)
+	w.pendingKeys = slices.Delete(w.pendingKeys, i, i+1)
+	w.found = 0
+	o := w.op(s)
+	o.Return = w.last // returned, as far as remove goes
+	w.remove([]int{s})
+}

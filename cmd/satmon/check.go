@@ -47,18 +47,27 @@ is reported as checking every return would.
 
 What a verdict proves:
   violation   a proof, whatever the algorithm: the log is not linearizable.
-  ok          with -a symbolic (without -r) or -a enumerate: a proof that
-              the log is linearizable ("exact": true in JSON).
-              With saturate, the default: only that no violation was
-              found ("exact": false). SATURATE never branches, so it can
-              miss violations: on 20,800 random histories it found 98.5-
-              98.8% of their violations (93.7% for sets, its worst object;
-              docs/testing.md). Run -a symbolic to decide exactly.
+  ok          with -a symbolic (without -r) or -a enumerate, and by
+              default on the registers (register, compare-and-set
+              register, string register, every key of a Jepsen or
+              key-value log): a proof that the log is linearizable
+              ("exact": true in JSON; the text says "linearizable").
+              With saturate, the default on the other objects: only that
+              no violation was found ("exact": false). SATURATE never
+              branches, so it can miss violations: on 20,800 random
+              histories it found 98.5-98.8% of their violations (93.7%
+              for sets, its worst object; docs/testing.md). Run
+              -a symbolic to decide exactly.
   timeout     undecided: the time limit (or an interrupt) came first.
 
 Algorithms (the paper's §6):
-  saturate        unit propagation only; never branches; fast; the default,
-                  with -r on
+  (none named)    the registers: the frontier, exact, with a window of the
+                  open operations (crashed ones, Jepsen's :info, are
+                  counted, not kept open), each violation reported at the
+                  return that proves it (docs/removal.md, "Summaries at
+                  any cut"); the other objects: saturate -r
+  saturate        unit propagation only; never branches; fast; the default
+                  on the other objects, with -r on
   symbolic        full SAT search: exact (-c, -i, -r variations; -r forgets
                   what it derived, so symbolic -r is not exact)
   enumerate -c    explicit completions and linearizations: exact, exponential
@@ -166,6 +175,11 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err := opt.Validate(); err != nil {
 		return usageError(stderr, "check", fmt.Errorf("%s: %v", opt.Name(), err))
+	}
+	if !fs.Changed("algorithm") && !*comp && !*incr && !fs.Changed("remove-obsolete") && !*noRemove {
+		// No variant named: the default, which checks the registers
+		// exactly (monitor.DefaultOptions).
+		opt.Algorithm, opt.RemoveObsolete = 0, false
 	}
 	files := fs.Args()
 	if len(files) == 0 {

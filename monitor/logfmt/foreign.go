@@ -210,7 +210,7 @@ func NewSource(r io.Reader, f Format, opt Options) (Source, error) {
 	if file == "" {
 		file = "<input>"
 	}
-	er := &eventReader{file: file, format: f, forced: fam,
+	er := &eventReader{file: file, format: f, forced: fam, abandons: opt.Abandons,
 		objects: map[string]*ObjectDecl{}, procs: map[string]*procOp{}, gen: map[string]int{}}
 	if f == EDN {
 		er.edn = newEDNScanner(r)
@@ -295,14 +295,15 @@ type Skipper interface {
 // effect at any time after its call. The process may then invoke again;
 // its new operation gets a fresh id ("3", then "3~1", "3~2", ...).
 type eventReader struct {
-	sc     *bufio.Scanner // Jepsen and JSON: one event per line
-	edn    *ednScanner    // EDN: event maps, wrapped or not, over any lines
-	file   string
-	format Format
-	forced *family
-	line   int // the line of the event read last
-	col    int // its column
-	seq    int
+	abandons bool           // say when an operation is left pending (Options.Abandons)
+	sc       *bufio.Scanner // Jepsen and JSON: one event per line
+	edn      *ednScanner    // EDN: event maps, wrapped or not, over any lines
+	file     string
+	format   Format
+	forced   *family
+	line     int // the line of the event read last
+	col      int // its column
+	seq      int
 
 	// independent is set when the history is jepsen.independent's:
 	// every :value is a tuple [KEY VALUE], and each key is an object.
@@ -420,7 +421,9 @@ func (r *eventReader) NextEvent() (Event, error) {
 			return Event{}, r.err
 		}
 		if ok {
-			r.seq++
+			if !e.Abandon {
+				r.seq++
+			}
 			return e, nil
 		}
 	}
@@ -519,13 +522,11 @@ func (r *eventReader) apply(ev rawEvent) (Event, bool, error) {
 	case "fail":
 		v, constrains := open.op.fail(ev.value)
 		if !constrains {
-			r.leavePending(ev.process)
-			return Event{}, false, nil
+			return r.leavePending(ev.process, open)
 		}
 		ret = v
 	default: // info
-		r.leavePending(ev.process)
-		return Event{}, false, nil
+		return r.leavePending(ev.process, open)
 	}
 	delete(r.procs, ev.process)
 	l := open.label
@@ -571,10 +572,14 @@ func (r *eventReader) unwrap(ev *rawEvent) error {
 }
 
 // leavePending closes a process's operation without a return: it stays
-// open in the history to the end.
-func (r *eventReader) leavePending(process string) {
+// open in the history to the end. With Options.Abandons an event says so.
+func (r *eventReader) leavePending(process string, open *procOp) (Event, bool, error) {
 	delete(r.procs, process)
 	r.gen[process]++
+	if !r.abandons {
+		return Event{}, false, nil
+	}
+	return Event{Object: open.obj, Action: history.Action{ID: open.id, Line: r.line}, Abandon: true}, true, nil
 }
 
 func keyName(ev rawEvent) string {
@@ -695,6 +700,9 @@ var errMoreThanOne = errors.New("more than one value")
 
 // decodeEDN reads exactly one EDN value from s.
 func decodeEDN(s string) (any, error) {
+	if v, ok := fastEDN(s); ok {
+		return v, nil
+	}
 	d := edn.NewDecoder(strings.NewReader(s))
 	var v any
 	if err := d.Decode(&v); err != nil {
@@ -848,4 +856,52 @@ func eventFields(m map[string]any) (rawEvent, error) {
 	}
 	ev.value = ednValue{m["value"]}
 	return ev, nil
+}
+
+// fastEDN decodes, without the EDN decoder, the values most Jepsen lines
+// carry: nil, an integer, or a vector of those separated by single
+// spaces, as the decoder would (TestFastEDN); ok is false for anything
+// else. Building a decoder for each line was most of what reading a
+// Jepsen log cost.
+func fastEDN(s string) (v any, ok bool) {
+	if v, ok := fastAtom(s); ok {
+		return v, true
+	}
+	if len(s) < 3 || s[0] != '[' || s[len(s)-1] != ']' {
+		return nil, false
+	}
+	var out []any
+	for _, f := range strings.Split(s[1:len(s)-1], " ") {
+		a, ok := fastAtom(f)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, a)
+	}
+	return out, true
+}
+
+// fastAtom decodes nil or a decimal integer of at most 18 digits without
+// leading zeros.
+func fastAtom(s string) (any, bool) {
+	if s == "nil" {
+		return nil, true
+	}
+	d := s
+	if len(d) > 0 && d[0] == '-' {
+		d = d[1:]
+	}
+	if len(d) == 0 || len(d) > 18 || d[0] == '0' && len(d) > 1 {
+		return nil, false
+	}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return nil, false
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return nil, false
+	}
+	return n, true
 }

@@ -30,6 +30,10 @@ func (d *ObjectDecl) Label() string {
 type Event struct {
 	Object *ObjectDecl
 	history.Action
+	// Abandon (only with Options.Abandons): the open operation Action.ID
+	// will never return; Action holds nothing else. It may have taken
+	// effect at any time after its call, or never.
+	Abandon bool
 }
 
 // Source is a log read as a stream of events: the native format (one

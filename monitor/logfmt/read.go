@@ -35,6 +35,11 @@ type Options struct {
 	Object history.Object
 	// Param is the object's parameter when the header gives none.
 	Param string
+	// Abandons: a foreign log's operation that ends without a result
+	// (Jepsen's :info, a :fail that says nothing) yields an Event with
+	// Abandon set, after which it stays open to the end. Without it, no
+	// event marks that point.
+	Abandons bool
 }
 
 // Error is a malformed log: the position of the offending token and what
