@@ -569,7 +569,9 @@ func TestQuickRunsDropped(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for seed := int64(1); seed <= seeds(12); seed++ {
+		// Not scaled: it is cheap, and only seeds 5 and 11 forget
+		// rarely enough (1 in 2+seed%6) for runs to form.
+		for seed := int64(1); seed <= 12; seed++ {
 			acts := generate(t, gen.Config{Object: obj, Ops: 160, Concurrency: 8, Pending: int(seed % 3), Seed: seed})
 			r := lazyRun(k, Config{})
 			e, sink := r.e, r.sink
