@@ -29,8 +29,9 @@ func TestRemovedBufferSwap(t *testing.T) {
 	for _, obj := range h.Objects {
 		released := 0
 		// scale(3) seeds, and more while none has released anything (with
-		// seed 1 alone -r releases no semaphore operation).
-		for seed := int64(1); seed <= 3 && (seed <= int64(scale(3)) || released == 0); seed++ {
+		// seed 1 alone -r releases no semaphore operation; the string
+		// register, at two threads, releases nothing: see below).
+		for seed := int64(1); seed <= 3 && (seed <= int64(scale(3)) || released == 0 && obj != h.StringRegister); seed++ {
 			m, err := New(obj, "", Options{Algorithm: Saturate, RemoveObsolete: true})
 			if err != nil {
 				t.Fatal(err)
