@@ -14,7 +14,8 @@ import (
 // random histories (ENUMERATE -c decides them) and generated histories of
 // 30 operations with one or two injected faults (SYMBOLIC, which is exact
 // without -r, decides them). It fails on any false violation. The README
-// quotes the rates from a run at SATMON_DIFF_SCALE=5 with -v.
+// quotes the rates from a run at SATMON_DIFF_SCALE=20 with -v, as `make
+// test-long` runs it.
 func TestSaturateDetectionRate(t *testing.T) {
 	t.Parallel()
 	type count struct{ viol, plain, removing int }
