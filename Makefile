@@ -1,14 +1,49 @@
-# satmon — make targets. `make test` is the command CI and new users run.
+# satmon — make targets. `make test` is the command CI and new users run;
+# CI (.ci/run) then runs `make test-long`. docs/testing.md says what each
+# tier covers and how long it takes.
 GO ?= go
 STATICCHECK ?= $(shell $(GO) env GOPATH)/bin/staticcheck
 
-.PHONY: build test lint fuzz bench bench-ir bench-register pgo demo tools
+.PHONY: build test test-long golden lint fuzz bench bench-ir bench-register pgo demo tools
 
 build:
 	$(GO) build -o bin/satmon ./cmd/satmon
 
+# The fast tier: every test and every variant (object, algorithm, option),
+# with a tenth of the long tier's seeds and files: testutil.Scale, the one
+# knob every heavy test's size goes through, reads SATMON_DIFF_SCALE.
+TEST_SCALE ?= 0.1
 test:
-	$(GO) test -timeout 60m ./...
+	SATMON_DIFF_SCALE=$(TEST_SCALE) $(GO) test -timeout 20m ./...
+
+# The long tier: the full sizes (SATMON_DIFF_SCALE=1), Porcupine asked on
+# every core check of the real histories (SATMON_PORCUPINE_BUDGET), the
+# detection rates that docs/testing.md quotes (scale 20), and the golden
+# comparison with the merge base.
+LONG_SCALE ?= 1
+test-long:
+	SATMON_DIFF_SCALE=$(LONG_SCALE) SATMON_PORCUPINE_BUDGET=1s $(GO) test -timeout 60m ./...
+	SATMON_DIFF_SCALE=20 $(GO) test ./monitor -run '^TestSaturateDetectionRate$$' -count=1 -v -timeout 30m
+	$(MAKE) golden
+
+# The golden comparison (monitor/golden_test.go): GOLDEN_BASE (the merge
+# base with main, or HEAD itself when there is none: then it only checks
+# that the engine is deterministic) records the verdict and step of four
+# variants on GOLDEN_N random histories per object and on every log of
+# testdata/ and the paper histories, in a copy of its own; the working
+# tree must give the same. A change meant to alter verdicts or steps shows
+# here with every difference named.
+GOLDEN_BASE ?= $(shell git merge-base HEAD main 2>/dev/null || git merge-base HEAD origin/main 2>/dev/null || git rev-parse HEAD)
+GOLDEN_N ?= 1000
+golden:
+	@set -e; dir=$$(mktemp -d); \
+	trap 'rm -rf "$$dir"' EXIT; \
+	mkdir "$$dir/satmon"; git archive $(GOLDEN_BASE) | tar -x -C "$$dir/satmon"; \
+	if [ -d ../shared ]; then ln -s "$$(cd ../shared && pwd -P)" "$$dir/shared"; fi; \
+	echo "golden: recording $$(git rev-parse --short $(GOLDEN_BASE)) ($(GOLDEN_N) histories per object)"; \
+	(cd "$$dir/satmon" && SATMON_GOLDEN_N=$(GOLDEN_N) SATMON_GOLDEN_WRITE="$$dir/golden.jsonl" $(GO) test ./monitor -run '^TestGolden$$' -count=1 -timeout 60m); \
+	echo "golden: comparing the working tree"; \
+	SATMON_GOLDEN="$$dir/golden.jsonl" $(GO) test ./monitor -run '^TestGolden$$' -count=1 -timeout 60m -v
 
 lint: tools
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \

@@ -108,6 +108,7 @@ func (r *run) step() {
 // return). The histories have pending operations, injected faults and
 // repeated values, so that instances are pruned, settled and violated.
 func TestCompiledAgreesWithInterpreter(t *testing.T) {
+	t.Parallel()
 	compiled := 0
 	for _, obj := range h.Objects {
 		k, err := theory.KernelOf(obj, "")
@@ -119,7 +120,7 @@ func TestCompiledAgreesWithInterpreter(t *testing.T) {
 				compiled++
 			}
 		}
-		for seed := int64(1); seed <= 30; seed++ {
+		for seed := int64(1); seed <= seeds(30); seed++ {
 			cfg := seedConfig(obj, seed, 24, 1+int(seed%5))
 			cfg.Capacity = 3
 			acts := generate(t, cfg)
@@ -245,13 +246,14 @@ func compareVariants(t *testing.T, name string, k *theory.Kernel, acts []h.Actio
 // two must agree on conflict and on the value of every b, used, match and
 // ret variable: unit propagation reaches the same fixpoint.
 func TestWatchedSameFixpoint(t *testing.T) {
+	t.Parallel()
 	materialised := 0
 	for _, obj := range h.Objects {
 		k, err := theory.KernelOf(obj, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		for seed := int64(1); seed <= 40; seed++ {
+		for seed := int64(1); seed <= seeds(40); seed++ {
 			cfg := seedConfig(obj, seed, 30, 1+int(seed%6))
 			cfg.Capacity = 3
 			acts := generate(t, cfg)
@@ -410,13 +412,14 @@ func feedForgetting(t *testing.T, r *run, acts []h.Action, rng *rand.Rand, every
 // kernels whose witnesses have that shape, with a saturator assigning
 // variables and operations forgotten at random.
 func TestKnownMatchBAgrees(t *testing.T) {
+	t.Parallel()
 	checked := 0
 	for _, obj := range []h.Object{h.Queue, h.Stack, h.PQueue} {
 		k, err := theory.KernelOf(obj, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		for seed := int64(1); seed <= 20; seed++ {
+		for seed := int64(1); seed <= seeds(20); seed++ {
 			cfg := seedConfig(obj, seed, 30, 1+int(seed%6))
 			acts := generate(t, cfg)
 			r := lazyRun(k, Config{})
@@ -469,13 +472,20 @@ func TestKnownMatchBAgrees(t *testing.T) {
 // are long and concurrent enough that closed instances find true
 // witnesses and excluded ones, which the test checks it met.
 func TestQuickHoldsAgrees(t *testing.T) {
+	// It sets forgetEvery (read by compareVariants), so it is not parallel.
+	defer func(n int) { forgetEvery = n }(forgetEvery)
 	hits, excl, jumps := 0, 0, 0
 	for _, obj := range []h.Object{h.Queue, h.Stack, h.PQueue} {
 		k, err := theory.KernelOf(obj, "")
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Seeds 1-40 are short windows, 41-52 long ones: both scaled.
+		short, long := seeds(40), seeds(12)
 		for seed := int64(1); seed <= 52; seed++ {
+			if seed > short && seed <= 40 || seed > 40+long {
+				continue
+			}
 			cfg := seedConfig(obj, seed, 100, 2+int(seed%7))
 			if seed > 40 {
 				// Long windows (operations are forgotten at random,
@@ -524,7 +534,7 @@ func TestQuickRunsAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for seed := int64(1); seed <= 12; seed++ {
+		for seed := int64(1); seed <= seeds(12); seed++ {
 			cfg := gen.Config{Object: obj, Ops: 160, Concurrency: 4 + int(seed%5), Pending: int(seed % 3), Seed: seed}
 			forgetEvery = 1 << 30
 			var runs *Encoder
@@ -552,12 +562,15 @@ func TestQuickRunsAgree(t *testing.T) {
 // (Two encoders are not compared here: forgetting a y before its x
 // leaves their clause orders apart even with the same settings.)
 func TestQuickRunsDropped(t *testing.T) {
+	t.Parallel()
 	jumps, epochs := 0, 0
 	for _, obj := range []h.Object{h.Queue, h.Stack} {
 		k, err := theory.KernelOf(obj, "")
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Not scaled: it is cheap, and only seeds 5 and 11 forget
+		// rarely enough (1 in 2+seed%6) for runs to form.
 		for seed := int64(1); seed <= 12; seed++ {
 			acts := generate(t, gen.Config{Object: obj, Ops: 160, Concurrency: 8, Pending: int(seed % 3), Seed: seed})
 			r := lazyRun(k, Config{})
@@ -608,13 +621,14 @@ func TestQuickRunsDropped(t *testing.T) {
 // other than its true match's, without a match variable, is a witness
 // that knownWit finds false.
 func TestQuickHoldsExact(t *testing.T) {
+	t.Parallel()
 	hits, excl := 0, 0
 	for _, obj := range []h.Object{h.Queue, h.Stack, h.PQueue} {
 		k, err := theory.KernelOf(obj, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		for seed := int64(1); seed <= 20; seed++ {
+		for seed := int64(1); seed <= seeds(20); seed++ {
 			cfg := seedConfig(obj, seed, 60, 2+int(seed%6))
 			acts := generate(t, cfg)
 			r := lazyRun(k, Config{Watch: true})

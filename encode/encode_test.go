@@ -12,6 +12,7 @@ import (
 // only ever sees closed instances, so an unclosable axiom would be
 // silently ignored by it.
 func TestAllExistentialAxiomsClose(t *testing.T) {
+	t.Parallel()
 	for _, obj := range h.Objects {
 		k, err := theory.KernelOf(obj, "2")
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 // instead of the actions) says exactly whether matchAct is [matchPair,
 // matchExclRow, matchExclCol], the actions flushPairRowCol writes out.
 func TestMatchPRCIsTheActions(t *testing.T) {
+	t.Parallel()
 	prc := 0
 	for _, obj := range hist.Objects {
 		k, err := theory.KernelOf(obj, "")
@@ -55,7 +56,7 @@ func TestUsedAssignedConcByTime(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for seed := int64(1); seed <= 40; seed++ {
+		for seed := int64(1); seed <= seeds(40); seed++ {
 			cfg := seedConfig(obj, seed, 80, 2+int(seed%7))
 			acts := generate(t, cfg)
 			for _, c := range []Config{{Watch: true, ClosedRemoval: true}, {Watch: true}} {

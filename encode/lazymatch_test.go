@@ -20,13 +20,14 @@ import (
 // has ruled it out, if a variable is missing from its operation's owned
 // list, or if the order differs.
 func TestRowOpsArePartners(t *testing.T) {
+	t.Parallel()
 	checked := 0
 	for _, obj := range h.Objects {
 		k, err := theory.KernelOf(obj, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		for seed := int64(1); seed <= 60; seed++ {
+		for seed := int64(1); seed <= seeds(60); seed++ {
 			cfg := seedConfig(obj, seed, 50, 2+int(seed%6))
 			cfg.Capacity = int(seed % 3 * 12)
 			acts := generate(t, cfg)

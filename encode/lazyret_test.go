@@ -47,6 +47,7 @@ func queueEncoder(t *testing.T, lazy bool) (*Encoder, satSink) {
 // clauses (ladder and USED) give. Random histories rarely reach the
 // used(y)-false and match-true cases, so each has its own case here.
 func TestLazySideConditions(t *testing.T) {
+	t.Parallel()
 	type vars struct{ used, m, r1, r2 Lit }
 	cases := []struct {
 		name string
@@ -105,6 +106,7 @@ func TestLazySideConditions(t *testing.T) {
 // eager clause gives. Random histories do not reach a return variable
 // made false by another axiom, so that case is here.
 func TestLazyMatchClause(t *testing.T) {
+	t.Parallel()
 	match := func(e *Encoder, x int) Lit {
 		m := e.variable(varKey{kind: vMatch, x: x, y: 4})
 		e.flushMatches()
@@ -167,6 +169,7 @@ func TestLazyMatchClause(t *testing.T) {
 // with the other is false, whether that variable exists already or is
 // made afterwards.
 func TestLazyExclusions(t *testing.T) {
+	t.Parallel()
 	for _, later := range []bool{false, true} {
 		for _, lazy := range []bool{true, false} {
 			e, k := queueEncoder(t, lazy)
@@ -201,6 +204,7 @@ func TestLazyExclusions(t *testing.T) {
 // it false the moment it exists — so none is made; and FIFO, left with
 // r1 as x1's only witness, still orders r1 before r2.
 func TestExcludedWitness(t *testing.T) {
+	t.Parallel()
 	e, k := queueEncoder(t, true)
 	add := func(v string) h.Label { return h.Label{Method: h.Add, Arg: h.Value(v)} }
 	rem := h.Label{Method: h.Rem}
@@ -230,6 +234,7 @@ func TestExcludedWitness(t *testing.T) {
 // variables true: retTrue's clauses against the others must come in the
 // order the variables were made, whatever order Go's map gives o.rets.
 func TestRetTrueOrder(t *testing.T) {
+	t.Parallel()
 	kern, err := theory.KernelOf(h.Queue, "")
 	if err != nil {
 		t.Fatal(err)

@@ -54,6 +54,7 @@ func lazyEncoder(t *testing.T, obj h.Object) (*Encoder, satSink) {
 // grounding must see it from the new used(p) alone. With x→y known that
 // is x→p (p→x→y→p); with p→x known, y→x.
 func TestLazyTransitivityUsedEvent(t *testing.T) {
+	t.Parallel()
 	const x, y, p = 1, 2, 3
 	for _, c := range []struct {
 		fact, want [2]int
@@ -86,6 +87,7 @@ func TestLazyTransitivityUsedEvent(t *testing.T) {
 // The plain case: three overlapping operations, all returned; once x→y
 // and y→z are facts, so is x→z, and z→x is a conflict.
 func TestLazyTransitivityEdgeEvent(t *testing.T) {
+	t.Parallel()
 	e, sink := lazyEncoder(t, h.Queue)
 	for i := 1; i <= 3; i++ {
 		e.Call(Op{Serial: i, Label: h.Label{Method: h.Add, Arg: h.Value(rune('0' + i))}, Call: i})
@@ -118,6 +120,7 @@ func TestLazyTransitivityEdgeEvent(t *testing.T) {
 // time. In each, the last fact asserted makes the expected one unit, and
 // nothing else does.
 func TestLazyTransitivityEdgeCandidates(t *testing.T) {
+	t.Parallel()
 	type span struct{ call, ret int }
 	cases := []struct {
 		name string
@@ -179,6 +182,7 @@ func TestLazyTransitivityEdgeCandidates(t *testing.T) {
 // and y both overlapping p: two of the three facts are known while p is
 // pending, and only p's return makes the third follow.
 func TestLazyTransitivityUsedEventPairs(t *testing.T) {
+	t.Parallel()
 	const x, y, p = 1, 2, 3
 	cases := []struct {
 		name  string
@@ -237,7 +241,7 @@ func TestOrderShortcutsExact(t *testing.T) {
 		if !k.Sequential {
 			continue // no lazy transitivity
 		}
-		for seed := int64(1); seed <= 30; seed++ {
+		for seed := int64(1); seed <= seeds(30); seed++ {
 			cfg := gen.Config{Object: obj, Ops: 60, Concurrency: 2 + int(seed%7), Capacity: 4,
 				Pending: int(seed % 4), Seed: seed, Mutate: int(seed % 2), Values: int(seed % 4)}
 			if seed%3 == 0 {

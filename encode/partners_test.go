@@ -18,13 +18,14 @@ import (
 // keep many adds (writes) in the window while removes (reads) are
 // pending, stall some operations, and inject faults.
 func TestPendingPartnersAgreeWithStored(t *testing.T) {
+	t.Parallel()
 	virtual := 0
 	for _, obj := range []h.Object{h.Queue, h.Stack, h.PQueue, h.Register} {
 		k, err := theory.KernelOf(obj, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		for seed := int64(1); seed <= 40; seed++ {
+		for seed := int64(1); seed <= seeds(40); seed++ {
 			cfg := seedConfig(obj, seed, 40, 2+int(seed%7))
 			cfg.Capacity = int(seed % 3 * 12)
 			acts := generate(t, cfg)

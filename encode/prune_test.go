@@ -94,6 +94,7 @@ func TestQuickRunCheckOverlap(t *testing.T) {
 // without calling cbind; TestCompiledAgreesWithInterpreter compares
 // the clauses with the interpreter, which binds it.
 func TestSelfPrunes(t *testing.T) {
+	t.Parallel()
 	checked := 0
 	for _, obj := range h.Objects {
 		k, err := theory.KernelOf(obj, "")
@@ -164,6 +165,7 @@ func TestSelfPrunes(t *testing.T) {
 // returned partners on each of them may visit that method's operations
 // alone.
 func TestFeedMethod(t *testing.T) {
+	t.Parallel()
 	named := 0
 	for _, obj := range h.Objects {
 		k, err := theory.KernelOf(obj, "")

@@ -22,13 +22,14 @@ import (
 // passes over the operations of its value without a look when no method
 // of the window may be its partner, and must lose none by it.
 func TestReturnPartnersComplete(t *testing.T) {
+	t.Parallel()
 	skipped, checked, calledWith := 0, 0, 0
 	for _, obj := range []hist.Object{hist.Queue, hist.Stack, hist.PQueue, hist.Register} {
 		k, err := theory.KernelOf(obj, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		for seed := int64(1); seed <= 30; seed++ {
+		for seed := int64(1); seed <= seeds(30); seed++ {
 			cfg := seedConfig(obj, seed, 40, 2+int(seed%7))
 			cfg.Capacity = int(seed % 3 * 12)
 			acts := generate(t, cfg)
@@ -139,7 +140,7 @@ func TestFlushPairRowColAgrees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for seed := int64(1); seed <= 60; seed++ {
+		for seed := int64(1); seed <= seeds(60); seed++ {
 			cfg := seedConfig(obj, seed, 80, 2+int(seed%7))
 			cfg.Capacity = int(seed % 3 * 12)
 			acts := generate(t, cfg)

@@ -14,6 +14,7 @@ import (
 // move to the index), with the lists and indexes recycled between
 // operations as Remove does.
 func TestRetVarsAgreeWithMap(t *testing.T) {
+	t.Parallel()
 	var tab opTable
 	rng := rand.New(rand.NewPCG(1, 2))
 	next := z.Var(1)

@@ -11,6 +11,7 @@ import (
 // keys drawn from a small range so that clusters, updates and backward
 // shifts all happen.
 func TestVarTableMatchesMap(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	var tab varTable
 	tab.init()
@@ -54,6 +55,7 @@ func TestVarTableMatchesMap(t *testing.T) {
 // it and never write it, and the first put grows it into a table of its
 // own.
 func TestVarTableEmpty(t *testing.T) {
+	t.Parallel()
 	var a, b varTable
 	a.init()
 	b.init()
@@ -80,6 +82,7 @@ func TestVarTableEmpty(t *testing.T) {
 }
 
 func TestListClasses(t *testing.T) {
+	t.Parallel()
 	for c := 0; c <= 8192; c++ {
 		want := -1
 		for k, cc := 0, minListCap; k < listClasses; k, cc = k+1, 2*cc {

@@ -24,7 +24,7 @@ func TestWatchedSameFixpointSwept(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for seed := int64(1); seed <= 60; seed++ {
+		for seed := int64(1); seed <= seeds(60); seed++ {
 			cfg := seedConfig(obj, seed, 40, 1+int(seed%6))
 			cfg.Capacity = 3
 			acts := generate(t, cfg)

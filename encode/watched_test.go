@@ -37,7 +37,7 @@ func TestWatchedCountsSweep(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for seed := int64(1); seed <= 400; seed++ {
+			for seed := int64(1); seed <= seeds(400); seed++ {
 				cfg := seedConfig(obj, seed, 60, 1+int(seed%6))
 				cfg.Capacity = 3
 				acts := generate(t, cfg)

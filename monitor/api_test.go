@@ -108,6 +108,7 @@ func TestStepNumbersActions(t *testing.T) {
 // the same results fed with their log positions, with every Seq 0, and
 // with positions in reverse.
 func TestStepIgnoresSeq(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(44, 1))
 	n := scale(300)
 	for i := 0; i < n; i++ {

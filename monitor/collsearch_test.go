@@ -18,6 +18,7 @@ import (
 // it should, so that summaries rarely need SAT. One search is reused
 // throughout, as the monitor reuses it.
 func TestCollSearchAgreesWithSAT(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(31, 7))
 	n := scale(1500)
 	var s collSearch
@@ -68,6 +69,7 @@ func TestCollSearchAgreesWithSAT(t *testing.T) {
 // forgotten, window — whether the summaries try the search first or ask
 // SAT alone.
 func TestCollSummariesMatchSAT(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(32, 9))
 	n := scale(600)
 	summaries, violations := 0, 0

@@ -53,7 +53,7 @@ func TestCoreLostElement(t *testing.T) {
 		if len(x.Core) > 10 {
 			t.Errorf("%s: core of %d operations, want at most 10 (%s)", obj, len(x.Core), x.Note)
 		}
-		verifyCore(t, fmt.Sprintf("%s seed %d", obj, c.seed), x)
+		verifyCore(t, fmt.Sprintf("%s seed %d", obj, c.seed), x, nil)
 		deriv, err := Derive(x.History, x.Core)
 		if err != nil {
 			t.Fatalf("%s: %v", obj, err)

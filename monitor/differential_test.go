@@ -15,6 +15,10 @@ import (
 // scale is testutil.Scale: the one knob that sizes every heavy test.
 func scale(n int) int { return testutil.Scale(n) }
 
+// scaleMin is testutil.ScaleMin: scale, but never fewer than floor, the
+// variants a test's seeds cycle through.
+func scaleMin(n, floor int) int { return testutil.ScaleMin(n, floor) }
+
 // randomHistory draws a small history of obj. Half come from the
 // generator (linearizable, or mutated), half are random labels with
 // random intervals over a tiny value pool — mostly violations, and the
@@ -144,6 +148,7 @@ func mustKernel(t testing.TB, hist *h.History) *theory.Kernel {
 // executable sequential models (written independently of theory/) on
 // random small histories, pending operations included.
 func TestTheoryAgreesWithSequentialModels(t *testing.T) {
+	t.Parallel()
 	objs := []h.Object{h.Queue, h.Stack, h.PQueue, h.Set, h.Register, h.Lock, h.Semaphore, h.Exchanger}
 	for _, obj := range objs {
 		t.Run(obj.String(), func(t *testing.T) {
@@ -170,6 +175,7 @@ func TestTheoryAgreesWithSequentialModels(t *testing.T) {
 // Every exact variant agrees with ENUMERATE -c, step by step, on random
 // histories of up to 8 operations over all eight objects.
 func TestExactVariantsAgree(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(2, 2))
 	n := scale(1000)
 	variants := exactVariants()
@@ -198,6 +204,7 @@ func deref(p *int) any {
 // SATURATE never reports a violation that ENUMERATE -c does not confirm
 // at the same step or earlier, and we count how many violations it finds.
 func TestSaturateSound(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 3))
 	n := scale(6000)
 	found, missed := map[h.Object]int{}, map[h.Object]int{}
@@ -227,6 +234,7 @@ func TestSaturateSound(t *testing.T) {
 // garbage histories draw from three values) and register histories like
 // Example 5.6's.
 func TestRemovalSound(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(4, 4))
 	n := scale(1500)
 	variants := []Options{
@@ -288,6 +296,7 @@ func (x *exactOracle) confirm(t *testing.T, i int, hist *h.History, got Result, 
 // earlier it finds exact SYMBOLIC must confirm (ENUMERATE -c is too slow
 // on the longer generated histories).
 func TestLazyGroundingExact(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 5))
 	n := scale(1000)
 	viol, stronger := 0, 0

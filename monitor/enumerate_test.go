@@ -50,6 +50,7 @@ func TestEnumerateTestdata(t *testing.T) {
 
 // ENUMERATE -c agrees with the ground truth on the paper's small histories.
 func TestEnumeratePaperHistories(t *testing.T) {
+	t.Parallel()
 	dir := testutil.PaperHistories(t)
 	n := 0
 	for _, v := range testutil.PaperVerdicts(t, dir) {

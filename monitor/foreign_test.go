@@ -35,6 +35,7 @@ func registerHistory(rng *rand.Rand) *h.History {
 // the empty string of a key never written. Each object's verdict equals
 // ENUMERATE -c on the native history.
 func TestForeignPipeline(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 16))
 	n := scale(300)
 	seen := map[Verdict]int{}

@@ -29,6 +29,7 @@ func TestFaultyImplementationLogs(t *testing.T) {
 // No correct implementation ever yields a reported violation: each runs
 // over many seeds (scale with SATMON_DIFF_SCALE) with real concurrency.
 func TestCorrectImplementationsAccepted(t *testing.T) {
+	t.Parallel()
 	runs := scale(30)
 	for _, name := range impls.Names() {
 		obj, faulty, _ := impls.Info(name)

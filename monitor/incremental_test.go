@@ -16,6 +16,7 @@ import (
 // equisatisfiable with the batch one at every step, not only at the first
 // violation.
 func TestIncrementalEquisatisfiable(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 5))
 	n := scale(1500)
 	steps := 0

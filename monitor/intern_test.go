@@ -69,9 +69,11 @@ func checkValueIDs(m *Monitor) error {
 // IDs after every step (checkValueIDs, and the encoder's CheckWindow,
 // which checks that its operations' IDs name their values).
 func TestValueIDsRecycled(t *testing.T) {
+	t.Parallel()
 	reused := 0
+	// Seeds 1-4 give each value pool once, and a mutation.
 	for _, obj := range h.Objects {
-		for seed := int64(1); seed <= 6; seed++ {
+		for seed := int64(1); seed <= int64(scaleMin(6, 4)); seed++ {
 			m, err := New(obj, "", Options{Algorithm: Saturate, RemoveObsolete: true})
 			if err != nil {
 				t.Fatal(err)
@@ -81,7 +83,7 @@ func TestValueIDsRecycled(t *testing.T) {
 			if obj == h.StringRegister {
 				conc = 2 // see TestRemovalKeepsListsLive
 			}
-			cfg := gen.Config{Object: obj, Ops: 300, Concurrency: conc, Capacity: 6, Seed: seed,
+			cfg := gen.Config{Object: obj, Ops: scaleMin(300, 100), Concurrency: conc, Capacity: 6, Seed: seed,
 				Values: []int{0, 2, 3, 5}[seed%4], Mutate: int(seed % 3 / 2)}
 			steps := 0
 			err = gen.Generate(cfg, func(a h.Action) error {

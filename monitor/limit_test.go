@@ -53,6 +53,7 @@ func releasesTagged(hist *h.History) bool {
 // violations earlier than the plain grounding, or that it misses: each must
 // be confirmed by ENUMERATE -c at that step or earlier.
 func TestLimitCountingAgreesWithPlain(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(21, 3))
 	variants := []Options{
 		{Algorithm: Saturate}, {Algorithm: Saturate, RemoveObsolete: true},
@@ -105,6 +106,7 @@ func TestLimitCountingAgreesWithPlain(t *testing.T) {
 // step by step, and SATURATE (with and without -r) may only report
 // violations that it confirms.
 func TestSemaphoreDifferential(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(22, 4))
 	n := scale(400)
 	variants := append(exactVariants(),
@@ -151,6 +153,7 @@ func TestSemaphoreDifferential(t *testing.T) {
 // the counter has many inputs, a tightened bound and long register
 // chains.
 func TestSemaphoreSoundLargeCapacity(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(23, 5))
 	n := scale(120)
 	variants := []Options{

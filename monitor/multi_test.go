@@ -79,6 +79,7 @@ func byName(res LogResult) map[string]ObjectResult {
 // reports is confirmed by ENUMERATE -c on the sub-history, at that step
 // or earlier.
 func TestLocalityDifferential(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(16, 16))
 	n := scale(2000)
 	restarts, parked, violations, objects, satFound := 0, 0, 0, 0, 0
@@ -301,6 +302,7 @@ func TestMultiTimeout(t *testing.T) {
 // earlier one). Each history shares its log with a queue, so that drops
 // and parking of two objects interleave.
 func TestRMWRegisterDrops(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(17, 3))
 	n := scale(1500)
 	var restarts, seeded, violations, satFound, slow int

@@ -17,6 +17,7 @@ import (
 // step or earlier, and without -r it must agree with the full grounding,
 // verdict and step.
 func TestWideWindowPartnersSound(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(21, 5))
 	n := scale(600)
 	objs := []h.Object{h.Queue, h.Stack, h.PQueue, h.Register}

@@ -365,6 +365,7 @@ func porcupineLinearizable(hist *h.History) bool {
 // linearizable. Longer generated histories (where ENUMERATE is too slow)
 // check SATURATE -r and the polynomial algorithms against it only.
 func TestPorcupineOracle(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(15, 15))
 	objs := []h.Object{h.Queue, h.Stack, h.PQueue, h.Set, h.Register}
 	n := scale(1000)
@@ -571,6 +572,7 @@ func BenchmarkPorcupineBigMSQ(b *testing.B) {
 // ENUMERATE -c and with the separately written sequential models
 // (internal/seqmodel) on random histories, pending operations included.
 func TestPorcupineRMWModels(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(18, 4))
 	n := scale(600)
 	bad := 0

@@ -18,6 +18,7 @@ import (
 // register, the states it returns). A state it missed would make a later
 // read of it a false violation; one too many could hide a violation.
 func TestRegisterSearchAgreesWithSAT(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 8))
 	n := scale(400)
 	checked := 0

@@ -78,6 +78,7 @@ func uniqueParse(hist *h.History) bool {
 // linearizable history; the test reports how often it admits a
 // non-linearizable one there.
 func TestRMWKernelsAgreeWithSequentialModels(t *testing.T) {
+	t.Parallel()
 	for _, obj := range []h.Object{h.CASRegister, h.StringRegister} {
 		t.Run(obj.String(), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(16, uint64(obj)))
@@ -116,6 +117,7 @@ func TestRMWKernelsAgreeWithSequentialModels(t *testing.T) {
 // that ENUMERATE -c refutes, on the step where they report it; the test
 // reports what fraction of the violations each one finds.
 func TestRMWNoFalseViolation(t *testing.T) {
+	t.Parallel()
 	variants := []Options{
 		{Algorithm: Saturate}, {Algorithm: Saturate, RemoveObsolete: true},
 		{Algorithm: Symbolic}, {Algorithm: Symbolic, Incremental: true},

@@ -73,6 +73,7 @@ func blocks(rng *rand.Rand, obj h.Object, n int) *h.History {
 // histories mix every object, weighted towards the register and the set
 // and the collections with duplicate values.
 func TestRepeatedValuesSound(t *testing.T) {
+	t.Parallel()
 	repeatedValuesSound(t, rand.New(rand.NewPCG(13, 2)), scale(600), true, []h.Object{h.Register, h.Set, h.Register, h.Set, h.Register, h.Set,
 		h.Queue, h.Stack, h.PQueue, h.Lock, h.Semaphore, h.Exchanger})
 }
@@ -81,6 +82,7 @@ func TestRepeatedValuesSound(t *testing.T) {
 // quiescent point (summary.go): random and generated histories,
 // linearizable or not, must get no false violation and lose none.
 func TestCASSummariesSound(t *testing.T) {
+	t.Parallel()
 	repeatedValuesSound(t, rand.New(rand.NewPCG(13, 3)), scale(600), true, []h.Object{h.CASRegister})
 }
 
@@ -89,6 +91,7 @@ func TestCASSummariesSound(t *testing.T) {
 // none lost. History 73 of this sequence lost its violation when every
 // quiet get was forgotten.
 func TestStringRegisterRemovalSound(t *testing.T) {
+	t.Parallel()
 	repeatedValuesSound(t, rand.New(rand.NewPCG(13, 4)), scale(80), false, []h.Object{h.StringRegister})
 }
 
@@ -169,6 +172,7 @@ func repeatedValuesSound(t *testing.T, rng *rand.Rand, n int, wantSummaries bool
 // The logs: a register and a set with 4 values. With -r the
 // window stays small however long the log, and summaries do the work.
 func TestRepeatedValuesWindowBounded(t *testing.T) {
+	t.Parallel()
 	for _, obj := range []h.Object{h.Register, h.Set} {
 		for _, opt := range []Options{
 			{Algorithm: Saturate, RemoveObsolete: true},

@@ -40,6 +40,7 @@ func TestExactVariantsTestdata(t *testing.T) {
 }
 
 func TestSymbolicPaperHistories(t *testing.T) {
+	t.Parallel()
 	dir := testutil.PaperHistories(t)
 	for _, v := range testutil.PaperVerdicts(t, dir) {
 		if !strings.HasPrefix(v.Path, "simple/") && !strings.HasPrefix(v.Path, "scal-small/") {
@@ -97,6 +98,7 @@ func TestSaturateMisses(t *testing.T) {
 // SATURATE finds every violation of the paper's histories and reports
 // none on the linearizable ones.
 func TestSaturatePaperHistories(t *testing.T) {
+	t.Parallel()
 	dir := testutil.PaperHistories(t)
 	found := 0
 	for _, v := range testutil.PaperVerdicts(t, dir) {

@@ -90,11 +90,9 @@ func replayWitness(hist *h.History, w *Witness) string {
 // exactly when the brute-force oracle says linearizable; thousands of
 // random histories of all eight objects.
 func TestWitnessReplays(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(17, 17))
-	perObject := 1000
-	if testing.Short() {
-		perObject = 100
-	}
+	perObject := scale(1000)
 	for _, obj := range h.Objects {
 		found, none := 0, 0
 		for range perObject {

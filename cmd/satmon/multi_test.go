@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/satmon/satmon/internal/testutil"
 )
 
 func writeTemp(t *testing.T, name, text string) string {
@@ -112,6 +114,7 @@ func TestCheckInputFormats(t *testing.T) {
 // verdicts.tsv does not list, and gives the listed verdict wherever it
 // can; -a symbolic, which decides, gives every verdict of verdicts.tsv.
 func TestCheckRealHistories(t *testing.T) {
+	t.Parallel()
 	for _, set := range []string{"jepsen-etcd", "porcupine-kv"} {
 		dir := filepath.Join(root(t), "..", "shared", "data", set)
 		f, err := os.Open(filepath.Join(dir, "verdicts.tsv"))
@@ -120,12 +123,16 @@ func TestCheckRealHistories(t *testing.T) {
 		}
 		sc := bufio.NewScanner(f)
 		sc.Scan() // header
-		n, decided := 0, map[string]int{}
+		var rows [][]string
 		for sc.Scan() {
-			row := strings.Fields(sc.Text())
-			if len(row) < 2 {
-				continue
+			if row := strings.Fields(sc.Text()); len(row) >= 2 {
+				rows = append(rows, row)
 			}
+		}
+		// Scaled (testutil.Scale), keeping ok and violation logs both.
+		rows = testutil.Sample(rows, testutil.Scale(len(rows)), func(r []string) string { return r[1] })
+		n, decided := 0, map[string]int{}
+		for _, row := range rows {
 			n++
 			for _, alg := range []string{"saturate", "symbolic"} {
 				code, out, errs := runCmd("check", "--format", "json", "-a", alg, filepath.Join(dir, row[0]))
@@ -181,6 +188,7 @@ func TestGenManyObjects(t *testing.T) {
 // history in violation of the Jepsen etcd and key-value sets gets one
 // (with -a symbolic where the default misses the violation).
 func TestCheckManyObjectsExplain(t *testing.T) {
+	t.Parallel()
 	p := writeTemp(t, "two.log", twoQueues)
 	code, out, errs := runCmd("check", "--explain", p)
 	if code != exitViolation || errs != "" {
@@ -198,12 +206,14 @@ func TestCheckManyObjectsExplain(t *testing.T) {
 			t.Logf("%s not found at %s (it lives in ../shared/data beside the repository)", set, dir)
 			continue
 		}
-		n, symbolic := 0, 0
+		var viols [][]string
 		for _, row := range strings.Split(string(data), "\n") {
-			f := strings.Fields(row)
-			if len(f) < 2 || f[1] != "violation" {
-				continue
+			if f := strings.Fields(row); len(f) >= 2 && f[1] == "violation" {
+				viols = append(viols, f)
 			}
+		}
+		n, symbolic := 0, 0
+		for _, f := range testutil.Sample(viols, testutil.Scale(len(viols)), nil) {
 			code, out, errs := runCmd("check", "--explain", "--format", "json", filepath.Join(dir, f[0]))
 			if code == exitOK {
 				// SATURATE -r missed it; SYMBOLIC decides.

@@ -126,3 +126,9 @@ func Scale(n int) int {
 	}
 	return m
 }
+
+// ScaleMin is Scale(n), but never below floor: for a test whose seeds
+// cycle through floor variants (value pools, mutations, capacities chosen
+// by seed modulo floor), so that the smallest scale still runs each
+// variant once.
+func ScaleMin(n, floor int) int { return max(min(n, floor), Scale(n)) }
