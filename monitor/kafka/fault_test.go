@@ -60,7 +60,9 @@ func workload(t testing.TB, s faultSetup) (lines []line, file []byte) {
 	}
 	var buf []byte
 	var f bytes.Buffer
-	err := gen.Interleave(specs, 64, s.seed, func(e gen.MultiEvent) error {
+	// Enough objects under way at once for every partition to have some
+	// (cutUnderWay).
+	err := gen.Interleave(specs, max(64, 4*s.partitions), s.seed, func(e gen.MultiEvent) error {
 		sp := &specs[e.Object]
 		if e.Declare {
 			buf = logfmt.AppendDecl(buf[:0], sp.Name, sp.Config.Object, sp.Config.Param())
