@@ -31,7 +31,11 @@ import (
 //	go test ./kafka -run '^$' -bench Consumers -benchtime 1x
 func BenchmarkConsumers(b *testing.B) {
 	s := faultSetup{partitions: 16, objects: 3000, ops: 12, seed: 7}
-	keys, lines, file := workload(b, s)
+	recs, file := workload(b, s)
+	keys, lines := make([]string, len(recs)), make([]string, len(recs))
+	for i, r := range recs {
+		keys[i], lines[i] = r.key, r.text
+	}
 	fmt.Printf("workload: %d objects of 9 kinds, %d records (actions and declarations), %d partitions; GOMAXPROCS %d, %d CPUs\n",
 		s.objects, len(lines), s.partitions, runtime.GOMAXPROCS(0), runtime.NumCPU())
 	// For scale: satmon check's reading and checking of the same actions

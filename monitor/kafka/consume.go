@@ -78,6 +78,7 @@ type Config struct {
 	wrongOffsets bool                                              // commit the next offset read, ignoring open windows
 	crash        <-chan struct{}                                   // closed: stop at once, as a crash would
 	onCheckpoint func(p int32, committed, read int64, windows int) // after a partition's checkpoint
+	onAssigned   func(p int32, from, read int64)                   // after a partition is restored
 }
 
 // Verdict is one record Consume writes: a violation or an error as soon as
@@ -462,8 +463,8 @@ func (c *consumer) summaries() {
 func (c *consumer) revoked(ctx context.Context, _ *kgo.Client, lost map[string][]int32) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.dead {
-		return
+	if c.dead || c.crashed() {
+		return // a crashed member writes nothing more
 	}
 	ps := lost[c.cfg.Topic]
 	var mine []int32
@@ -525,6 +526,9 @@ func (c *consumer) assigned(ctx context.Context, offs map[string]map[int32]kgo.O
 		c.part[pn] = p
 		ps[pn] = kgo.NewOffset().At(p.next).WithEpoch(-1)
 		c.cfg.Logf("satmon consume: %s: assigned %s/%d from offset %d (%d objects restored)", c.cfg.Group, c.cfg.Topic, pn, p.next, p.stream.Objects())
+		if c.cfg.onAssigned != nil {
+			c.cfg.onAssigned(pn, p.next, p.cpRead)
+		}
 	}
 	return offs, nil
 }

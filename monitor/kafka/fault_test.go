@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"sort"
 	"strings"
@@ -33,16 +34,24 @@ type faultSetup struct {
 	seed       int64
 }
 
+// line is one record of the workload.
+type line struct {
+	key, text string
+	obj       int // the object's index
+	kind      history.Kind
+	decl      bool
+}
+
 // workload draws a log of many objects of mixed kinds, a fifth of them
-// with injected faults, each drained at its end: the records (key, line)
-// and the same lines as one file.
-func workload(t testing.TB, s faultSetup) (keys, lines []string, file []byte) {
+// (index%5 == 2) with injected faults, each drained at its end: its
+// records and the same lines as one file.
+func workload(t testing.TB, s faultSetup) (lines []line, file []byte) {
 	kinds := []history.Object{history.Queue, history.Stack, history.Set, history.Register,
 		history.CASRegister, history.StringRegister, history.Lock, history.Semaphore, history.PQueue}
 	specs := make([]gen.ObjectSpec, s.objects)
 	for i := range specs {
 		mut := 0
-		if i%5 == 2 {
+		if mutated(i) {
 			mut = 1
 		}
 		specs[i] = gen.ObjectSpec{Name: fmt.Sprintf("k%d", i), Config: gen.Config{
@@ -51,15 +60,16 @@ func workload(t testing.TB, s faultSetup) (keys, lines []string, file []byte) {
 	}
 	var buf []byte
 	var f bytes.Buffer
-	err := gen.Interleave(specs, 64, s.seed, func(e gen.MultiEvent) error {
+	// Enough objects under way at once for every partition to have some
+	// (cutUnderWay).
+	err := gen.Interleave(specs, max(64, 4*s.partitions), s.seed, func(e gen.MultiEvent) error {
 		sp := &specs[e.Object]
 		if e.Declare {
 			buf = logfmt.AppendDecl(buf[:0], sp.Name, sp.Config.Object, sp.Config.Param())
 		} else {
 			buf = logfmt.AppendNamedAction(buf[:0], sp.Name, sp.Config.Object, e.Action)
 		}
-		keys = append(keys, sp.Name)
-		lines = append(lines, string(buf))
+		lines = append(lines, line{key: sp.Name, text: string(buf), obj: e.Object, kind: e.Action.Kind, decl: e.Declare})
 		f.Write(buf)
 		f.WriteByte('\n')
 		return nil
@@ -67,7 +77,53 @@ func workload(t testing.TB, s faultSetup) (keys, lines []string, file []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return keys, lines, f.Bytes()
+	return lines, f.Bytes()
+}
+
+// mutated reports whether the workload injects faults into object i; the
+// others are linearizable, so their monitors never stop.
+func mutated(i int) bool { return i%5 == 2 }
+
+// cutUnderWay finds where to cut the workload in two so that the
+// consumers, having read the first part, hold in every partition an
+// object under way whatever they do: an operation of a linearizable
+// object called before the cut and returned after it. It returns the
+// cut and, for each partition, the offset of the earliest such call: a
+// sound commit is never after it, and a successor that starts after it
+// meets a return whose call it never read.
+func cutUnderWay(t testing.TB, lines []line, partitions int) (int, map[int32]int64) {
+	// The offsets of the calls of each object, one dropped at each return:
+	// while the list is not empty, one of its calls up to the first is
+	// still open, so its first is never before the earliest open call.
+	openAt := map[int][]int64{}
+	next := map[int32]int64{}
+	for i, l := range lines {
+		pn := int32(l.obj % partitions)
+		off := next[pn]
+		next[pn]++
+		if !l.decl && !mutated(l.obj) {
+			if l.kind == history.Call {
+				openAt[l.obj] = append(openAt[l.obj], off)
+			} else if openAt[l.obj] = openAt[l.obj][1:]; len(openAt[l.obj]) == 0 {
+				delete(openAt, l.obj)
+			}
+		}
+		if i+1 < len(lines)/2 {
+			continue
+		}
+		first := map[int32]int64{}
+		for o, offs := range openAt {
+			pn := int32(o % partitions)
+			if f, ok := first[pn]; !ok || offs[0] < f {
+				first[pn] = offs[0]
+			}
+		}
+		if len(first) == partitions {
+			return i + 1, first
+		}
+	}
+	t.Fatal("no cut of the workload leaves an object under way in every partition")
+	return 0, nil
 }
 
 // viol is a violation as both sides report it.
@@ -105,25 +161,39 @@ func (s *syncBuf) Write(p []byte) (int, error) {
 
 // faultReport is what a run of the fault scenario found.
 type faultReport struct {
-	violations map[string]viol // first, non-duplicate report of each object
-	twice      []string        // objects reported twice without a duplicate mark
-	dups       int             // reports marked duplicate
-	strayDups  []string        // duplicates of nothing reported before
-	errors     []string        // error records
-	killedAt   int             // checkpoints the killed consumer had written
+	violations        map[string]viol // first, non-duplicate report of each object
+	twice             []string        // objects reported twice without a duplicate mark
+	dups              int             // reports marked duplicate
+	strayDups         []string        // duplicates of nothing reported before
+	errors            []string        // error records
+	killedAtViolation bool            // the killed member stopped at a violation of the second part
 }
 
-// runFault runs the scenario: produce the log, start s.consumers members
-// of a group, kill one after it has checkpointed (with objects under
-// way, so that the committed offset matters), add one, and read every
-// verdict until all partitions are read to their end. The killed member
-// stops between two records without a checkpoint or a commit, as a crash
-// would; its client then leaves the group at once, where a crashed
-// process would be noticed at its session timeout, which changes when
-// the rebalance comes, not what its successors find.
+// runFault runs the scenario, in steps that do not depend on timing:
+//
+//  1. The first part of the log is produced, cut where every partition
+//     has an object under way (cutUnderWay), and one member reads it all
+//     alone and checkpoints every partition there: the committed offsets
+//     must then lie before the calls still open.
+//  2. Two members join: the rebalance gives them partitions the first
+//     one checkpointed in step 1, restored from there.
+//  3. The rest of the log is produced; the first member is killed as
+//     soon as it reports a violation found in it (or once everything is
+//     read), between two records, without a checkpoint or a commit, as a
+//     crash would: its successor finds that violation again and must
+//     mark it a duplicate. Its client then leaves the group at once,
+//     where a crashed process would be noticed at its session timeout,
+//     which changes when the rebalance comes, not what its successors
+//     find.
+//  4. A member is added, and every verdict is read until all partitions
+//     are checkpointed at their end.
+//
+// With the wrong offset rule, step 1 commits the end of the first part,
+// and step 2's successors start after a call whose return they then read.
 func runFault(t *testing.T, s faultSetup) (faultReport, map[string]viol) {
-	keys, lines, file := workload(t, s)
+	lines, file := workload(t, s)
 	want := checkFile(t, file)
+	cut, openCall := cutUnderWay(t, lines, s.partitions)
 
 	const topic, state = "actions", "actions.satmon-state"
 	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.GroupMinSessionTimeout(100*time.Millisecond), kfake.SeedTopics(int32(s.partitions), topic), kfake.SeedTopics(1, state))
@@ -133,37 +203,68 @@ func runFault(t *testing.T, s faultSetup) (faultReport, map[string]viol) {
 	defer c.Close()
 	brokers := c.ListenAddrs()
 
-	pr, err := kgo.NewClient(kgo.SeedBrokers(brokers...), kgo.ProducerLinger(0))
+	// Each object's partition is its index modulo the partitions, so
+	// that cutUnderWay knows the offsets.
+	pr, err := kgo.NewClient(kgo.SeedBrokers(brokers...), kgo.ProducerLinger(0), kgo.RecordPartitioner(kgo.ManualPartitioner()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer pr.Close()
 	ctx := context.Background()
-	// The end of each partition, to know when everything is read.
+	var mu sync.Mutex // end, read, owns, firstCP and the channels' closing
 	end := map[int32]int64{}
-	recs := make([]*kgo.Record, len(lines))
-	for i := range lines {
-		recs[i] = &kgo.Record{Topic: topic, Key: []byte(keys[i]), Value: []byte(lines[i])}
-	}
-	for i := 0; i < len(recs); i += 2000 {
-		res := pr.ProduceSync(ctx, recs[i:min(i+2000, len(recs))]...)
-		if err := res.FirstErr(); err != nil {
-			t.Fatal(err)
+	produce := func(ls []line) {
+		for i := 0; i < len(ls); i += 2000 {
+			var recs []*kgo.Record
+			for _, l := range ls[i:min(i+2000, len(ls))] {
+				recs = append(recs, &kgo.Record{Topic: topic, Partition: int32(l.obj % s.partitions), Key: []byte(l.key), Value: []byte(l.text)})
+			}
+			res := pr.ProduceSync(ctx, recs...)
+			if err := res.FirstErr(); err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			for _, r := range res {
+				end[r.Record.Partition] = max(end[r.Record.Partition], r.Record.Offset+1)
+			}
+			mu.Unlock()
 		}
-		for _, r := range res {
-			end[r.Record.Partition] = max(end[r.Record.Partition], r.Record.Offset+1)
+	}
+	produce(lines[:cut])
+	endA := maps.Clone(end)
+	for pn, off := range openCall {
+		if off >= endA[pn] {
+			t.Fatalf("partition %d: the open call at %d is not in the first part (end %d)", pn, off, endA[pn])
 		}
 	}
 
-	var mu sync.Mutex
+	// read is, for each partition, the next offset of its latest
+	// checkpoint, by any member: a checkpoint is stored and committed
+	// before the hook sees it, so even the killed member's count.
 	read := map[int32]int64{}
-	done := make(chan struct{})
-	var closeDone sync.Once
-	kill := make(chan struct{})
-	var killOnce sync.Once
-	killedAt := 0
+	owns := map[int]int{} // partitions assigned to each member
+	firstCP := map[int32]int64{}
+	var killedAtViolation bool
+	var readA, joined, kill, done = make(chan struct{}), make(chan struct{}), make(chan struct{}), make(chan struct{})
+	closeOnce := func(ch chan struct{}) {
+		select {
+		case <-ch:
+		default:
+			close(ch)
+		}
+	}
+	reached := func(e map[int32]int64) bool {
+		for q, off := range e {
+			if read[q] < off {
+				return false
+			}
+		}
+		return true
+	}
+	phase := 1 // until the whole log is produced
 	out := &syncBuf{}
 	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
 	var wg sync.WaitGroup
 	start := func(i int) {
 		cfg := Config{Brokers: brokers, Topic: topic, Group: "satmon", Out: out, Workers: 2,
@@ -173,38 +274,47 @@ func runFault(t *testing.T, s faultSetup) (faultReport, map[string]viol) {
 		if s.wrong {
 			WrongOffsets(&cfg)
 		}
-		cps := 0
 		if i == 0 {
 			CrashOn(&cfg, kill)
+			cfg.OnVerdict = func(v Verdict) {
+				mu.Lock()
+				defer mu.Unlock()
+				if v.Record == "violation" && *v.Offset >= endA[v.Partition] {
+					select {
+					case <-kill:
+					default:
+						killedAtViolation = true
+						close(kill) // checks nothing more: crashed between two records
+					}
+				}
+			}
 		}
+		OnAssigned(&cfg, func(p int32, _, r int64) {
+			mu.Lock()
+			defer mu.Unlock()
+			owns[i]++
+			read[p] = max(read[p], r)
+			if owns[1] > 0 && owns[2] > 0 {
+				closeOnce(joined)
+			}
+			if phase == 2 && reached(end) {
+				closeOnce(done)
+			}
+		})
 		OnCheckpoint(&cfg, func(p int32, committed, r int64, windows int) {
 			mu.Lock()
 			defer mu.Unlock()
-			if i == 0 {
-				if cps++; cps >= 3 && windows > 0 {
-					// Killed a little later, so that it reports
-					// violations after its last checkpoint, which
-					// its successor must mark as duplicates.
-					killOnce.Do(func() {
-						killedAt = cps
-						time.AfterFunc(30*time.Millisecond, func() { close(kill) })
-					})
-				}
-				select {
-				case <-kill:
-					return // its later progress does not count
-				default:
+			if i == 0 && phase == 1 && r == endA[p] {
+				if _, ok := firstCP[p]; !ok {
+					firstCP[p] = committed
 				}
 			}
 			read[p] = max(read[p], r)
-			all := len(end) > 0
-			for q, e := range end {
-				if read[q] < e {
-					all = false
-				}
+			if phase == 1 && reached(endA) && len(firstCP) == len(endA) {
+				closeOnce(readA)
 			}
-			if all {
-				closeDone.Do(func() { close(done) })
+			if phase == 2 && reached(end) {
+				closeOnce(done)
 			}
 		})
 		wg.Add(1)
@@ -213,26 +323,60 @@ func runFault(t *testing.T, s faultSetup) (faultReport, map[string]viol) {
 			Consume(runCtx, cfg)
 		}()
 	}
-	for i := range s.consumers {
+	wait := func(ch chan struct{}, what string) {
+		select {
+		case <-ch:
+		case <-time.After(60 * time.Second):
+			mu.Lock()
+			defer mu.Unlock()
+			t.Fatalf("%s: read %v, end %v, members' partitions %v", what, read, end, owns)
+		}
+	}
+
+	// 1. One member reads the first part and checkpoints it.
+	start(0)
+	wait(readA, "the first member never checkpointed every partition at the cut")
+	mu.Lock()
+	for pn, committed := range firstCP {
+		if !s.wrong && committed > openCall[pn] {
+			t.Errorf("partition %d: offset %d committed with the call at %d still open: a successor would miss it", pn, committed, openCall[pn])
+		}
+	}
+	mu.Unlock()
+
+	// 2. Two members join.
+	for i := 1; i < s.consumers; i++ {
 		start(i)
 	}
+	wait(joined, "the members that joined were given no partition")
+
+	// 3. The rest, and the kill.
+	produce(lines[cut:])
+	mu.Lock()
+	phase = 2 // end is final: the test may end once it is reached
+	if reached(end) {
+		closeOnce(done)
+	}
+	mu.Unlock()
 	select {
 	case <-kill:
-	case <-time.After(30 * time.Second):
-		t.Fatal("consumer 0 never checkpointed with objects under way")
-	}
-	start(s.consumers) // the one added
-	select {
 	case <-done:
-	case <-time.After(120 * time.Second):
 		mu.Lock()
-		t.Errorf("not all partitions read: read %v, end %v", read, end)
+		closeOnce(kill) // nothing left to find: a crash at the end
 		mu.Unlock()
+	case <-time.After(60 * time.Second):
+		t.Fatal("the first member neither found a violation nor read everything")
 	}
+
+	// 4. One more member, and the end.
+	start(s.consumers)
+	wait(done, "not all partitions read")
 	stop()
 	wg.Wait()
 
-	rep := faultReport{violations: map[string]viol{}, killedAt: killedAt}
+	mu.Lock()
+	rep := faultReport{violations: map[string]viol{}, killedAtViolation: killedAtViolation}
+	mu.Unlock()
 	sc := bufio.NewScanner(bytes.NewReader(out.b.Bytes()))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
@@ -313,10 +457,10 @@ func testFault(t *testing.T, s faultSetup) {
 		t.Fatal("the workload has no violation: the test would prove nothing")
 	}
 	if p := rep.problems(want); len(p) > 0 {
-		t.Errorf("%d problems (killed after %d checkpoints), first ones:\n%s", len(p), rep.killedAt, strings.Join(p[:min(len(p), 20)], "\n"))
+		t.Errorf("%d problems, first ones:\n%s", len(p), strings.Join(p[:min(len(p), 20)], "\n"))
 	}
-	t.Logf("%d objects, %d partitions: %d violations as check finds, %d duplicates marked; consumer killed after %d checkpoints",
-		s.objects, s.partitions, len(rep.violations), rep.dups, rep.killedAt)
+	t.Logf("%d objects, %d partitions: %d violations as check finds, %d duplicates marked; member killed at a violation: %v",
+		s.objects, s.partitions, len(rep.violations), rep.dups, rep.killedAtViolation)
 }
 
 // TestFault: a group of three, one killed mid-stream and one added,
