@@ -18,11 +18,12 @@ test:
 
 # The long tier: the full sizes (SATMON_DIFF_SCALE=1), Porcupine asked on
 # every core check of the real histories (SATMON_PORCUPINE_BUDGET), the
+# Kafka fault test at 64 partitions and 10,000 objects (SATMON_KAFKA_BIG), the
 # detection rates that docs/testing.md quotes (scale 20), and the golden
 # comparison with the merge base.
 LONG_SCALE ?= 1
 test-long:
-	SATMON_DIFF_SCALE=$(LONG_SCALE) SATMON_PORCUPINE_BUDGET=1s $(GO) test -timeout 60m ./...
+	SATMON_DIFF_SCALE=$(LONG_SCALE) SATMON_PORCUPINE_BUDGET=1s SATMON_KAFKA_BIG=1 $(GO) test -timeout 60m ./...
 	SATMON_DIFF_SCALE=20 $(GO) test ./monitor -run '^TestSaturateDetectionRate$$' -count=1 -v -timeout 30m
 	$(MAKE) golden
 
