@@ -42,9 +42,31 @@ func testStreamRestart(t *testing.T, seed int64, mutate int) {
 			Object: k, Ops: 14, Concurrency: 3, Seed: seed*1000 + int64(i), Values: 3, Drain: i%3 != 0,
 			Mutate: mutate * (i % 2)}})
 	}
+	runStreamRestart(t, restartCase{specs: specs, seed: seed, mutate: mutate, every: 40, stream: 7})
+}
+
+// restartCase is one run of runStreamRestart.
+type restartCase struct {
+	specs  []gen.ObjectSpec
+	seed   int64
+	mutate int
+	every  int    // after each event, a restart with probability 1/every
+	stream uint64 // the random stream of the restart points
+	// frontier: the objects are registers, which the default checks with
+	// the frontier; each must be checked by it, be at rest only with no
+	// operation open, and every kind must reach a drop point.
+	frontier bool
+}
+
+// runStreamRestart interleaves c.specs into one log, checks it with
+// CheckMulti, and replays it through a Stream thrown away and restored
+// from its checkpoints at random points, as a consumer of a partitioned
+// log does: the violations, verdicts and counts must be CheckMulti's.
+func runStreamRestart(t *testing.T, c restartCase) {
+	specs := c.specs
 	var file bytes.Buffer
 	var buf []byte
-	err := gen.Interleave(specs, 12, seed, func(e gen.MultiEvent) error {
+	err := gen.Interleave(specs, 12, c.seed, func(e gen.MultiEvent) error {
 		s := &specs[e.Object]
 		if e.Declare {
 			buf = logfmt.AppendDecl(buf[:0], s.Name, s.Config.Object, s.Config.Param())
@@ -64,7 +86,14 @@ func testStreamRestart(t *testing.T, seed int64, mutate int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mutate == 0 && len(want) > 0 {
+	if c.frontier {
+		for _, r := range lr.Objects {
+			if r.Algorithm != FrontierAlgorithm {
+				t.Fatalf("%s: checked by %s, not the frontier: the test would not test it", r.Name, r.Algorithm)
+			}
+		}
+	}
+	if c.mutate == 0 && len(want) > 0 {
 		t.Fatalf("CheckMulti finds violations in a linearizable log: %v", want)
 	}
 
@@ -103,11 +132,22 @@ func testStreamRestart(t *testing.T, seed int64, mutate int) {
 		}
 		return s
 	}
+	// open counts each object's operations called and not returned, in
+	// the log as it is read the first time.
+	open := map[string]int{}
+	rests := map[h.Object]int{} // drop points with operations before them, by kind
 	st := newStream()
 	objs := map[string]*obj{}
-	step := func(i int) {
+	step := func(i int, first bool) {
 		ev := evs[i]
 		name := ev.Object.Name
+		if first {
+			if ev.Kind == h.Call {
+				open[name]++
+			} else {
+				open[name]--
+			}
+		}
 		o := objs[name]
 		if o == nil {
 			o = &obj{decl: ev.Object, since: -1, through: -1}
@@ -127,13 +167,19 @@ func testStreamRestart(t *testing.T, seed int64, mutate int) {
 		o.last = i
 		if st.AtRest(name) {
 			o.since = -1
+			if !st.Done(name) {
+				if c.frontier && first && open[name] != 0 {
+					t.Fatalf("event %d: %s at rest with %d operations open", i, name, open[name])
+				}
+				rests[ev.Object.Kind]++
+			}
 		}
 	}
-	rng := rand.New(rand.NewPCG(uint64(seed), 7))
+	rng := rand.New(rand.NewPCG(uint64(c.seed), c.stream))
 	restarts := 0
 	for i := 0; i < len(evs); i++ {
-		step(i)
-		if rng.IntN(40) != 0 {
+		step(i, true)
+		if rng.IntN(c.every) != 0 {
 			continue
 		}
 		// Restart: checkpoint every object, then replay from the
@@ -165,7 +211,7 @@ func testStreamRestart(t *testing.T, seed int64, mutate int) {
 		}
 		st, objs = next, nobjs
 		for j := from; j <= i; j++ {
-			step(j)
+			step(j, false)
 		}
 	}
 	for k, w := range want {
@@ -192,6 +238,13 @@ func testStreamRestart(t *testing.T, seed int64, mutate int) {
 		if ok && (g.Verdict != w.Verdict || g.Steps != w.Steps || g.Operations != w.Operations) {
 			t.Errorf("%s: CheckMulti %s in %d steps (%d operations), restarted stream %s in %d (%d) %s", w.Name,
 				w.Verdict, w.Steps, w.Operations, g.Verdict, g.Steps, g.Operations, g.Error)
+		}
+	}
+	if c.frontier {
+		for _, s := range specs {
+			if rests[s.Config.Object] == 0 {
+				t.Errorf("no %s ever at rest: the test proves nothing of its drop points", s.Config.Object)
+			}
 		}
 	}
 	if restarts == 0 {
