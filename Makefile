@@ -24,10 +24,10 @@ test:
 LONG_SCALE ?= 1
 test-long:
 	SATMON_DIFF_SCALE=$(LONG_SCALE) SATMON_PORCUPINE_BUDGET=1s SATMON_KAFKA_BIG=1 $(GO) test -timeout 60m ./...
-	SATMON_DIFF_SCALE=20 $(GO) test ./monitor -run '^TestSaturateDetectionRate$$' -count=1 -v -timeout 30m
+	SATMON_DIFF_SCALE=20 $(GO) test ./internal/engine -run '^TestSaturateDetectionRate$$' -count=1 -v -timeout 30m
 	$(MAKE) golden
 
-# The golden comparison (monitor/golden_test.go): GOLDEN_BASE (the merge
+# The golden comparison (internal/engine/golden_test.go): GOLDEN_BASE (the merge
 # base with main, or HEAD itself when there is none: then it only checks
 # that the engine is deterministic) records the verdict and step of four
 # variants on GOLDEN_N random histories per object and on every log of
@@ -42,9 +42,9 @@ golden:
 	mkdir "$$dir/satmon"; git archive $(GOLDEN_BASE) | tar -x -C "$$dir/satmon"; \
 	if [ -d ../shared ]; then ln -s "$$(cd ../shared && pwd -P)" "$$dir/shared"; fi; \
 	echo "golden: recording $$(git rev-parse --short $(GOLDEN_BASE)) ($(GOLDEN_N) histories per object)"; \
-	(cd "$$dir/satmon" && SATMON_GOLDEN_N=$(GOLDEN_N) SATMON_GOLDEN_WRITE="$$dir/golden.jsonl" $(GO) test ./monitor -run '^TestGolden$$' -count=1 -timeout 60m); \
+	(cd "$$dir/satmon" && gpkg=./$$(dirname $$(ls internal/engine/golden_test.go internal/engine/golden_test.go 2>/dev/null | head -1)) && SATMON_GOLDEN_N=$(GOLDEN_N) SATMON_GOLDEN_WRITE="$$dir/golden.jsonl" $(GO) test $$gpkg -run '^TestGolden$$' -count=1 -timeout 60m); \
 	echo "golden: comparing the working tree"; \
-	SATMON_GOLDEN="$$dir/golden.jsonl" $(GO) test ./monitor -run '^TestGolden$$' -count=1 -timeout 60m -v
+	SATMON_GOLDEN="$$dir/golden.jsonl" $(GO) test ./internal/engine -run '^TestGolden$$' -count=1 -timeout 60m -v
 
 lint: tools
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
@@ -63,14 +63,14 @@ fuzz:
 bench:
 	$(GO) test -run XXX -bench . -benchtime 1x ./...
 
-# satmon beside Porcupine on register histories (monitor/regbench_test.go):
+# satmon beside Porcupine on register histories (internal/multi/regbench_test.go):
 # generated cas-register logs of 1k, 4k and 20k operations with 8, 16 and
 # 20 clients, with and without a stale read, and the jepsen-etcd and
 # porcupine-kv totals; each run in a child process under a time and memory
 # limit (SATMON_BENCH_LIMIT, SATMON_BENCH_MEM), printed as a table. Up to
 # an hour with the default limits of 60 s and 4 GB per run.
 bench-register:
-	SATMON_BENCH_REGISTER=1 $(GO) test ./monitor -run XXX -bench RegisterTable -benchtime 1x -timeout 0
+	SATMON_BENCH_REGISTER=1 $(GO) test ./internal/multi -run XXX -bench RegisterTable -benchtime 1x -timeout 0
 
 # Instructions per step of `satmon check` (SATURATE -r) under valgrind's
 # cachegrind without cache simulation: a deterministic cost, which the
@@ -110,9 +110,9 @@ bench-ir: build
 # (a minute or two). Compare `make bench-ir` with the old and the new
 # profile and keep the better one.
 pgo:
-	$(GO) test -c -o bin/monitor.test ./monitor
-	cd monitor && ../bin/monitor.test -test.run '^$$' -test.bench 'SaturateRStream|SemaphoreStream' -test.benchtime 120x -test.cpuprofile ../bin/pgo1.prof >/dev/null
-	cd monitor && ../bin/monitor.test -test.run '^$$' -test.bench 'PorcupineBigMSQ' -test.benchtime 60x -test.cpuprofile ../bin/pgo2.prof >/dev/null || true
+	$(GO) test -c -o bin/monitor.test ./internal/engine
+	cd internal/engine && ../../bin/monitor.test -test.run '^$$' -test.bench 'SaturateRStream|SemaphoreStream' -test.benchtime 120x -test.cpuprofile ../../bin/pgo1.prof >/dev/null
+	cd internal/engine && ../../bin/monitor.test -test.run '^$$' -test.bench 'PorcupineBigMSQ' -test.benchtime 60x -test.cpuprofile ../../bin/pgo2.prof >/dev/null || true
 	$(GO) tool pprof -proto -focus 'Monitor..Step|satmon/encode|satmon/saturate' bin/monitor.test bin/pgo1.prof $$(test -s bin/pgo2.prof && echo bin/pgo2.prof) > cmd/satmon/default.pgo
 
 # The main job on bundled data.

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/satmon/satmon/internal/multi"
+
 	"github.com/satmon/satmon/internal/testutil"
 	"github.com/satmon/satmon/monitor"
 	"github.com/satmon/satmon/monitor/logfmt"
@@ -66,7 +68,7 @@ func TestCheckKeyedAsCheckMulti(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := monitor.CheckMulti(context.Background(), strings.NewReader(string(data)), logfmt.Auto, logfmt.Options{Name: f}, opt, nil)
+		want, err := multi.CheckMulti(context.Background(), strings.NewReader(string(data)), logfmt.Auto, logfmt.Options{Name: f}, opt, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/satmon/satmon/internal/engine"
+	"github.com/satmon/satmon/internal/explain"
+
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
@@ -158,7 +161,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if obj, ok = history.ParseObject(*objName); !ok {
 			return usageError(stderr, "check", fmt.Errorf("unknown object %q", *objName))
 		}
-		if err := monitor.ValidateParam(obj, *param); err != nil {
+		if err := engine.ValidateParam(obj, *param); err != nil {
 			return usageError(stderr, "check", fmt.Errorf("--param: %v", err))
 		}
 	} else if *param != "" {
@@ -310,7 +313,7 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 			// and then explained, printed after its verdict.
 			lo := c.lo
 			lo.Name = name
-			res, ex, err := monitor.CheckLogExplain(br, lo, c.opt, nil)
+			res, ex, err := explain.CheckLogExplain(br, lo, c.opt, nil)
 			c.mu.Lock()
 			c.report(res, err)
 			if err == nil && !c.xf.report(c.out, c.stderr, c.p.json, res, ex) {

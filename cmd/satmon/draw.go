@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/satmon/satmon/internal/explain"
+
 	"github.com/satmon/satmon/monitor"
 )
 
@@ -31,9 +33,9 @@ func (x *explainFlags) drawLog(stderr io.Writer, lr monitor.LogResult, opt monit
 	if res.Verdict == monitor.OK && opt.Exact() && ex.Witness == nil && ex.Note == "" {
 		limit := opt.Timeout
 		if limit <= 0 {
-			limit = monitor.ExplainLimit
+			limit = explain.ExplainLimit
 		}
-		if w, err := monitor.FindWitness(ex.History, limit); err != nil {
+		if w, err := explain.FindWitness(ex.History, limit); err != nil {
 			ex.Note = "no witness: " + err.Error()
 		} else if w != nil {
 			ex.Witness = w

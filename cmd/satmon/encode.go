@@ -6,11 +6,12 @@ import (
 	"io"
 	"os"
 
+	"github.com/satmon/satmon/internal/engine"
+
 	"github.com/spf13/pflag"
 
 	"github.com/satmon/satmon/encode"
 	"github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor"
 	"github.com/satmon/satmon/monitor/logfmt"
 	"github.com/satmon/satmon/theory"
 )
@@ -85,7 +86,7 @@ Flags:
 		return exitUsage
 	}
 	cnf := &encode.CNF{}
-	enc := monitor.EncodeHistoryNamed(k, hist, cnf)
+	enc := engine.EncodeHistoryNamed(k, hist, cnf)
 	w := stdout
 	if *out != "" {
 		f, err := os.Create(*out)

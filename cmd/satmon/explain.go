@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/satmon/satmon/internal/explain"
+
 	"github.com/spf13/pflag"
 
 	"github.com/satmon/satmon/internal/viz"
@@ -51,7 +53,7 @@ func (x *explainFlags) validate(files int) error {
 // report prints the explanation in text (JSON has it in the result) and
 // writes the pictures. It returns false when a picture could not be
 // written.
-func (x *explainFlags) report(out *bufio.Writer, stderr io.Writer, json bool, res monitor.Result, ex *monitor.Explanation) bool {
+func (x *explainFlags) report(out *bufio.Writer, stderr io.Writer, json bool, res monitor.Result, ex *explain.Explanation) bool {
 	if ex == nil || ex.History == nil {
 		return true
 	}
@@ -70,11 +72,11 @@ func (x *explainFlags) report(out *bufio.Writer, stderr io.Writer, json bool, re
 
 // derivation is SATURATE's derivation on a violation's core, when the
 // text asks for one.
-func (x *explainFlags) derivation(res monitor.Result, ex *monitor.Explanation) []string {
+func (x *explainFlags) derivation(res monitor.Result, ex *explain.Explanation) []string {
 	if res.Verdict != monitor.Violation || len(ex.Core) == 0 || !(x.explain || x.html != "") {
 		return nil
 	}
-	deriv, err := monitor.Derive(ex.History, ex.Core)
+	deriv, err := explain.Derive(ex.History, ex.Core)
 	if err != nil {
 		return []string{"no derivation: " + err.Error()}
 	}
@@ -122,7 +124,7 @@ func lines(call, ret int) string {
 
 // explainText is the explanation as printed by --explain and shown under
 // the picture.
-func explainText(res monitor.Result, ex *monitor.Explanation, deriv []string) []string {
+func explainText(res monitor.Result, ex *explain.Explanation, deriv []string) []string {
 	var t []string
 	if ex.Note != "" {
 		t = append(t, ex.Note)
@@ -197,7 +199,7 @@ func pictureTitle(res monitor.Result, name string) string {
 	return fmt.Sprintf("%s: %s: %s, undecided", res.File, who, res.Verdict)
 }
 
-func drawing(title string, res monitor.Result, ex *monitor.Explanation, text []string) *viz.Drawing {
+func drawing(title string, res monitor.Result, ex *explain.Explanation, text []string) *viz.Drawing {
 	d := &viz.Drawing{Title: title}
 	core := map[int]bool{}
 	for _, i := range ex.Core {

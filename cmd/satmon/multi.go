@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/satmon/satmon/internal/multi"
+
 	"github.com/spf13/pflag"
 
 	"github.com/satmon/satmon/internal/history"
@@ -59,7 +61,7 @@ func (f *multiFlags) check(ctx context.Context, br *bufio.Reader, name string, o
 	}
 	explain := f.xf != nil && f.xf.explain
 	p := multiPrinter{printer: printer{w: out, json: asJSON, verbose: verbose}, explain: explain, single: new(bool)}
-	lr, err := monitor.CheckMulti(ctx, br, format,
+	lr, err := multi.CheckMulti(ctx, br, format,
 		logfmt.Options{Name: name, Object: obj, Param: param},
 		monitor.MultiOptions{Options: opt, Workers: f.workers, Explain: explain || f.xf.pictures(), Finite: finite}, p.object)
 	if err != nil {

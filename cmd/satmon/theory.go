@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/satmon/satmon/internal/engine"
+
 	"github.com/spf13/pflag"
 
 	"github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor"
 	"github.com/satmon/satmon/theory"
 )
 
@@ -64,7 +65,7 @@ Flags:
 		fmt.Fprintf(stderr, "satmon theory: unknown object %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	if err := monitor.ValidateParam(obj, fs.Arg(1)); err != nil {
+	if err := engine.ValidateParam(obj, fs.Arg(1)); err != nil {
 		fmt.Fprintf(stderr, "satmon theory: %v\n", err)
 		return exitUsage
 	}

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/satmon/satmon/internal/multi"
+
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
@@ -41,8 +43,8 @@ func BenchmarkConsumers(b *testing.B) {
 	// For scale: satmon check's reading and checking of the same actions
 	// as one file, in this process, with as many workers.
 	t0 := time.Now()
-	lr, err := monitor.CheckMulti(context.Background(), bytes.NewReader(file), logfmt.Native, logfmt.Options{Name: "all.log"},
-		monitor.MultiOptions{Options: monitor.Options{RemoveObsolete: true}}, nil)
+	lr, err := multi.CheckMulti(context.Background(), bytes.NewReader(file), logfmt.Native, logfmt.Options{Name: "all.log"},
+		multi.MultiOptions{Options: monitor.Options{RemoveObsolete: true}}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

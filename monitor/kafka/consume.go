@@ -26,6 +26,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/satmon/satmon/internal/multi"
+
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
@@ -97,7 +99,7 @@ type Verdict struct {
 	Duplicate bool `json:"duplicate,omitempty"`
 	// The object's result, for a violation or an error: the schema of
 	// docs/output.md, violation_line being the offset.
-	*monitor.ObjectResult
+	*multi.ObjectResult
 	// A summary's fields.
 	Summary *Summary `json:"summary,omitempty"`
 }
@@ -388,7 +390,7 @@ type objectCP struct {
 	// Through is the offset of the object's last action the checkpoint
 	// includes: its records up to it are skipped when read again.
 	Through int64 `json:"through"`
-	monitor.Checkpoint
+	multi.Checkpoint
 }
 
 // checkpoint writes the checkpoints of partitions ps to the state topic,
@@ -589,7 +591,7 @@ func (c *consumer) readState(ctx context.Context) (stateView, error) {
 type partition struct {
 	c       *consumer
 	pn      int32
-	stream  *monitor.Stream
+	stream  *multi.Stream
 	objs    map[string]*object
 	decls   map[string]logfmt.ObjectDecl // native declarations known; Line is the record's offset
 	parsers [2]*parser                   // native, JSON
@@ -617,7 +619,7 @@ type object struct {
 	// drop point, -1 when it is at one; cp is its checkpoint there (nil:
 	// it has not reached one, and restarts as new).
 	since int64
-	cp    *monitor.Checkpoint
+	cp    *multi.Checkpoint
 	// skipTo: its records up to this offset are in its restored
 	// checkpoint already, and are skipped when read again.
 	skipTo int64
@@ -632,7 +634,7 @@ var formatNames = [2]string{"native", "json"}
 
 func (c *consumer) newPartition(pn int32, cp *checkpoint, marks map[string]int64) (*partition, error) {
 	p := &partition{c: c, pn: pn, objs: map[string]*object{}, decls: map[string]logfmt.ObjectDecl{}, marks: marks}
-	s, err := monitor.NewStream(c.ctx, fmt.Sprintf("%s/%d", c.cfg.Topic, pn), monitor.MultiOptions{Options: c.cfg.Options}, p.onViolation)
+	s, err := multi.NewStream(c.ctx, fmt.Sprintf("%s/%d", c.cfg.Topic, pn), multi.MultiOptions{Options: c.cfg.Options}, p.onViolation)
 	if err != nil {
 		return nil, err
 	}
@@ -839,13 +841,13 @@ func (p *partition) position(r *kgo.Record, err error) error {
 // fail reports a record that could not be checked.
 func (p *partition) fail(r *kgo.Record, err error) {
 	off := r.Offset
-	res := monitor.ObjectResult{Name: string(r.Key), Result: monitor.Result{File: fmt.Sprintf("%s/%d", p.c.cfg.Topic, p.pn), Verdict: monitor.Error, Error: err.Error(), Algorithm: p.c.cfg.Options.Name()}}
+	res := multi.ObjectResult{Name: string(r.Key), Result: monitor.Result{File: fmt.Sprintf("%s/%d", p.c.cfg.Topic, p.pn), Verdict: monitor.Error, Error: err.Error(), Algorithm: p.c.cfg.Options.Name()}}
 	p.c.emit(Verdict{Record: "error", Topic: p.c.cfg.Topic, Partition: p.pn, Offset: &off, Key: string(r.Key), ObjectResult: &res})
 }
 
 // onViolation reports a violation the moment the stream proves it, and
 // marks it reported.
-func (p *partition) onViolation(res monitor.ObjectResult) {
+func (p *partition) onViolation(res multi.ObjectResult) {
 	r := p.cur
 	off := r.Offset
 	v := Verdict{Record: "violation", Topic: p.c.cfg.Topic, Partition: p.pn, Offset: &off, Key: string(r.Key), ObjectResult: &res}
@@ -897,7 +899,7 @@ func (p *partition) checkpoint(wrong bool) checkpoint {
 		default:
 			cp.Offset = min(cp.Offset, o.since)
 			oc.Fresh, oc.Through = true, -1
-			oc.Checkpoint = monitor.Checkpoint{Name: n, Kind: o.decl.Kind.String(), Param: o.decl.Param}
+			oc.Checkpoint = multi.Checkpoint{Name: n, Kind: o.decl.Kind.String(), Param: o.decl.Param}
 		}
 		cp.Objects = append(cp.Objects, oc)
 	}

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/satmon/satmon/internal/multi"
+
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
@@ -137,8 +139,8 @@ type viol struct {
 func checkFile(t testing.TB, file []byte) map[string]viol {
 	out := map[string]viol{}
 	opt := monitor.Options{RemoveObsolete: true}
-	_, err := monitor.CheckMulti(context.Background(), bytes.NewReader(file), logfmt.Native,
-		logfmt.Options{Name: "all.log"}, monitor.MultiOptions{Options: opt, Workers: 2}, func(r monitor.ObjectResult) {
+	_, err := multi.CheckMulti(context.Background(), bytes.NewReader(file), logfmt.Native,
+		logfmt.Options{Name: "all.log"}, multi.MultiOptions{Options: opt, Workers: 2}, func(r multi.ObjectResult) {
 			out[r.Name] = viol{*r.ViolationStep, r.ViolationOp}
 		})
 	if err != nil {

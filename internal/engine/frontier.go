@@ -1,0 +1,695 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+
+	h "github.com/satmon/satmon/internal/history"
+)
+
+// The frontier: the exact check of the three registers (register,
+// compare-and-set register, string register) that the default variant
+// runs, with a window of the open operations only (docs/removal.md,
+// "Summaries at any cut").
+//
+// At every point of the log the operations that returned are summarized
+// by a set of configurations. A configuration is what some linearization
+// of the history so far, all of whose linearization points lie before
+// now, leaves: the register's state, which open operations have already
+// taken effect (taken), and what the open observers may still return:
+// for an open read, the states the register passed through since its call
+// (seen); for an open compare-and-set, whether a state other than its old
+// value came since its call (other: it may fail). Every transition is
+// regStep, the sequential specification the kernels encode
+// (TestFrontierAgreesWithSAT checks the configurations against the kernel
+// by SAT).
+//
+//   - A call adds the operation to the open ones: each configuration
+//     records, for a read, its current state as seen, for a
+//     compare-and-set whether it may already fail.
+//   - The return of o keeps the configurations in which o can have taken
+//     effect with the result it returned: from each configuration, the
+//     open operations that change the state (writes, appends, successful
+//     compare-and-sets) are taken one after the other, in every order,
+//     until o's result is explained (a write or append taken, a
+//     compare-and-set taken as success, or, failed, a state other than
+//     its old value seen, a read's value seen). A configuration that
+//     explains o goes to the new set and is not extended: whatever it
+//     would be extended by can still be taken later, the operations being
+//     still open, so it covers its extensions. o is then forgotten.
+//   - No configuration left: no linearization of the history so far
+//     exists, and this return is the earliest that proves it.
+//
+// An operation that will never return (Jepsen's :info, Monitor.Abandon)
+// may take effect once at any later time, or never. A configuration in
+// which it has not taken effect covers the same one with it taken, so it
+// leaves the open operations for a pool of transitions by label, each
+// usable as many times as crashed operations carry it: a configuration
+// counts which it used (used), and crashed operations with one label are
+// counted, not enumerated. A crashed read or failed compare-and-set
+// changes nothing and is dropped.
+//
+// The window is therefore the open operations: bounded by the concurrency
+// (and not by the crashed operations, which are labels and counts). The
+// configurations are bounded by the subsets of the open operations that
+// change the state; past frontBudget the frontier gives up (top), and the
+// ok that follows is not a proof (Monitor.warnFrontier says so).
+
+// maxFrontSlots is the most operations open at once (crashed ones apart)
+// that the frontier follows: taken and other are bitsets.
+const maxFrontSlots = 64
+
+// frontBudget bounds the configurations one return may create; past it
+// the frontier gives up.
+const frontBudget = 1 << 17
+
+// fslot is an open operation of the frontier.
+type fslot struct {
+	inUse  bool
+	serial int
+	l      h.Label // as called: Ret unknown
+	// known: a read or compare-and-set whose result is known already
+	// (the monitor looked ahead to its return, frontmon.go). For a read,
+	// target is its state: only that state need be recorded as seen; a
+	// compare-and-set that succeeded need not record other states. What
+	// is known of the future only narrows what is recorded, never the
+	// configurations: those stay the history so far's.
+	known  bool
+	target uint32
+	ok     bool
+	// arg: a write's state; old: a compare-and-set's old state (ids)
+	arg, old uint32
+}
+
+// poolKey is a crashed operation's label, as far as its transition goes.
+type poolKey struct {
+	m        h.Method
+	arg, old h.Value
+}
+
+// poolLabel is a transition that crashed operations offer, and how many
+// of them offer it.
+type poolLabel struct {
+	l h.Label
+	n int
+	// from, to: a compare-and-set's old and new states (ids)
+	from, to uint32
+}
+
+// fconf is a configuration.
+type fconf struct {
+	st    uint32 // state id (frontier.states)
+	taken uint64 // open operations (slots) that took effect
+	other uint64 // open compare-and-sets that may fail: a state ≠ old came since the call
+	// hide: open writes that may be placed, unseen, right before a write
+	// taken since their call: as good as taken, and they may still be
+	// taken later.
+	hide uint64
+	seen []uint64 // open reads: slot<<32 | state id, sorted
+	used []uint32 // pool labels used, sorted, a multiset
+}
+
+func (c *fconf) clone() fconf {
+	return fconf{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seen: slices.Clone(c.seen), used: slices.Clone(c.used)}
+}
+
+type frontier struct {
+	obj      h.Object
+	slots    [maxFrontSlots]fslot
+	bySerial map[int]int
+	confs    []fconf
+	pool     []poolLabel
+	poolIdx  map[poolKey]int
+	states   []regState
+	stateID  map[regState]uint32
+	top      bool   // gave up: nothing more is checked
+	why      string // why it gave up
+	checks   int
+	maxConfs int
+	stack    []fconf
+	keep     []bool
+	// wanted's marks: wmark[st] == wgen for the states wlist lists.
+	wmark []uint32
+	wgen  uint32
+	wlist []uint32
+	// The pool by kind: writes by value (and all), compare-and-sets by
+	// old value (and all), appends.
+	poolWrite  map[uint32]int // by state id
+	poolWrites []int
+	poolCAS    map[h.Value][]int
+	poolOther  []int
+	poolCASAll []int
+	// cover's record of the configurations of one return, by state and
+	// operations taken; created counts them.
+	groups  map[[2]uint64][]int
+	all     []fconf
+	created int
+}
+
+func newFrontier(obj h.Object, init regState, hasInit bool) *frontier {
+	f := &frontier{obj: obj, bySerial: map[int]int{}, poolIdx: map[poolKey]int{},
+		stateID: map[regState]uint32{}, groups: map[[2]uint64][]int{},
+		poolWrite: map[uint32]int{}, poolCAS: map[h.Value][]int{}}
+	f.intern(regState{}) // id 0: no value
+	st := uint32(0)
+	if hasInit {
+		st = f.intern(init)
+	}
+	f.confs = []fconf{{st: st}}
+	f.maxConfs = 1
+	return f
+}
+
+func (f *frontier) intern(s regState) uint32 {
+	if id, ok := f.stateID[s]; ok {
+		return id
+	}
+	id := uint32(len(f.states))
+	f.states = append(f.states, s)
+	f.stateID[s] = id
+	return id
+}
+
+// giveUp stops checking: every later return is accepted.
+func (f *frontier) giveUp(why string) {
+	f.top, f.why = true, why
+	f.confs = nil
+}
+
+// apply is the transition of a state-changing label at state st: a
+// compare-and-set as a success.
+func (f *frontier) apply(st uint32, l *h.Label) (uint32, bool) {
+	lab := *l
+	lab.Pending = false
+	if lab.Method == h.CAS {
+		lab.Ret = h.OK
+	}
+	ns, ok := regStep(f.obj, f.states[st], &lab)
+	if !ok {
+		return 0, false
+	}
+	return f.intern(ns), true
+}
+
+// stateChanging reports whether l may change the state: a write, an append, a
+// compare-and-set (as a success).
+func stateChanging(l *h.Label) bool {
+	return l.Method == h.Write || l.Method == h.Append || l.Method == h.CAS
+}
+
+// enter records, for the open observers of c, that the state is now st,
+// set by l; a write hides the open writes (not a compare-and-set: a write
+// placed right before it would change the state it finds).
+func (f *frontier) enter(c *fconf, st uint32, l *h.Label) {
+	c.st = st
+	s := f.states[st]
+	overwrites := l.Method == h.Write
+	for p := range f.slots {
+		sl := &f.slots[p]
+		if !sl.inUse {
+			continue
+		}
+		switch sl.l.Method {
+		case h.Write:
+			if overwrites && c.taken&(1<<p) == 0 {
+				c.hide |= 1 << p
+			}
+		case h.Read:
+			if s.has && (!sl.known || sl.target == st) {
+				c.addSeen(p, st)
+			}
+		case h.CAS:
+			if c.taken&(1<<p) == 0 && s.has && s.val != sl.l.Old && !(sl.known && sl.ok) {
+				c.other |= 1 << p
+			}
+		}
+	}
+}
+
+func (c *fconf) addSeen(p int, st uint32) {
+	x := uint64(p)<<32 | uint64(st)
+	i, found := slices.BinarySearch(c.seen, x)
+	if !found {
+		c.seen = slices.Insert(c.seen, i, x)
+	}
+}
+
+func (c *fconf) hasSeen(p int, st uint32) bool {
+	_, found := slices.BinarySearch(c.seen, uint64(p)<<32|uint64(st))
+	return found
+}
+
+// dropSlot forgets slot p in c.
+func (c *fconf) dropSlot(p int) {
+	c.taken &^= 1 << p
+	c.other &^= 1 << p
+	c.hide &^= 1 << p
+	lo, _ := slices.BinarySearch(c.seen, uint64(p)<<32)
+	hi, _ := slices.BinarySearch(c.seen, uint64(p+1)<<32)
+	if hi > lo {
+		c.seen = slices.Delete(c.seen, lo, hi)
+	}
+}
+
+// call adds the operation serial, called with label l. For a read, ret is
+// its result when already known (known).
+func (f *frontier) call(serial int, l h.Label, known bool, ret h.Value) {
+	if f.top {
+		return
+	}
+	p := -1
+	for i := range f.slots {
+		if !f.slots[i].inUse {
+			p = i
+			break
+		}
+	}
+	if p < 0 {
+		f.giveUp(fmt.Sprintf("more than %d operations open at once", maxFrontSlots))
+		return
+	}
+	f.slots[p] = fslot{inUse: true, serial: serial, l: l}
+	switch {
+	case known && l.Method == h.Read:
+		f.slots[p].known, f.slots[p].target = true, f.intern(regState{ret, true})
+	case known && l.Method == h.CAS:
+		f.slots[p].known, f.slots[p].ok = true, ret == h.OK
+	}
+	sl := &f.slots[p]
+	switch l.Method {
+	case h.Write:
+		sl.arg = f.intern(regState{l.Arg, true})
+	case h.CAS:
+		sl.old = f.intern(regState{l.Old, true})
+	}
+	f.bySerial[serial] = p
+	for i := range f.confs {
+		c := &f.confs[i]
+		s := f.states[c.st]
+		switch l.Method {
+		case h.Read:
+			if s.has && (!sl.known || sl.target == c.st) {
+				c.addSeen(p, c.st)
+			}
+		case h.CAS:
+			if s.has && s.val != l.Old && !(sl.known && sl.ok) {
+				c.other |= 1 << p
+			}
+		}
+	}
+}
+
+// explains reports whether c explains the return of slot j with label l.
+func (f *frontier) explains(c *fconf, j int, l *h.Label, want uint32) bool {
+	switch {
+	case l.Method == h.Read:
+		return c.hasSeen(j, want)
+	case l.Method == h.CAS && l.Ret == h.Fail:
+		return c.taken&(1<<j) == 0 && c.other&(1<<j) != 0
+	}
+	return c.taken&(1<<j) != 0 || l.Method == h.Write && c.hide&(1<<j) != 0
+}
+
+// wanted marks the states that taking a write may help reach in c, or
+// says all: the result of an open read not yet seen (any, for a read
+// whose result is unknown); the old value of an open compare-and-set not
+// taken (any, for one not known to succeed that has not seen another
+// state yet);
+// any, for a string register, whose appends extend any state. A write of
+// another value taken now and overwritten later is as good as hidden
+// (fconf.hide), and one left last is as good as taken later: the
+// frontier need not take it before another operation.
+func (f *frontier) wanted(c *fconf) (all bool) {
+	f.wgen++
+	f.wlist = f.wlist[:0]
+	if f.obj == h.StringRegister {
+		return true
+	}
+	for p := range f.slots {
+		sl := &f.slots[p]
+		if !sl.inUse {
+			continue
+		}
+		switch sl.l.Method {
+		case h.Read:
+			if !sl.known {
+				return true
+			}
+			if !c.hasSeen(p, sl.target) {
+				f.want(sl.target)
+			}
+		case h.CAS:
+			switch {
+			case c.taken&(1<<p) != 0:
+			case c.other&(1<<p) == 0 && !(sl.known && sl.ok):
+				return true
+			default:
+				f.want(sl.old)
+			}
+		}
+	}
+	// A crashed compare-and-set from u to a wanted state makes u wanted.
+	for grew := true; grew; {
+		grew = false
+		for _, li := range f.poolCASAll {
+			pl := &f.pool[li]
+			if f.wanted1(pl.to) && !f.wanted1(pl.from) {
+				f.want(pl.from)
+				grew = true
+			}
+		}
+	}
+	return false
+}
+
+// want marks state id st wanted (wanted's marks).
+func (f *frontier) want(st uint32) {
+	for int(st) >= len(f.wmark) {
+		f.wmark = append(f.wmark, 0)
+	}
+	if f.wmark[st] != f.wgen {
+		f.wmark[st] = f.wgen
+		f.wlist = append(f.wlist, st)
+	}
+}
+
+// wanted1 reports whether wanted marked state id st.
+func (f *frontier) wanted1(st uint32) bool {
+	return int(st) < len(f.wmark) && f.wmark[st] == f.wgen
+}
+
+// ret applies the return of serial with label l (its result known) and
+// reports whether some linearization of the history so far exists.
+func (f *frontier) ret(serial int, l h.Label) bool {
+	f.checks++
+	if f.top {
+		return true
+	}
+	j, ok := f.bySerial[serial]
+	if !ok {
+		return true
+	}
+	delete(f.bySerial, serial)
+	var want uint32
+	if l.Method == h.Read {
+		want = f.intern(regState{l.Ret, true})
+	}
+	failed := l.Method == h.CAS && l.Ret == h.Fail
+	// The returning operation as it may take effect: a failed
+	// compare-and-set never changes the state.
+	f.slots[j].l = l
+	f.resetCover()
+	var out []fconf
+	queue := f.stack[:0]
+	add := func(c fconf) bool {
+		if failed && c.taken&(1<<j) != 0 {
+			return true // dead: cannot fail once taken as a success
+		}
+		if !f.cover(&c) {
+			return true
+		}
+		if f.created > frontBudget {
+			return false
+		}
+		if f.explains(&c, j, &l, want) {
+			out = append(out, c)
+			if c.taken&(1<<j) != 0 {
+				return true
+			}
+			// A write explained as hidden in the past may also take
+			// effect now, or after others: that is no extension of c.
+		}
+		queue = append(queue, c)
+		return true
+	}
+	tooMany := func() bool {
+		f.stack = queue[:0]
+		f.giveUp(fmt.Sprintf("one return had more than %d configurations to explore", frontBudget))
+		return true
+	}
+	for _, c := range f.confs {
+		if !add(c) {
+			return tooMany()
+		}
+	}
+	// Breadth first, so that configurations that used fewer crashed
+	// operations come first and cover the others.
+	for head := 0; head < len(queue); head++ {
+		c := queue[head]
+		all := f.wanted(&c)
+		for p := range f.slots {
+			sl := &f.slots[p]
+			if !sl.inUse || c.taken&(1<<p) != 0 || !stateChanging(&sl.l) || p == j && failed {
+				continue
+			}
+			// A compare-and-set known to fail is still taken as a success
+			// until it returns: the history so far, where it is open,
+			// allows that, and a violation is reported at the earliest
+			// return after which none of its linearizations exists.
+			if p != j && sl.l.Method == h.Write && !all && !f.wanted1(sl.arg) {
+				continue
+			}
+			ns, ok := f.apply(c.st, &sl.l)
+			if !ok {
+				continue
+			}
+			c2 := c.clone()
+			c2.taken |= 1 << p
+			c2.hide &^= 1 << p
+			f.enter(&c2, ns, &sl.l)
+			if !add(c2) {
+				return tooMany()
+			}
+		}
+		// Crashed operations: writes of a wanted value, compare-and-sets
+		// from the current state, appends.
+		pool := f.poolOther
+		if cur := f.states[c.st]; cur.has {
+			pool = append(pool[:len(pool):len(pool)], f.poolCAS[cur.val]...)
+		}
+		if all {
+			pool = append(pool[:len(pool):len(pool)], f.poolWrites...)
+		} else {
+			for _, st := range f.wlist {
+				if li, ok := f.poolWrite[st]; ok {
+					pool = append(pool[:len(pool):len(pool)], li)
+				}
+			}
+		}
+		for _, li := range pool {
+			pl := &f.pool[li]
+			if f.avail(&c, li) == 0 {
+				continue
+			}
+			ns, ok := f.apply(c.st, &pl.l)
+			if !ok || ns == c.st {
+				continue
+			}
+			c2 := c.clone()
+			i, _ := slices.BinarySearch(c2.used, uint32(li))
+			c2.used = slices.Insert(c2.used, i, uint32(li))
+			f.enter(&c2, ns, &pl.l)
+			if !add(c2) {
+				return tooMany()
+			}
+		}
+	}
+	f.stack = queue[:0]
+	f.slots[j] = fslot{}
+	for i := range out {
+		out[i].dropSlot(j)
+	}
+	f.confs = f.prune(out)
+	f.maxConfs = max(f.maxConfs, len(f.confs))
+	if cap(f.all) > 1<<14 {
+		// A rare return explored many: do not hold on to its room.
+		f.all, f.stack = nil, nil
+		f.groups = map[[2]uint64][]int{}
+	}
+	if f.checks%64 == 0 {
+		f.normalize()
+	}
+	return len(f.confs) > 0
+}
+
+// normalize takes the crashed operations every configuration used out of
+// the pool and out of the configurations: what is left to each is the
+// same, and the lists stay as short as the configurations differ.
+func (f *frontier) normalize() {
+	if len(f.confs) == 0 || len(f.confs[0].used) == 0 {
+		return
+	}
+	common := slices.Clone(f.confs[0].used)
+	for i := 1; i < len(f.confs) && len(common) > 0; i++ {
+		common = intersect(common, f.confs[i].used)
+	}
+	if len(common) == 0 {
+		return
+	}
+	for _, li := range common {
+		f.pool[li].n--
+	}
+	for i := range f.confs {
+		f.confs[i].used = minus(f.confs[i].used, common)
+	}
+}
+
+// intersect is the multiset intersection of the sorted a and b, in a.
+func intersect(a, b []uint32) []uint32 {
+	out, j := a[:0], 0
+	for _, x := range a {
+		for j < len(b) && b[j] < x {
+			j++
+		}
+		if j < len(b) && b[j] == x {
+			out = append(out, x)
+			j++
+		}
+	}
+	return out
+}
+
+// minus is the sorted multiset a less b (contained in a), in a.
+func minus(a, b []uint32) []uint32 {
+	out, j := a[:0], 0
+	for _, x := range a {
+		if j < len(b) && b[j] == x {
+			j++
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// covers reports whether a covers b: the same state and operations
+// taken, and every way on open to b open to a: a's observers saw at least
+// b's, and a used at most the crashed operations b used.
+func covers(a, b *fconf) bool {
+	return a.st == b.st && a.taken == b.taken && a.other&b.other == b.other && a.hide&b.hide == b.hide &&
+		subset(b.seen, a.seen) && subset(a.used, b.used)
+}
+
+// subset reports whether the sorted multiset a is contained in b.
+func subset[T uint32 | uint64](a, b []T) bool {
+	if len(a) > len(b) {
+		return false
+	}
+	j := 0
+	for _, x := range a {
+		for j < len(b) && b[j] < x {
+			j++
+		}
+		if j == len(b) || b[j] != x {
+			return false
+		}
+		j++
+	}
+	return true
+}
+
+// resetCover starts a new set of configurations for cover.
+func (f *frontier) resetCover() {
+	clear(f.groups)
+	f.created = 0
+	f.all = f.all[:0]
+}
+
+// cover records c and reports whether it is new: no configuration
+// recorded since resetCover covers it.
+func (f *frontier) cover(c *fconf) bool {
+	g := [2]uint64{uint64(c.st), c.taken}
+	for _, i := range f.groups[g] {
+		if covers(&f.all[i], c) {
+			return false
+		}
+	}
+	f.groups[g] = append(f.groups[g], len(f.all))
+	f.all = append(f.all, *c)
+	f.created++
+	return true
+}
+
+// prune drops the configurations of cs that another covers (of two
+// that cover each other, the later). Only configurations with the same
+// state and operations taken can cover each other: they are compared by
+// group.
+func (f *frontier) prune(cs []fconf) []fconf {
+	clear(f.groups)
+	for i := range cs {
+		g := [2]uint64{uint64(cs[i].st), cs[i].taken}
+		f.groups[g] = append(f.groups[g], i)
+	}
+	keep := f.keep[:0]
+	for i := range cs {
+		covered := false
+		for _, k := range f.groups[[2]uint64{uint64(cs[i].st), cs[i].taken}] {
+			if k != i && covers(&cs[k], &cs[i]) && !(k > i && covers(&cs[i], &cs[k])) {
+				covered = true
+				break
+			}
+		}
+		keep = append(keep, !covered)
+	}
+	f.keep = keep
+	out := cs[:0]
+	for i := range cs {
+		if keep[i] {
+			out = append(out, cs[i])
+		}
+	}
+	return out
+}
+
+// avail is how many more times c may use pool label li.
+func (f *frontier) avail(c *fconf, li int) int {
+	lo, _ := slices.BinarySearch(c.used, uint32(li))
+	hi, _ := slices.BinarySearch(c.used, uint32(li+1))
+	return f.pool[li].n - (hi - lo)
+}
+
+// abandon turns the open operation serial into a crashed one: it will
+// never return, and may take effect once at any later time.
+func (f *frontier) abandon(serial int) {
+	if f.top {
+		return
+	}
+	p, ok := f.bySerial[serial]
+	if !ok {
+		return
+	}
+	delete(f.bySerial, serial)
+	l := f.slots[p].l
+	f.slots[p] = fslot{}
+	li := -1
+	if stateChanging(&l) {
+		key := poolKey{l.Method, l.Arg, l.Old}
+		var ok bool
+		if li, ok = f.poolIdx[key]; !ok {
+			li = len(f.pool)
+			f.pool = append(f.pool, poolLabel{l: h.Label{Method: l.Method, Arg: l.Arg, Old: l.Old}})
+			f.poolIdx[key] = li
+			switch l.Method {
+			case h.Write:
+				f.poolWrite[f.intern(regState{l.Arg, true})] = li
+				f.poolWrites = append(f.poolWrites, li)
+			case h.CAS:
+				f.pool[li].from, f.pool[li].to = f.intern(regState{l.Old, true}), f.intern(regState{l.Arg, true})
+				f.poolCAS[l.Old] = append(f.poolCAS[l.Old], li)
+				f.poolCASAll = append(f.poolCASAll, li)
+			default:
+				f.poolOther = append(f.poolOther, li)
+			}
+		}
+		f.pool[li].n++
+	}
+	for i := range f.confs {
+		c := &f.confs[i]
+		if li >= 0 && c.taken&(1<<p) != 0 {
+			j, _ := slices.BinarySearch(c.used, uint32(li))
+			c.used = slices.Insert(c.used, j, uint32(li))
+		}
+		c.dropSlot(p)
+	}
+	f.confs = f.prune(f.confs)
+}

@@ -1,0 +1,405 @@
+package engine
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/satmon/satmon/encode"
+	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/sat"
+	"github.com/satmon/satmon/internal/z"
+	"github.com/satmon/satmon/theory"
+)
+
+// encodeWhole grounds the kernel over a whole history into s, replaying
+// its actions in order; pending operations' ∀∃ instances are included
+// unconditionally, so s is satisfiable iff hist is linearizable.
+func encodeWhole(k *theory.Kernel, hist *h.History, s encode.Sink) *encode.Encoder {
+	e, _ := encodeHistory(k, hist, s, nil)
+	return e
+}
+
+// encodeHistory is encodeWhole polling stop (nil: never); it returns
+// errStopped, and an incomplete encoding, once stop returns true.
+func encodeHistory(k *theory.Kernel, hist *h.History, s encode.Sink, stop func() bool) (*encode.Encoder, error) {
+	e := encode.Replay(k, hist, s, encode.ReplayOptions{Stop: stop})
+	if !e.Stopped() {
+		e.EmitOpen(z.LitNull)
+	}
+	if e.Stopped() {
+		return e, errStopped
+	}
+	return e, nil
+}
+
+// EncodeHistoryNamed is encodeWhole with variable names recorded, for
+// DIMACS comments.
+func EncodeHistoryNamed(k *theory.Kernel, hist *h.History, s encode.Sink) *encode.Encoder {
+	e := encode.Replay(k, hist, s, encode.ReplayOptions{Names: true})
+	e.EmitOpen(z.LitNull)
+	return e
+}
+
+// symChecker is SYMBOLIC and its -c and -i variations.
+type symChecker struct {
+	opt    Options
+	k      *theory.Kernel
+	stop   func() bool
+	solver sat.Solver      // live solver (-i)
+	enc    *encode.Encoder // live encoder (-i)
+	guard  *actSink        // -i -r with activation literals instead of rebuilds (tests, benchmarks)
+	checks int
+	vars   int
+	cls    int
+}
+
+func newSymChecker(k *theory.Kernel, opt Options, activation bool, stop func() bool) (*symChecker, error) {
+	c := &symChecker{opt: opt, k: k, stop: stop}
+	if opt.Incremental {
+		s, err := sat.New(opt.Solver)
+		if err != nil {
+			return nil, err
+		}
+		c.solver = s
+		if activation && opt.RemoveObsolete && !opt.Completion {
+			c.guard = &actSink{s: s, act: map[int32]z.Var{}}
+			c.enc = encode.New(k, c.guard, encode.Config{TrackOwners: true, Stop: stop})
+			c.guard.enc = c.enc
+		} else {
+			c.enc = encode.New(k, s, encode.Config{Stop: stop})
+		}
+		c.enc.Begin()
+	}
+	return c, nil
+}
+
+// stopped is errStopped once the live encoder was interrupted.
+func (c *symChecker) stopped() error {
+	if c.enc != nil && c.enc.Stopped() {
+		return errStopped
+	}
+	return nil
+}
+
+// actSink is the other way SYMBOLIC -i -r could forget (the issue asks
+// which is faster): every clause carries ¬act(o) for each operation o
+// owning one of its variables, the solver is asked under act(o) for the
+// live operations, and forgetting o adds the unit ¬act(o). No rebuild,
+// but every clause stays in the solver for ever. docs/removal.md has the
+// measurement; rebuilding won.
+type actSink struct {
+	s    sat.Solver
+	enc  *encode.Encoder
+	act  map[int32]z.Var // live operation → its activation variable
+	buf  []z.Lit
+	seen []int32
+}
+
+func (a *actSink) NewVar() z.Var { return a.s.NewVar() }
+
+func (a *actSink) AddClause(lits []z.Lit) {
+	buf, seen := append(a.buf[:0], lits...), a.seen[:0]
+	for _, l := range lits {
+		for _, o := range a.enc.VarOwners(l.Var()) {
+			if !slices.Contains(seen, o) {
+				seen = append(seen, o)
+				buf = append(buf, a.actOf(o).Neg())
+			}
+		}
+	}
+	a.buf, a.seen = buf, seen
+	a.s.AddClause(buf)
+}
+
+func (a *actSink) actOf(o int32) z.Var {
+	v, ok := a.act[o]
+	if !ok {
+		v = a.s.NewVar()
+		a.act[o] = v
+	}
+	return v
+}
+
+// assumptions are act(o) for the live operations, and extra.
+func (a *actSink) assumptions(extra ...z.Lit) []z.Lit {
+	out := append([]z.Lit(nil), extra...)
+	for _, v := range a.act {
+		out = append(out, v.Pos())
+	}
+	return out
+}
+
+func (a *actSink) forget(serials []int) {
+	for _, s := range serials {
+		if v, ok := a.act[int32(s)]; ok {
+			a.s.AddClause([]z.Lit{v.Neg()})
+			delete(a.act, int32(s))
+		}
+	}
+}
+
+func (c *symChecker) call(w *window, s int) error {
+	if c.enc != nil {
+		c.enc.CallOp(w.op(s), s)
+	}
+	return c.stopped()
+}
+
+func (c *symChecker) ret(w *window, s int) (bool, error) {
+	if c.enc != nil {
+		c.enc.ReturnOp(w.op(s), s)
+	}
+	if err := c.stopped(); err != nil {
+		return false, err
+	}
+	hist, serials := w.history()
+	c.checks++
+	switch {
+	case c.opt.Completion && c.enc != nil:
+		return c.completionsLive(hist, serials)
+	case c.opt.Completion:
+		return c.completionsScratch(hist)
+	case c.enc != nil:
+		act := c.solver.NewVar().Pos()
+		c.enc.EmitOpen(act)
+		if err := c.stopped(); err != nil {
+			return false, err
+		}
+		assume := []z.Lit{act}
+		if c.guard != nil {
+			assume = c.guard.assumptions(act)
+		}
+		r := c.solver.Solve(c.stop, assume...)
+		c.solver.AddClause([]z.Lit{act.Not()}) // retire this step's open instances
+		c.vars, c.cls = c.enc.Stats()
+		return c.answer(r)
+	default:
+		return c.scratch(hist)
+	}
+}
+
+// scratch decides hist with a fresh solver: SYMBOLIC's check of a return,
+// and each of the checks End makes of a finite log's prefixes.
+func (c *symChecker) scratch(hist *h.History) (bool, error) {
+	s, err := sat.New(c.opt.Solver)
+	if err != nil {
+		return false, err
+	}
+	e, err := encodeHistory(c.k, hist, s, c.stop)
+	if err != nil {
+		return false, err
+	}
+	c.vars, c.cls = e.Stats()
+	return c.answer(s.Solve(c.stop))
+}
+
+// answer maps a solver answer to membership: unknown counts as member
+// (§6), unless the monitor's own deadline passed.
+func (c *symChecker) answer(r int) (bool, error) {
+	if r == sat.Unknown && c.stop != nil && c.stop() {
+		return false, errStopped
+	}
+	return r != sat.Unsat, nil
+}
+
+// completionsScratch is SYMBOLIC -c: each completion of the window is
+// encoded afresh and solved; the solver searches linearizations only.
+func (c *symChecker) completionsScratch(hist *h.History) (bool, error) {
+	member := false
+	err := forCompletions(c.k, hist, func(comp *h.History) (bool, error) {
+		if c.stop != nil && c.stop() {
+			return false, errStopped
+		}
+		s, err := sat.New(c.opt.Solver)
+		if err != nil {
+			return false, err
+		}
+		e, err := encodeHistory(c.k, comp, s, c.stop)
+		if err != nil {
+			return false, err
+		}
+		c.vars, c.cls = e.Stats()
+		r := s.Solve(c.stop)
+		if r == sat.Unknown && c.stop != nil && c.stop() {
+			return false, errStopped
+		}
+		if r != sat.Unsat {
+			member = true
+			return true, nil
+		}
+		return false, nil
+	})
+	return member, err
+}
+
+// completionsLive is SYMBOLIC -c -i: the live solver is asked once per
+// completion, the completion given as assumptions on used and ret.
+func (c *symChecker) completionsLive(hist *h.History, serials []int) (bool, error) {
+	act := c.solver.NewVar().Pos()
+	c.enc.EmitOpen(act)
+	defer c.solver.AddClause([]z.Lit{act.Not()})
+	if err := c.stopped(); err != nil {
+		return false, err
+	}
+	c.vars, c.cls = c.enc.Stats()
+	pending, cands, sizes := pendingCandidates(c.k, hist)
+	member := false
+	err := odometer(sizes, func(choice []int) (bool, error) {
+		if c.stop != nil && c.stop() {
+			return false, errStopped
+		}
+		assume := []z.Lit{act}
+		for j, i := range pending {
+			u := c.enc.UsedLit(serials[i])
+			if choice[j] < 0 {
+				assume = append(assume, u.Not())
+				continue
+			}
+			assume = append(assume, u)
+			v := cands[j][choice[j]]
+			for val, l := range c.enc.RetVars(serials[i]) {
+				if val == v {
+					assume = append(assume, l)
+				} else {
+					assume = append(assume, l.Not())
+				}
+			}
+		}
+		r := c.solver.Solve(c.stop, assume...)
+		if r == sat.Unknown && c.stop != nil && c.stop() {
+			return false, errStopped
+		}
+		member = r != sat.Unsat
+		return member, nil
+	})
+	return member, err
+}
+
+// remove, for SYMBOLIC -i -r, rebuilds the live solver from the window
+// without the forgotten operations: neither backend can delete clauses.
+// (Without -i every check encodes the window afresh anyway.)
+func (c *symChecker) refuted() bool { return false }
+
+func (c *symChecker) remove(w *window, serials []int) error {
+	if c.enc == nil {
+		return nil
+	}
+	if c.guard != nil {
+		c.enc.Remove(serials)
+		c.guard.forget(serials)
+		return nil
+	}
+	live := map[int]bool{}
+	for _, s := range serials {
+		live[s] = false
+	}
+	s, err := sat.New(c.opt.Solver)
+	if err != nil {
+		return err
+	}
+	c.solver, c.enc = s, encode.New(c.k, s, encode.Config{Stop: c.stop})
+	c.enc.Begin()
+	type event struct{ seq, serial int }
+	var evs []event
+	_, order := w.history()
+	for _, sr := range order {
+		if _, gone := live[sr]; gone {
+			continue
+		}
+		o := w.op(sr)
+		evs = append(evs, event{o.Call, sr})
+		if o.Return >= 0 {
+			evs = append(evs, event{o.Return, sr})
+		}
+	}
+	sort.Slice(evs, func(i, j int) bool { return evs[i].seq < evs[j].seq })
+	for _, ev := range evs {
+		if err := c.stopped(); err != nil {
+			return err
+		}
+		o := w.op(ev.serial)
+		if ev.seq == o.Call {
+			c.enc.CallOp(o, ev.serial)
+		} else {
+			c.enc.ReturnOp(o, ev.serial)
+		}
+	}
+	return nil
+}
+
+func (c *symChecker) stats() Stats {
+	return Stats{Checks: c.checks, Vars: c.vars, Clauses: c.cls}
+}
+
+// forCompletions calls f on every completion of hist: each pending
+// operation dropped or completed, after every other action, with each
+// candidate value. It stops when f returns true or an error.
+func forCompletions(k *theory.Kernel, hist *h.History, f func(*h.History) (bool, error)) error {
+	pending, cands, sizes := pendingCandidates(k, hist)
+	end := 0
+	for i := range hist.Ops {
+		end = max(end, hist.Ops[i].Call+1, hist.Ops[i].Return+1)
+	}
+	return odometer(sizes, func(choice []int) (bool, error) {
+		comp := &h.History{Object: hist.Object, Param: hist.Param}
+		pj := 0
+		next := end
+		for i := range hist.Ops {
+			o := hist.Ops[i]
+			if pj < len(pending) && pending[pj] == i {
+				c := choice[pj]
+				v := cands[pj]
+				pj++
+				if c < 0 {
+					continue
+				}
+				o.Label.Pending, o.Label.Ret, o.Return = false, v[c], next
+				next++
+			}
+			comp.Ops = append(comp.Ops, o)
+		}
+		return f(comp)
+	})
+}
+
+// odometer calls f on every choice vector with choice[j] in
+// [-1, sizes[j]) (-1: the pending operation j is dropped; otherwise the
+// index of its return value), until f returns true or an error.
+func odometer(sizes []int, f func(choice []int) (bool, error)) error {
+	choice := make([]int, len(sizes))
+	for j := range choice {
+		choice[j] = -1
+	}
+	for {
+		if stop, err := f(choice); stop || err != nil {
+			return err
+		}
+		j := 0
+		for ; j < len(choice); j++ {
+			choice[j]++
+			if choice[j] < sizes[j] {
+				break
+			}
+			choice[j] = -1
+		}
+		if j == len(choice) {
+			return nil
+		}
+	}
+}
+
+// pendingCandidates lists hist's pending operations (by index) and the
+// values each could return if completed.
+func pendingCandidates(k *theory.Kernel, hist *h.History) (pending []int, cands [][]h.Value, sizes []int) {
+	prepared := k.Prepare(hist)
+	off := len(prepared.Ops) - len(hist.Ops)
+	for i := range hist.Ops {
+		if hist.Ops[i].Pending() {
+			pending = append(pending, i)
+			c := k.Candidates(prepared, &prepared.Ops[i+off])
+			cands = append(cands, c)
+			sizes = append(sizes, len(c))
+		}
+	}
+	return pending, cands, sizes
+}

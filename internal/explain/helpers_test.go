@@ -1,0 +1,5 @@
+package explain
+
+import "github.com/satmon/satmon/internal/testutil"
+
+var scale = testutil.Scale
