@@ -42,7 +42,7 @@ golden:
 	mkdir "$$dir/satmon"; git archive $(GOLDEN_BASE) | tar -x -C "$$dir/satmon"; \
 	if [ -d ../shared ]; then ln -s "$$(cd ../shared && pwd -P)" "$$dir/shared"; fi; \
 	echo "golden: recording $$(git rev-parse --short $(GOLDEN_BASE)) ($(GOLDEN_N) histories per object)"; \
-	(cd "$$dir/satmon" && gpkg=./$$(dirname $$(ls internal/engine/golden_test.go internal/engine/golden_test.go 2>/dev/null | head -1)) && SATMON_GOLDEN_N=$(GOLDEN_N) SATMON_GOLDEN_WRITE="$$dir/golden.jsonl" $(GO) test $$gpkg -run '^TestGolden$$' -count=1 -timeout 60m); \
+	(cd "$$dir/satmon" && gpkg=./$$(dirname $$(ls internal/engine/golden_test.go monitor/golden_test.go 2>/dev/null | head -1)) && SATMON_GOLDEN_N=$(GOLDEN_N) SATMON_GOLDEN_WRITE="$$dir/golden.jsonl" $(GO) test $$gpkg -run '^TestGolden$$' -count=1 -timeout 60m); \
 	echo "golden: comparing the working tree"; \
 	SATMON_GOLDEN="$$dir/golden.jsonl" $(GO) test ./internal/engine -run '^TestGolden$$' -count=1 -timeout 60m -v
 
