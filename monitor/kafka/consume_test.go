@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/satmon/satmon/internal/engine"
+	"github.com/satmon/satmon/internal/history"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
-
-	"github.com/satmon/satmon/monitor"
 )
 
 // cluster starts an in-process Kafka with the topics of a test.
@@ -91,7 +91,7 @@ func TestRecorderToConsume(t *testing.T) {
 	ctx := context.Background()
 
 	// A sound queue, used by two goroutines.
-	q := NewRecorder(cl, "actions", "q", monitor.Queue, "")
+	q := NewRecorder(cl, "actions", "q", history.Queue, "")
 	var qmu sync.Mutex
 	var items []string
 	var wg sync.WaitGroup
@@ -101,33 +101,33 @@ func TestRecorderToConsume(t *testing.T) {
 			defer wg.Done()
 			for i := range 50 {
 				v := strconv.Itoa(g*100 + i)
-				op := q.Call(monitor.Label{Method: monitor.Add, Arg: monitor.Value(v)})
+				op := q.Call(history.Label{Method: history.Add, Arg: history.Value(v)})
 				qmu.Lock()
 				items = append(items, v)
 				qmu.Unlock()
-				op.Return(monitor.Void)
-				op = q.Call(monitor.Label{Method: monitor.Rem})
+				op.Return(history.Void)
+				op = q.Call(history.Label{Method: history.Rem})
 				qmu.Lock()
 				x := items[0]
 				items = items[1:]
 				qmu.Unlock()
-				op.Return(monitor.Value(x))
+				op.Return(history.Value(x))
 			}
 		}()
 	}
 	wg.Wait()
 	// A register that forgets its writes: its read returns the initial
 	// value after a write of 7 returned.
-	r := NewRecorder(cl, "actions", "r", monitor.Register, "0")
-	r.Call(monitor.Label{Method: monitor.Write, Arg: "7"}).Return(monitor.Void)
-	r.Call(monitor.Label{Method: monitor.Read}).Return("0")
+	r := NewRecorder(cl, "actions", "r", history.Register, "0")
+	r.Call(history.Label{Method: history.Write, Arg: "7"}).Return(history.Void)
+	r.Call(history.Label{Method: history.Read}).Return("0")
 	for _, rec := range []*Recorder{q, r} {
 		if err := rec.Close(ctx); err != nil {
 			t.Fatal(err)
 		}
 	}
 
-	got := consumeUntil(t, Config{Brokers: brokers, Topic: "actions", Group: "g", Options: monitor.Options{RemoveObsolete: true},
+	got := consumeUntil(t, Config{Brokers: brokers, Topic: "actions", Group: "g", Options: engine.Options{RemoveObsolete: true},
 		SummaryEvery: 100 * time.Millisecond}, func(vs []Verdict) bool {
 		sums := map[int32]bool{}
 		for _, v := range vs {
@@ -189,7 +189,7 @@ func TestConsumeJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := consumeUntil(t, Config{Brokers: brokers, Topic: "actions", Group: "g", Options: monitor.Options{RemoveObsolete: true}},
+	got := consumeUntil(t, Config{Brokers: brokers, Topic: "actions", Group: "g", Options: engine.Options{RemoveObsolete: true}},
 		func(vs []Verdict) bool {
 			errs := 0
 			for _, v := range vs {
@@ -226,7 +226,7 @@ func TestVerdictTopic(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	consumeUntil(t, Config{Brokers: brokers, Topic: "actions", Group: "g", VerdictTopic: "verdicts", Options: monitor.Options{RemoveObsolete: true}},
+	consumeUntil(t, Config{Brokers: brokers, Topic: "actions", Group: "g", VerdictTopic: "verdicts", Options: engine.Options{RemoveObsolete: true}},
 		func(vs []Verdict) bool { return len(violations(vs)) > 0 })
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -271,7 +271,7 @@ func TestDuplicateMarked(t *testing.T) {
 	}
 	produce([2]string{"s", "# @object s stack"}, [2]string{"s", "[1] call s.push(1)"}, [2]string{"s", "[1] return"},
 		[2]string{"s", "[2] call s.pop"}, [2]string{"s", "[2] return 2"})
-	cfg := Config{Brokers: brokers, Topic: "actions", Group: "g", Options: monitor.Options{RemoveObsolete: true}, CheckpointEvery: time.Hour}
+	cfg := Config{Brokers: brokers, Topic: "actions", Group: "g", Options: engine.Options{RemoveObsolete: true}, CheckpointEvery: time.Hour}
 	crash := make(chan struct{})
 	first := cfg
 	CrashOn(&first, crash)
