@@ -1,22 +1,12 @@
 // Package record logs the calls and returns of a concurrent object's
-// operations in an order consistent with real time.
-//
-// Wrap each operation of your object like this:
-//
-//	r := record.New(w, history.Queue, "")
-//	...
-//	op := r.Call(history.Label{Method: history.Add, Arg: "7"}) // before the operation
-//	q.Enqueue(7)
-//	op.Return(history.Void) // after it
-//	...
-//	err := r.Close()
+// operations in an order consistent with real time: the recorder behind
+// monitor/record, monitor.NewRecorder and monitor/kafka, on
+// internal/history's types.
 //
 // Call and Return are safe for concurrent use and take no lock on their
 // common path. The log is written in satmon's format (docs/format.md) while
 // the program runs, with bounded memory; docs/recording.md explains why the
-// recorded order never claims an order that did not happen. To check the
-// log while the program runs, without ever blocking it, use
-// monitor.NewRecorder.
+// recorded order never claims an order that did not happen.
 package record
 
 import (

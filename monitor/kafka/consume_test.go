@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/satmon/satmon/internal/engine"
-	"github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/monitor"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
@@ -91,7 +91,7 @@ func TestRecorderToConsume(t *testing.T) {
 	ctx := context.Background()
 
 	// A sound queue, used by two goroutines.
-	q := NewRecorder(cl, "actions", "q", history.Queue, "")
+	q := NewRecorder(cl, "actions", "q", monitor.Queue, "")
 	var qmu sync.Mutex
 	var items []string
 	var wg sync.WaitGroup
@@ -101,26 +101,26 @@ func TestRecorderToConsume(t *testing.T) {
 			defer wg.Done()
 			for i := range 50 {
 				v := strconv.Itoa(g*100 + i)
-				op := q.Call(history.Label{Method: history.Add, Arg: history.Value(v)})
+				op := q.Call(monitor.Label{Method: monitor.Add, Arg: monitor.Value(v)})
 				qmu.Lock()
 				items = append(items, v)
 				qmu.Unlock()
-				op.Return(history.Void)
-				op = q.Call(history.Label{Method: history.Rem})
+				op.Return(monitor.Void)
+				op = q.Call(monitor.Label{Method: monitor.Rem})
 				qmu.Lock()
 				x := items[0]
 				items = items[1:]
 				qmu.Unlock()
-				op.Return(history.Value(x))
+				op.Return(monitor.Value(x))
 			}
 		}()
 	}
 	wg.Wait()
 	// A register that forgets its writes: its read returns the initial
 	// value after a write of 7 returned.
-	r := NewRecorder(cl, "actions", "r", history.Register, "0")
-	r.Call(history.Label{Method: history.Write, Arg: "7"}).Return(history.Void)
-	r.Call(history.Label{Method: history.Read}).Return("0")
+	r := NewRecorder(cl, "actions", "r", monitor.Register, "0")
+	r.Call(monitor.Label{Method: monitor.Write, Arg: "7"}).Return(monitor.Void)
+	r.Call(monitor.Label{Method: monitor.Read}).Return("0")
 	for _, rec := range []*Recorder{q, r} {
 		if err := rec.Close(ctx); err != nil {
 			t.Fatal(err)

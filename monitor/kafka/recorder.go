@@ -9,13 +9,14 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/internal/record"
+	"github.com/satmon/satmon/monitor"
 	"github.com/satmon/satmon/monitor/logfmt"
+	"github.com/satmon/satmon/monitor/record"
 )
 
 // Recorder records the operations of one object of a running Go program
 // to a Kafka topic, for `satmon consume` to check live: the sibling of
-// engine.NewRecorder for a system whose checker runs elsewhere. It is a
+// monitor.NewRecorder for a system whose checker runs elsewhere. It is a
 // record.Recorder (wrap each operation with Call and Return, as
 // docs/recording.md shows), so the order it records never claims an
 // order that did not happen; each action becomes one record, keyed by the
@@ -36,9 +37,9 @@ type Recorder struct {
 // NewRecorder starts recording object name, of kind obj with parameter
 // param, to topic through cl. The name must be a valid object name of
 // the native format: a value token without '.', not a kind's name.
-func NewRecorder(cl *kgo.Client, topic, name string, obj history.Object, param string) *Recorder {
+func NewRecorder(cl *kgo.Client, topic, name string, obj monitor.Object, param string) *Recorder {
 	w := &producerWriter{cl: cl, topic: topic, name: name}
-	w.produce(logfmt.AppendDecl(nil, name, obj, param))
+	w.produce(logfmt.AppendDecl(nil, name, history.Object(obj), param))
 	return &Recorder{Recorder: record.New(w, obj, param), w: w}
 }
 
