@@ -2,7 +2,9 @@ package monitor
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/satmon/satmon/internal/engine"
 	h "github.com/satmon/satmon/internal/history"
@@ -113,9 +115,9 @@ func Visualize(w io.Writer, res Result) error { return visualize(w, res) }
 
 // Monitor checks one object's calls and returns as they happen.
 type Monitor struct {
-	m          *engine.Monitor
-	open       map[string]int // an open operation's id → its index
-	calls, bad int
+	m     *engine.Monitor
+	open  map[string]int // an open operation's id → its index, the checker's id
+	calls int
 }
 
 // NewMonitor returns a monitor of an object of kind obj; when ctx is
@@ -123,12 +125,15 @@ type Monitor struct {
 func NewMonitor(ctx context.Context, obj Object, opts ...Option) (*Monitor, error) {
 	c := configure(opts)
 	m, err := engine.NewContext(ctx, h.Object(obj), c.param, c.opt)
-	return &Monitor{m: m, open: map[string]int{}, bad: -1}, err
+	return &Monitor{m: m, open: map[string]int{}}, err
 }
 
 // Call starts operation id (unique among the open ones) with label l.
 func (m *Monitor) Call(id string, l Label) error {
-	if err := m.m.Call(id, l.internal()); err != nil {
+	if _, ok := m.open[id]; ok {
+		return fmt.Errorf("call of %q, which is already open", id)
+	}
+	if err := m.m.Call(strconv.Itoa(m.calls), l.internal()); err != nil {
 		return err
 	}
 	m.open[id], m.calls = m.calls, m.calls+1
@@ -138,20 +143,16 @@ func (m *Monitor) Call(id string, l Label) error {
 // Return ends operation id with result v and reports whether this
 // return proved a violation.
 func (m *Monitor) Return(id string, v Value) (violation bool, err error) {
-	violation, err = m.m.Return(id, h.Value(v))
-	if violation && m.bad < 0 {
-		m.bad = m.open[id]
+	i, ok := m.open[id]
+	if !ok {
+		return false, fmt.Errorf("return of %q, which is not open", id)
 	}
-	if err == nil {
-		delete(m.open, id)
-	}
-	return violation, err
+	delete(m.open, id)
+	return m.m.Return(strconv.Itoa(i), h.Value(v))
 }
 
 // Result reports the check so far.
-func (m *Monitor) Result() Result {
-	return fromEngine(m.m.Result(), func(string) int { return m.bad })
-}
+func (m *Monitor) Result() Result { return fromEngine(m.m.Result(), opIndex) }
 
 // Recorder records a running program's operations and checks them while
 // it runs, in a goroutine of its own: the program never waits for it.

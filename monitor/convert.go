@@ -103,6 +103,7 @@ func fromObject(ctx context.Context, obj Object, o *multi.ObjectResult, c config
 		}
 	}
 	if ex.Witness != nil {
+		r.Witness = make([]int, 0, len(ex.Witness.Order))
 		for _, wo := range ex.Witness.Order {
 			r.Witness = append(r.Witness, opIndex(ex.History.Ops[wo.Index].ID))
 		}
