@@ -105,7 +105,7 @@ func Check(ctx context.Context, obj Object, ops []Operation, opts ...Option) (Re
 		keyed = keyed || o.Key != ""
 	}
 	lr, err := multi.CheckKeyed(ctx, h.Object(obj), c.param, kops, multi.MultiOptions{Options: c.opt, Explain: c.explain, Finite: true})
-	return fromLog(ctx, obj, lr, keyed, c), err
+	return fromLog(ctx, obj, lr, keyed, c, opIndex), err
 }
 
 // Visualize writes res's picture, an HTML page, to w: the operations on
@@ -156,32 +156,25 @@ func (m *Monitor) Result() Result { return fromEngine(m.m.Result(), opIndex) }
 
 // Recorder records a running program's operations and checks them while
 // it runs, in a goroutine of its own: the program never waits for it.
-type Recorder struct{ r *engine.Recorder }
+type Recorder struct{ rec *recorder }
 
 // NewRecorder starts recording operations on an object of kind obj;
 // onViolation, when not nil, is called as soon as a violation is proven.
-func NewRecorder(obj Object, onViolation func(Result), opts ...Option) *Recorder {
-	c := configure(opts)
-	var f func(engine.Result)
-	if onViolation != nil {
-		f = func(r engine.Result) { onViolation(fromEngine(r, recordedOp)) }
-	}
-	return &Recorder{engine.NewRecorder(h.Object(obj), c.param, c.opt, f)}
+// When ctx is done, the verdict is Timeout.
+func NewRecorder(ctx context.Context, obj Object, onViolation func(Result), opts ...Option) *Recorder {
+	return &Recorder{newRecorder(ctx, obj, onViolation, configure(opts))}
 }
 
 // Call records the call of an operation with label l; call the function
 // it returns with the result when the operation has returned.
 func (r *Recorder) Call(l Label) (ret func(Value)) {
-	op := r.r.Call(l.internal())
+	op := r.rec.r.Call(l.internal())
 	return func(v Value) { op.Return(h.Value(v)) }
 }
 
 // Close waits until every operation recorded is checked and returns the
 // result; operations are numbered in the order of their calls.
-func (r *Recorder) Close() (Result, error) {
-	res, err := r.r.Close()
-	return fromEngine(res, recordedOp), err
-}
+func (r *Recorder) Close() (Result, error) { return r.rec.close() }
 
 // ReadLog reads a log (docs/format.md: satmon's own, Jepsen's, Porcupine's)
 // of objects of one kind as operations, an object's name its key; an

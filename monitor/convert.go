@@ -55,12 +55,12 @@ func fromEngine(r engine.Result, index func(string) int) Result {
 	return res
 }
 
-func fromLog(ctx context.Context, obj Object, lr multi.LogResult, keyed bool, c config) Result {
-	res := fromEngine(lr.Result, opIndex)
+func fromLog(ctx context.Context, obj Object, lr multi.LogResult, keyed bool, c config, index func(string) int) Result {
+	res := fromEngine(lr.Result, index)
 	res.Key = lr.ViolationObject
 	keys := make([]Result, len(lr.Objects))
 	for i := range lr.Objects {
-		keys[i] = fromObject(ctx, obj, &lr.Objects[i], c)
+		keys[i] = fromObject(ctx, obj, &lr.Objects[i], c, index)
 	}
 	if len(keys) == 0 {
 		return res
@@ -81,15 +81,15 @@ func fromLog(ctx context.Context, obj Object, lr multi.LogResult, keyed bool, c 
 	return res
 }
 
-func fromObject(ctx context.Context, obj Object, o *multi.ObjectResult, c config) Result {
-	r := fromEngine(o.Result, opIndex)
+func fromObject(ctx context.Context, obj Object, o *multi.ObjectResult, c config, index func(string) int) Result {
+	r := fromEngine(o.Result, index)
 	r.Key = o.Name
 	ex := o.Explanation
 	if !c.explain || ex == nil || ex.History == nil {
 		return r
 	}
 	for _, i := range ex.Core {
-		r.Core = append(r.Core, opIndex(ex.History.Ops[i].ID))
+		r.Core = append(r.Core, index(ex.History.Ops[i].ID))
 	}
 	if r.Verdict == OK && r.Exact && ex.Witness == nil {
 		limit := explain.ExplainLimit
@@ -105,7 +105,7 @@ func fromObject(ctx context.Context, obj Object, o *multi.ObjectResult, c config
 	if ex.Witness != nil {
 		r.Witness = make([]int, 0, len(ex.Witness.Order))
 		for _, wo := range ex.Witness.Order {
-			r.Witness = append(r.Witness, opIndex(ex.History.Ops[wo.Index].ID))
+			r.Witness = append(r.Witness, index(ex.History.Ops[wo.Index].ID))
 		}
 	}
 	r.Note = ex.Note

@@ -129,7 +129,7 @@ func ExampleReadLog() {
 // NewRecorder records a program's operations and checks them while it
 // runs; the program never waits for the check.
 func ExampleNewRecorder() {
-	r := monitor.NewRecorder(monitor.Register, func(res monitor.Result) {
+	r := monitor.NewRecorder(context.Background(), monitor.Register, func(res monitor.Result) {
 		fmt.Println("violation found while the program runs")
 	}, monitor.WithParam("0"))
 	done := r.Call(monitor.Label{Method: monitor.Write, Arg: "1"})
