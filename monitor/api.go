@@ -79,8 +79,9 @@ type config struct {
 // WithAlgorithm chooses the algorithm (default Saturate).
 func WithAlgorithm(a Algorithm) Option {
 	return func(c *config) {
+		c.opt = engine.Options{} // Saturate: the default variant (-r, the registers' frontier)
 		if a != Saturate {
-			c.opt = engine.Options{Algorithm: engine.Algorithm(a)}
+			c.opt.Algorithm = engine.Algorithm(a)
 		}
 	}
 }
@@ -121,11 +122,14 @@ type Monitor struct {
 }
 
 // NewMonitor returns a monitor of an object of kind obj; when ctx is
-// done, its verdict is Timeout.
+// done, its verdict is Timeout. It does not explain (WithExplanation).
 func NewMonitor(ctx context.Context, obj Object, opts ...Option) (*Monitor, error) {
 	c := configure(opts)
 	m, err := engine.NewContext(ctx, h.Object(obj), c.param, c.opt)
-	return &Monitor{m: m, open: map[string]int{}}, err
+	if err != nil {
+		return nil, err
+	}
+	return &Monitor{m: m, open: map[string]int{}}, nil
 }
 
 // Call starts operation id (unique among the open ones) with label l.

@@ -314,3 +314,25 @@ func TestReadLogAsCheckMulti(t *testing.T) {
 		t.Errorf("%d violations, %d linearizable: the set should hold both", violations, oks)
 	}
 }
+
+// Options apply in order: the last algorithm named wins, and a bad
+// parameter or algorithm is an error, not a verdict.
+func TestOptions(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ops := []monitor.Operation{{Label: monitor.Label{Method: monitor.Add, Arg: "1"}, Call: 0, Return: 10}}
+	res, err := monitor.Check(ctx, monitor.Queue, ops, monitor.WithAlgorithm(monitor.Symbolic), monitor.WithAlgorithm(monitor.Saturate))
+	if err != nil || res.Algorithm != "saturate -r" || res.Exact {
+		t.Errorf("Symbolic then Saturate: %s, exact %v, %v", res.Algorithm, res.Exact, err)
+	}
+	res, err = monitor.Check(ctx, monitor.Queue, ops, monitor.WithAlgorithm(monitor.Enumerate))
+	if err != nil || res.Algorithm != "enumerate" || !res.Exact {
+		t.Errorf("Enumerate: %s, exact %v, %v", res.Algorithm, res.Exact, err)
+	}
+	if res, err := monitor.Check(ctx, monitor.Queue, ops, monitor.WithAlgorithm(9)); err == nil || res.Verdict != monitor.Error {
+		t.Errorf("algorithm 9: %v, %v", res.Verdict, err)
+	}
+	if m, err := monitor.NewMonitor(ctx, monitor.Semaphore, monitor.WithParam("-1")); err == nil || m != nil {
+		t.Errorf("a semaphore of capacity -1: %v, %v", m, err)
+	}
+}
