@@ -109,9 +109,10 @@ func Check(ctx context.Context, obj Object, ops []Operation, opts ...Option) (Re
 	return fromLog(ctx, obj, lr, keyed, c, opIndex), err
 }
 
-// Visualize writes res's picture, an HTML page, to w: the operations on
-// their clients' timelines, the core or witness marked. res must come from
-// Check with WithExplanation; with keys, the key drawn is res.Key.
+// Visualize writes res's picture, an HTML page, to w: each operation a
+// bar from its call to its return, the core or the witness marked, the
+// explanation below. res must come from a check WithExplanation; with
+// keys, the key drawn is res.Key (else the first key).
 func Visualize(w io.Writer, res Result) error { return visualize(w, res) }
 
 // Monitor checks one object's calls and returns as they happen.
