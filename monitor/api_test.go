@@ -336,3 +336,37 @@ func TestOptions(t *testing.T) {
 		t.Errorf("a semaphore of capacity -1: %v, %v", m, err)
 	}
 }
+
+// ReadLog reads Jepsen's etcd logs (a compare-and-set register; :info
+// operations stay pending) into operations whose check gives the CLI's
+// verdict on as many operations. (The CLI counts an :info as a step, where
+// it ends nothing; the steps differ.)
+func TestReadLogJepsen(t *testing.T) {
+	t.Parallel()
+	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "data", "jepsen-etcd", "etcd_*.log"))
+	if len(files) == 0 {
+		t.Skip("no jepsen-etcd logs in ../shared/data beside the repository")
+	}
+	files = files[:min(len(files), testutil.Scale(4))]
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := multi.CheckMulti(context.Background(), bytes.NewReader(data), logfmt.Auto, logfmt.Options{Name: f}, multi.MultiOptions{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		obj, param, ops, err := monitor.ReadLog(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := monitor.Check(context.Background(), obj, ops, monitor.WithParam(param))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if obj != monitor.CASRegister || string(got.Verdict) != string(want.Verdict) || got.Exact != want.Exact || got.Operations != want.Operations {
+			t.Errorf("%s: %v: %v (exact %v) on %d operations; CheckMulti %v (exact %v) on %d", filepath.Base(f), obj, got.Verdict, got.Exact, got.Operations, want.Verdict, want.Exact, want.Operations)
+		}
+	}
+}
