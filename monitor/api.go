@@ -62,7 +62,7 @@ type Result struct {
 	Core, Witness []int
 	Note          string
 
-	Keys []Result // for operations with keys: each key's own result, in order of first call
+	Keys []Result // with keys: each key's own result (its witness too), in order of first call
 
 	draw *drawing // what Visualize draws; with WithExplanation only
 }
