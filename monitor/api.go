@@ -2,133 +2,188 @@ package monitor
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/satmon/satmon/internal/engine"
+	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/multi"
-	"github.com/satmon/satmon/monitor/logfmt"
 )
 
-// The checker itself lives in internal/engine (one object's log over a
-// bounded window), many-object logs in internal/multi and explanations
-// in internal/explain; these are the library's names for what a program
-// needs of them.
+// Operation is one operation of a timestamped history, as a test harness
+// records it. Call and Return are instants on any clock that never goes
+// back: a precedes b iff a.Return < b.Call, so touching intervals overlap.
+type Operation struct {
+	ClientID int    // who ran it; only named in messages
+	Key      string // the object it acts on (a key-value store's key); "" when there is one
+	Label    Label  // method, argument and result; Label.Pending: it never returned
+	Call     int64
+	Return   int64 // ignored when Label.Pending
+}
 
-// Algorithm selects one of the paper's three checking algorithms (§6).
-type Algorithm = engine.Algorithm
-
-// The algorithms.
-const (
-	Enumerate = engine.Enumerate // explicit enumeration, exact
-	Symbolic  = engine.Symbolic  // reduction to SAT
-	Saturate  = engine.Saturate  // unit propagation only: sound, fast
-)
-
-// FrontierAlgorithm is Result.Algorithm when the default variant decided
-// a register by its frontier of configurations.
-const FrontierAlgorithm = engine.FrontierAlgorithm
-
-// ParseAlgorithm reads an algorithm's name.
-func ParseAlgorithm(s string) (Algorithm, error) { return engine.ParseAlgorithm(s) }
-
-// Verdict is the outcome of checking one history.
-type Verdict = engine.Verdict
+// Verdict is the outcome of a check.
+type Verdict string
 
 // The verdicts.
 const (
-	OK        = engine.OK        // no violation found; a proof of linearizability when Result.Exact
-	Violation = engine.Violation // proven not linearizable, by every algorithm
-	Timeout   = engine.Timeout   // the time limit expired, or the context was done, first: undecided
-	Error     = engine.Error     // the input could not be read; always comes with a Go error
+	OK        Verdict = "ok"        // no violation found; a proof of linearizability when Result.Exact
+	Violation Verdict = "violation" // proven not linearizable, by every algorithm
+	Timeout   Verdict = "timeout"   // the context was done first: undecided
+	Error     Verdict = "error"     // the operations are ill-formed; always comes with a Go error
 )
 
-type (
-	// Options selects the algorithm and its variant.
-	Options = engine.Options
-	// Result reports the check of one history; docs/output.md documents
-	// its JSON form.
-	Result = engine.Result
-	// Stats are an algorithm's counters.
-	Stats = engine.Stats
-	// CoreOp is one operation of a violation's core.
-	CoreOp = engine.CoreOp
-	// Witness is a linearization that shows a history linearizable.
-	Witness = engine.Witness
-	// WitnessOp is one operation of a witness.
-	WitnessOp = engine.WitnessOp
-	// Operation is one timestamped operation, as a test harness records it.
-	Operation = engine.Operation
-	// Monitor checks one object's calls and returns as they happen.
-	Monitor = engine.Monitor
-	// Recorder records a running program's operations and checks them.
-	Recorder = engine.Recorder
-	// KeyedOperation is an Operation on the object named by Key.
-	KeyedOperation = multi.KeyedOperation
-	// LogResult reports the check of a log of many objects.
-	LogResult = multi.LogResult
-	// ObjectResult is one object's part of a LogResult.
-	ObjectResult = multi.ObjectResult
-	// MultiOptions are the options of a check of many objects.
-	MultiOptions = multi.MultiOptions
+// Algorithm selects one of the paper's checking algorithms (§6).
+type Algorithm uint8
+
+// The algorithms.
+const (
+	Enumerate Algorithm = iota + 1 // explicit enumeration: exact
+	Symbolic                       // reduction to SAT: exact
+	Saturate                       // the default: unit propagation with forgetting; never a false violation, can miss one
 )
 
-// DefaultOptions is the variant used when none is named.
-func DefaultOptions() Options { return engine.DefaultOptions() }
+// Result reports a check. Operations are indices into the checked slice
+// (for a Monitor, the order of its calls); a step is one call or return.
+type Result struct {
+	Verdict   Verdict
+	Exact     bool   // whether an OK proves linearizability
+	Algorithm string // the variant that ran, e.g. "saturate -r"; "frontier" for a register decided by its frontier
+	Key       string // the key of this object, or of the first one in violation
 
-// New returns a monitor for one object of kind obj (param: its initial
-// state, or a semaphore's capacity).
-func New(obj Object, param string, opt Options) (*Monitor, error) { return engine.New(obj, param, opt) }
+	Operations, Steps int
+	ViolationOp       int // the operation whose return proved the violation; -1 when none
+	ViolationStep     int // the step that proved it, from 1; -1 when none
 
-// NewContext is New with a context whose end stops the check (Timeout).
-func NewContext(ctx context.Context, obj Object, param string, opt Options) (*Monitor, error) {
-	return engine.NewContext(ctx, obj, param, opt)
+	// With WithExplanation: a violation's core, operations whose
+	// sub-history is not linearizable; for an exact OK, a linearization
+	// (pending operations it leaves out took no effect); Note says why
+	// one is missing.
+	Core, Witness []int
+	Note          string
+
+	Keys []Result // with keys: each key's own result (its witness too), in order of first call
+
+	draw *drawing // what Visualize draws; with WithExplanation only
 }
 
-// NewRecorder returns a recorder checking obj with opt; onViolation is
-// called once, at the violation.
-func NewRecorder(obj Object, param string, opt Options, onViolation func(Result)) *Recorder {
-	return engine.NewRecorder(obj, param, opt, onViolation)
+// Option chooses how a check runs.
+type Option func(*config)
+
+type config struct {
+	opt     engine.Options
+	param   string
+	explain bool
 }
 
-// Check checks a timestamped history of obj with DefaultOptions, as
-// Porcupine's CheckOperations does.
-func Check(ctx context.Context, obj Object, ops []Operation) (Result, error) {
-	return engine.Check(ctx, obj, ops)
+// WithAlgorithm chooses the algorithm (default Saturate).
+func WithAlgorithm(a Algorithm) Option {
+	return func(c *config) {
+		c.opt = engine.Options{} // Saturate: the default variant (-r, the registers' frontier)
+		if a != Saturate {
+			c.opt.Algorithm = engine.Algorithm(a)
+		}
+	}
 }
 
-// CheckOperations is Check with an initial state and options.
-func CheckOperations(ctx context.Context, obj Object, param string, ops []Operation, opt Options) (Result, error) {
-	return engine.CheckOperations(ctx, obj, param, ops, opt)
+// WithParam gives the object's initial state: a register's value, a
+// semaphore's capacity.
+func WithParam(p string) Option { return func(c *config) { c.param = p } }
+
+// WithExplanation makes Check fill Result.Core and Result.Witness and
+// keep what Visualize draws. It costs memory in proportion to the history.
+func WithExplanation() Option { return func(c *config) { c.explain = true } }
+
+// Check checks a timestamped history of objects of kind obj. Operations
+// with keys are grouped by key, each key its own object: the history is
+// linearizable iff each key's is. An ill-formed operation is an error.
+func Check(ctx context.Context, obj Object, ops []Operation, opts ...Option) (Result, error) {
+	c := configure(opts)
+	kops := make([]multi.KeyedOperation, len(ops))
+	keyed := false
+	for i, o := range ops {
+		kops[i] = multi.KeyedOperation{Key: o.Key, Operation: engine.Operation{ClientID: o.ClientID, Label: o.Label.internal(), Call: o.Call, Return: o.Return}}
+		keyed = keyed || o.Key != ""
+	}
+	lr, err := multi.CheckKeyed(ctx, h.Object(obj), c.param, kops, multi.MultiOptions{Options: c.opt, Explain: c.explain, Finite: true})
+	return fromLog(ctx, obj, lr, keyed, c, opIndex), err
 }
 
-// CheckHistory checks a history built in memory.
-func CheckHistory(hist *History, opt Options) (Result, error) { return engine.CheckHistory(hist, opt) }
+// Visualize writes res's picture, an HTML page, to w: each operation a
+// bar from its call to its return, the core or the witness marked, the
+// explanation below. res must come from a check WithExplanation; with
+// keys, the key drawn is res.Key (else the first key).
+func Visualize(w io.Writer, res Result) error { return visualize(w, res) }
 
-// CheckLog reads one object's log in satmon's format and checks it.
-func CheckLog(r io.Reader, name string, obj Object, param string, opt Options) (Result, error) {
-	return engine.CheckLog(r, name, obj, param, opt)
+// Monitor checks one object's calls and returns as they happen.
+type Monitor struct {
+	m     *engine.Monitor
+	open  map[string]int // an open operation's id → its index, the checker's id
+	calls int
 }
 
-// CheckLogFunc reads a log whose header names the object, calling
-// onViolation at the violation.
-func CheckLogFunc(r io.Reader, lo logfmt.Options, opt Options, onViolation func(Result)) (Result, error) {
-	return engine.CheckLogFunc(r, lo, opt, onViolation)
+// NewMonitor returns a monitor of an object of kind obj; when ctx is
+// done, its verdict is Timeout. It does not explain (WithExplanation).
+func NewMonitor(ctx context.Context, obj Object, opts ...Option) (*Monitor, error) {
+	c := configure(opts)
+	m, err := engine.NewContext(ctx, h.Object(obj), c.param, c.opt)
+	if err != nil {
+		return nil, err
+	}
+	return &Monitor{m: m, open: map[string]int{}}, nil
 }
 
-// CheckKeyed checks operations on many objects of kind obj, one per key,
-// such as a key-value store's (KVPut, KVGet, KVAppend on StringRegister).
-func CheckKeyed(ctx context.Context, obj Object, param string, ops []KeyedOperation, opt MultiOptions) (LogResult, error) {
-	return multi.CheckKeyed(ctx, obj, param, ops, opt)
+// Call starts operation id (unique among the open ones) with label l.
+func (m *Monitor) Call(id string, l Label) error {
+	if _, ok := m.open[id]; ok {
+		return fmt.Errorf("call of %q, which is already open", id)
+	}
+	if err := m.m.Call(strconv.Itoa(m.calls), l.internal()); err != nil {
+		return err
+	}
+	m.open[id], m.calls = m.calls, m.calls+1
+	return nil
 }
 
-// KVPut is a key-value store's put(v), a write of the string register.
-func KVPut(v string) Label { return multi.KVPut(v) }
+// Return ends operation id with result v and reports whether this
+// return proved a violation.
+func (m *Monitor) Return(id string, v Value) (violation bool, err error) {
+	i, ok := m.open[id]
+	if !ok {
+		return false, fmt.Errorf("return of %q, which is not open", id)
+	}
+	delete(m.open, id)
+	return m.m.Return(strconv.Itoa(i), h.Value(v))
+}
 
-// KVAppend is a key-value store's append(v).
-func KVAppend(v string) Label { return multi.KVAppend(v) }
+// Result reports the check so far.
+func (m *Monitor) Result() Result { return fromEngine(m.m.Result(), opIndex) }
 
-// KVGet is a key-value store's get returning v, a read.
-func KVGet(v string) Label { return multi.KVGet(v) }
+// Recorder records a running program's operations and checks them while
+// it runs, in a goroutine of its own: the program never waits for it.
+type Recorder struct{ rec *recorder }
 
-// Actions lists a history's calls and returns in real-time order.
-func Actions(hist *History) []Action { return engine.Actions(hist) }
+// NewRecorder starts recording operations on an object of kind obj;
+// onViolation, when not nil, is called as soon as a violation is proven.
+// When ctx is done, the verdict is Timeout.
+func NewRecorder(ctx context.Context, obj Object, onViolation func(Result), opts ...Option) *Recorder {
+	return &Recorder{newRecorder(ctx, obj, onViolation, configure(opts))}
+}
+
+// Call records the call of an operation with label l; call the function
+// it returns with the result when the operation has returned.
+func (r *Recorder) Call(l Label) (ret func(Value)) {
+	op := r.rec.r.Call(l.internal())
+	return func(v Value) { op.Return(h.Value(v)) }
+}
+
+// Close waits until every operation recorded is checked and returns the
+// result; operations are numbered in the order of their calls.
+func (r *Recorder) Close() (Result, error) { return r.rec.close() }
+
+// ReadLog reads a log (docs/format.md: satmon's own, Jepsen's, Porcupine's)
+// of objects of one kind as operations, an object's name its key; an
+// operation's Call and Return are its actions' places in the log.
+func ReadLog(r io.Reader) (obj Object, param string, ops []Operation, err error) {
+	return readLog(r)
+}

@@ -20,7 +20,6 @@ import (
 
 	"github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/progress"
-	"github.com/satmon/satmon/monitor"
 	"github.com/satmon/satmon/monitor/logfmt"
 )
 
@@ -30,7 +29,7 @@ func init() {
 
 // interrupted is the verdict of the history being checked when an
 // interrupt (Ctrl-C) stopped satmon: undecided, like a timeout.
-const interrupted monitor.Verdict = "interrupted"
+const interrupted engine.Verdict = "interrupted"
 
 // progressMin is the number of files from which check shows a progress
 // bar (on a terminal only).
@@ -139,7 +138,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return usageError(stderr, "check", err)
 	}
-	a, err := monitor.ParseAlgorithm(*alg)
+	a, err := engine.ParseAlgorithm(*alg)
 	if err != nil {
 		return usageError(stderr, "check", err)
 	}
@@ -167,13 +166,13 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else if *param != "" {
 		return usageError(stderr, "check", errors.New("--param goes with --object"))
 	}
-	opt := monitor.Options{Algorithm: a, Completion: *comp, Incremental: *incr, RemoveObsolete: *remove, Solver: *solver, Timeout: *timeout}
+	opt := engine.Options{Algorithm: a, Completion: *comp, Incremental: *incr, RemoveObsolete: *remove, Solver: *solver, Timeout: *timeout}
 	switch {
 	case *noRemove && *remove:
 		return usageError(stderr, "check", errors.New("-r and --no-remove contradict each other"))
 	case *noRemove:
 		opt.RemoveObsolete = false
-	case a == monitor.Saturate && !fs.Changed("remove-obsolete"):
+	case a == engine.Saturate && !fs.Changed("remove-obsolete"):
 		opt.RemoveObsolete = true
 	}
 	if err := opt.Validate(); err != nil {
@@ -181,7 +180,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if !fs.Changed("algorithm") && !*comp && !*incr && !fs.Changed("remove-obsolete") && !*noRemove {
 		// No variant named: the default, which checks the registers
-		// exactly (monitor.DefaultOptions).
+		// exactly (engine.DefaultOptions).
 		opt.Algorithm, opt.RemoveObsolete = 0, false
 	}
 	files := fs.Args()
@@ -223,13 +222,13 @@ type outcome struct {
 	violations, errors, undecided, ok int
 }
 
-func (o *outcome) add(v monitor.Verdict) {
+func (o *outcome) add(v engine.Verdict) {
 	switch v {
-	case monitor.Violation:
+	case engine.Violation:
 		o.violations++
-	case monitor.Error:
+	case engine.Error:
 		o.errors++
-	case monitor.OK:
+	case engine.OK:
 		o.ok++
 	default: // timeout, interrupted
 		o.undecided++
@@ -250,7 +249,7 @@ func (o *outcome) code() int {
 
 // checker runs check over a batch of files.
 type checker struct {
-	opt       monitor.Options
+	opt       engine.Options
 	lo        logfmt.Options
 	exitFirst bool
 	out       *bufio.Writer
@@ -265,9 +264,9 @@ type checker struct {
 	// sees a consistent state; it is not held while waiting for input.
 	mu   sync.Mutex
 	sum  outcome
-	cur  *monitor.Monitor // the monitor of the history being read
-	name string           // its file
-	said bool             // its violation is printed
+	cur  *engine.Monitor // the monitor of the history being read
+	name string          // its file
+	said bool            // its violation is printed
 	// finite: the history being read is a regular file (regular)
 	finite bool
 }
@@ -277,7 +276,7 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 		name, r, closeFn, err := open(f, stdin)
 		if err != nil {
 			c.mu.Lock()
-			c.report(monitor.Result{File: f, Algorithm: c.opt.Name(), Exact: c.opt.Exact(), Verdict: monitor.Error, Error: err.Error()}, err)
+			c.report(engine.Result{File: f, Algorithm: c.opt.Name(), Exact: c.opt.Exact(), Verdict: engine.Error, Error: err.Error()}, err)
 			c.mu.Unlock()
 			continue
 		}
@@ -291,16 +290,16 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 			}
 			closeFn()
 			c.mu.Lock()
-			if err != nil && res.Verdict != monitor.Violation {
+			if err != nil && res.Verdict != engine.Violation {
 				// A violation proven before the bad line stands, as in a
 				// log of one object: it beats the input error.
-				res.Verdict = monitor.Error
+				res.Verdict = engine.Error
 			}
 			c.sum.add(res.Verdict)
 			if c.xf.failed {
-				c.sum.add(monitor.Error) // a picture could not be written
+				c.sum.add(engine.Error) // a picture could not be written
 			}
-			stop := c.exitFirst && res.Verdict == monitor.Violation
+			stop := c.exitFirst && res.Verdict == engine.Violation
 			c.mu.Unlock()
 			c.bar.Add(1)
 			if stop {
@@ -317,7 +316,7 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 			c.mu.Lock()
 			c.report(res, err)
 			if err == nil && !c.xf.report(c.out, c.stderr, c.p.json, res, ex) {
-				c.sum.add(monitor.Error) // a picture could not be written
+				c.sum.add(engine.Error) // a picture could not be written
 			}
 			c.mu.Unlock()
 			if err != nil {
@@ -337,11 +336,11 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 		default:
 			// The violation, printed already, stands; reading the rest
 			// of the input failed.
-			c.sum.add(monitor.Violation)
+			c.sum.add(engine.Violation)
 			fmt.Fprintf(c.stderr, "satmon check: %v\n", err)
 		}
 		c.cur, c.said = nil, false
-		stop := c.exitFirst && res.Verdict == monitor.Violation
+		stop := c.exitFirst && res.Verdict == engine.Violation
 		c.mu.Unlock()
 		if err != nil {
 			drain(br, r) // after the error is said
@@ -370,7 +369,7 @@ func drain(br *bufio.Reader, r io.Reader) {
 
 // regular reports whether r is a regular file: a log read to its end
 // before its verdict matters, which exact SYMBOLIC decides at the end
-// (monitor.Monitor.Finite) rather than at every return. A pipe or a
+// (engine.Monitor.Finite) rather than at every return. A pipe or a
 // terminal may be a live stream, checked as it comes.
 func regular(r io.Reader) bool {
 	f, ok := r.(*os.File)
@@ -393,7 +392,7 @@ func open(f string, stdin io.Reader) (string, io.Reader, func(), error) {
 }
 
 // report prints one history's final record and counts it; mu is held.
-func (c *checker) report(res monitor.Result, err error) {
+func (c *checker) report(res engine.Result, err error) {
 	c.sum.add(res.Verdict)
 	if err != nil {
 		c.out.Flush()
@@ -415,15 +414,15 @@ func (c *checker) clear() {
 // check reads one log and checks it. It prints a violation the moment it
 // is proven; it then reads on to the end of the input (so that a producer
 // on a pipe is not blocked or killed) unless told to exit at once.
-func (c *checker) check(ctx context.Context, r io.Reader, name string) (monitor.Result, error) {
+func (c *checker) check(ctx context.Context, r io.Reader, name string) (engine.Result, error) {
 	lo := c.lo
 	lo.Name = name
 	rd := logfmt.NewReader(r, lo)
 	c.mu.Lock()
 	c.name = name
 	c.mu.Unlock()
-	fail := func(err error) (monitor.Result, error) {
-		res := monitor.Result{File: name, Algorithm: c.opt.Name(), Exact: c.opt.Exact()}
+	fail := func(err error) (engine.Result, error) {
+		res := engine.Result{File: name, Algorithm: c.opt.Name(), Exact: c.opt.Exact()}
 		if obj := rd.Object(); obj != history.NoObject {
 			res.Object = obj.String() // the header was read
 		}
@@ -433,10 +432,10 @@ func (c *checker) check(ctx context.Context, r io.Reader, name string) (monitor.
 			res.File = name
 		}
 		c.mu.Unlock()
-		res.Verdict, res.Error = monitor.Error, err.Error()
+		res.Verdict, res.Error = engine.Error, err.Error()
 		return res, err
 	}
-	var m *monitor.Monitor
+	var m *engine.Monitor
 	var a history.Action
 	prog := c.liveProgress(name)
 	defer prog.Done()
@@ -450,7 +449,7 @@ func (c *checker) check(ctx context.Context, r io.Reader, name string) (monitor.
 		}
 		c.mu.Lock()
 		if m == nil {
-			if m, err = monitor.NewContext(ctx, rd.Object(), rd.Param(), c.opt); err != nil {
+			if m, err = engine.NewContext(ctx, rd.Object(), rd.Param(), c.opt); err != nil {
 				c.mu.Unlock()
 				return fail(err)
 			}
@@ -513,7 +512,7 @@ func (c *checker) check(ctx context.Context, r io.Reader, name string) (monitor.
 			return fail(fmt.Errorf("%s: empty log: no object and no actions", name))
 		}
 		var err error
-		if m, err = monitor.NewContext(ctx, obj, param, c.opt); err != nil {
+		if m, err = engine.NewContext(ctx, obj, param, c.opt); err != nil {
 			return fail(fmt.Errorf("%s: %w", name, err))
 		}
 	}
@@ -553,7 +552,7 @@ func (c *checker) interrupt(cancel func()) int {
 	if c.cur != nil {
 		res := c.cur.Result()
 		res.File = c.name
-		if res.Verdict != monitor.Violation {
+		if res.Verdict != engine.Violation {
 			res.Verdict = interrupted
 		}
 		if !c.said { // a violation is printed already
@@ -584,18 +583,18 @@ type printer struct {
 // logRecord is the JSON record of a log of one object (docs/output.md).
 type logRecord struct {
 	Record string `json:"record"`
-	monitor.Result
+	engine.Result
 	Skipped int `json:"skipped,omitempty"`
 }
 
 // exactVerdict is the "exact" of a record: whether its verdict is a
 // decision of an exact variant. An undecided or failed check decides
 // nothing, whatever the variant.
-func exactVerdict(v monitor.Verdict, exact bool) bool {
-	return exact && (v == monitor.OK || v == monitor.Violation)
+func exactVerdict(v engine.Verdict, exact bool) bool {
+	return exact && (v == engine.OK || v == engine.Violation)
 }
 
-func (p printer) print(r monitor.Result) { p.printSkipped(r, 0) }
+func (p printer) print(r engine.Result) { p.printSkipped(r, 0) }
 
 // encode writes a JSON record on one line.
 func (p printer) encode(rec any) {
@@ -607,7 +606,7 @@ func (p printer) encode(rec any) {
 // printSkipped prints the record of a log of one object, of which
 // skipped lines held no event. In text, an error is not printed: it is
 // said on stderr, as for every format (docs/format.md, "Errors").
-func (p printer) printSkipped(r monitor.Result, skipped int) {
+func (p printer) printSkipped(r engine.Result, skipped int) {
 	defer p.w.Flush()
 	if !p.verbose {
 		r.Stats = nil
@@ -619,14 +618,14 @@ func (p printer) printSkipped(r monitor.Result, skipped int) {
 	}
 	dur := time.Duration(r.Seconds * float64(time.Second)).Round(time.Microsecond)
 	switch r.Verdict {
-	case monitor.Violation:
+	case engine.Violation:
 		fmt.Fprintf(p.w, "%s: violation of %s at step %d (line %d, return of [%s]); %s, %d operations, %v\n",
 			r.File, r.Object, *r.ViolationStep, r.ViolationLine, r.ViolationOp, r.Algorithm, r.Operations, dur)
-	case monitor.Timeout:
+	case engine.Timeout:
 		fmt.Fprintf(p.w, "%s: timeout, undecided after %d steps; %s, %d operations, %v\n", r.File, r.Steps, r.Algorithm, r.Operations, dur)
 	case interrupted:
 		fmt.Fprintf(p.w, "%s: interrupted, no violation in the first %d steps; %s, %d operations, %v\n", r.File, r.Steps, r.Algorithm, r.Operations, dur)
-	case monitor.Error:
+	case engine.Error:
 		return
 	default:
 		if r.Exact {

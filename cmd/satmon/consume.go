@@ -14,8 +14,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor"
 	"github.com/satmon/satmon/monitor/kafka"
 	"github.com/satmon/satmon/monitor/logfmt"
 )
@@ -93,7 +93,7 @@ func runConsume(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *brokers == "" || *topic == "" || *group == "" {
 		return usageError(stderr, "consume", errors.New("--brokers, --topic and --group are required"))
 	}
-	a, err := monitor.ParseAlgorithm(*alg)
+	a, err := engine.ParseAlgorithm(*alg)
 	if err != nil {
 		return usageError(stderr, "consume", err)
 	}
@@ -114,7 +114,7 @@ func runConsume(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *workers < 0 {
 		return usageError(stderr, "consume", errors.New("--workers must not be negative"))
 	}
-	opt := monitor.Options{Algorithm: a, RemoveObsolete: a == monitor.Saturate && !*noRemove}
+	opt := engine.Options{Algorithm: a, RemoveObsolete: a == engine.Saturate && !*noRemove}
 	if err := opt.Validate(); err != nil {
 		return usageError(stderr, "consume", fmt.Errorf("%s: %v", opt.Name(), err))
 	}

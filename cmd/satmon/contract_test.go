@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/satmon/satmon/monitor"
+	"github.com/satmon/satmon/internal/engine"
 )
 
 // TestMain lets a test run the real binary's main in a child process
@@ -151,13 +151,13 @@ func TestJSONSchemaDocumented(t *testing.T) {
 	for _, m := range row.FindAllStringSubmatch(witness, -1) {
 		documented = append(documented, "witness."+m[1])
 	}
-	got := jsonFields(reflect.TypeFor[monitor.Result](), "")
-	// Every field of monitor.Result is documented; the fields of the
+	got := jsonFields(reflect.TypeFor[engine.Result](), "")
+	// Every field of engine.Result is documented; the fields of the
 	// other records, and that every documented field is written, are
 	// TestJSONRecordsDocumented's.
 	for _, f := range got {
 		if !slices.Contains(documented, f) {
-			t.Errorf("docs/output.md does not document monitor.Result's %q", f)
+			t.Errorf("docs/output.md does not document engine.Result's %q", f)
 		}
 	}
 	// The fields are what check writes: a violation with -v fills them all
@@ -220,7 +220,7 @@ func TestJSONRecordPerInput(t *testing.T) {
 		t.Fatalf("want 3 records, got %d:\n%s", len(lines), out.String())
 	}
 	for i, want := range []struct{ file, verdict string }{{missing, "error"}, {"<stdin>", "violation"}, {bad, "error"}} {
-		var r monitor.Result
+		var r engine.Result
 		if err := json.Unmarshal([]byte(lines[i]), &r); err != nil {
 			t.Fatal(err)
 		}
@@ -319,7 +319,7 @@ func TestInterruptSummary(t *testing.T) {
 	pr, pw := io.Pipe()
 	defer pw.Close()
 	var out, errb syncBuffer
-	c := &checker{opt: monitor.DefaultOptions(), stderr: &errb}
+	c := &checker{opt: engine.DefaultOptions(), stderr: &errb}
 	c.out = bufio.NewWriter(&out)
 	c.p = printer{w: c.out}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -5,9 +5,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/internal/explain"
-
-	"github.com/satmon/satmon/monitor"
+	"github.com/satmon/satmon/internal/multi"
 )
 
 // drawLog writes the pictures of a log of many objects (or of a Jepsen,
@@ -16,7 +16,7 @@ import (
 // object. Its name (the key) is in the title, and the text under the
 // picture says which of the log's objects it is. It returns false, having
 // said why, when nothing could be drawn.
-func (x *explainFlags) drawLog(stderr io.Writer, lr monitor.LogResult, opt monitor.Options) bool {
+func (x *explainFlags) drawLog(stderr io.Writer, lr multi.LogResult, opt engine.Options) bool {
 	o, why := pickObject(lr, x.draw)
 	if o == nil {
 		fmt.Fprintf(stderr, "satmon check: %s: %s\n", lr.File, why)
@@ -30,7 +30,7 @@ func (x *explainFlags) drawLog(stderr io.Writer, lr monitor.LogResult, opt monit
 		return false
 	}
 	res := o.Result
-	if res.Verdict == monitor.OK && opt.Exact() && ex.Witness == nil && ex.Note == "" {
+	if res.Verdict == engine.OK && opt.Exact() && ex.Witness == nil && ex.Note == "" {
 		limit := opt.Timeout
 		if limit <= 0 {
 			limit = explain.ExplainLimit
@@ -48,7 +48,7 @@ func (x *explainFlags) drawLog(stderr io.Writer, lr monitor.LogResult, opt monit
 
 // pickObject chooses the object of lr to draw (see drawLog) and says why
 // it was chosen, or, when none is, why not.
-func pickObject(lr monitor.LogResult, name string) (*monitor.ObjectResult, string) {
+func pickObject(lr multi.LogResult, name string) (*multi.ObjectResult, string) {
 	n := len(lr.Objects)
 	if name != "" {
 		for i := range lr.Objects {
@@ -63,7 +63,7 @@ func pickObject(lr monitor.LogResult, name string) (*monitor.ObjectResult, strin
 	}
 	bad := 0
 	for _, o := range lr.Objects {
-		if o.Verdict == monitor.Violation {
+		if o.Verdict == engine.Violation {
 			bad++
 		}
 	}
@@ -73,7 +73,7 @@ func pickObject(lr monitor.LogResult, name string) (*monitor.ObjectResult, strin
 	other := "; --draw NAME draws another"
 	if lr.ViolationObject != "" || bad > 0 {
 		for i := range lr.Objects {
-			if o := &lr.Objects[i]; o.Verdict == monitor.Violation && (o.Name == lr.ViolationObject || lr.ViolationObject == "") {
+			if o := &lr.Objects[i]; o.Verdict == engine.Violation && (o.Name == lr.ViolationObject || lr.ViolationObject == "") {
 				return o, fmt.Sprintf("drawn: object %s, the first proven in violation (%d of the log's %d objects are)%s", label(o), bad, n, other)
 			}
 		}
@@ -81,7 +81,7 @@ func pickObject(lr monitor.LogResult, name string) (*monitor.ObjectResult, strin
 	return &lr.Objects[0], fmt.Sprintf("drawn: object %s, the first of the log's %d objects%s", label(&lr.Objects[0]), n, other)
 }
 
-func label(o *monitor.ObjectResult) string {
+func label(o *multi.ObjectResult) string {
 	if o.Name == "" {
 		return o.Object
 	}
@@ -89,7 +89,7 @@ func label(o *monitor.ObjectResult) string {
 }
 
 // objectNames lists the names of lr's objects, the first 20 of them.
-func objectNames(lr monitor.LogResult) string {
+func objectNames(lr multi.LogResult) string {
 	var names []string
 	for i := range lr.Objects {
 		if i == 20 {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/satmon/satmon/monitor"
+	"github.com/satmon/satmon/internal/engine"
 )
 
 // The paper artifact's measurement files, the set of histories each
@@ -54,8 +54,8 @@ func artifactVariant(alg string) (string, bool) {
 			return "", false
 		}
 	}
-	o := monitor.Options{Completion: c, Incremental: i, RemoveObsolete: r}
-	o.Algorithm, _ = monitor.ParseAlgorithm(name)
+	o := engine.Options{Completion: c, Incremental: i, RemoveObsolete: r}
+	o.Algorithm, _ = engine.ParseAlgorithm(name)
 	if o.Validate() != nil {
 		return "", false
 	}
@@ -375,13 +375,13 @@ func expArtifact(w *bufio.Writer, stderr io.Writer, f expFlags) error {
 		st := rec.Within[k]
 		stime := r.Limit.Seconds()
 		switch sv {
-		case string(monitor.Violation):
+		case string(engine.Violation):
 			stime = rec.ViolationSeconds
-		case string(monitor.OK):
+		case string(engine.OK):
 			stime = rec.Seconds
 		}
 		tv := truth[r.Path]
-		if sv == string(monitor.Violation) && tv == "ok" {
+		if sv == string(engine.Violation) && tv == "ok" {
 			falseViolations++
 		}
 		artSteps := thousands(r.Steps)
@@ -407,19 +407,19 @@ func expArtifact(w *bufio.Writer, stderr io.Writer, f expFlags) error {
 		if !r.Capped {
 			g.artDone++
 		}
-		if sv != string(monitor.Timeout) {
+		if sv != string(engine.Timeout) {
 			g.satDone++
 		}
 		if r.Violation {
 			g.artViol++
 		}
-		if sv == string(monitor.Violation) {
+		if sv == string(engine.Violation) {
 			g.satViol++
 		}
 		if tv == "violation" {
 			g.truthViol++
 		}
-		if r.Violation != (sv == string(monitor.Violation)) {
+		if r.Violation != (sv == string(engine.Violation)) {
 			g.differ++
 		}
 	}

@@ -16,8 +16,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/internal/impls"
-	"github.com/satmon/satmon/monitor"
 )
 
 // fig12Limits are the paper's per-history limits.
@@ -139,7 +139,7 @@ func expFig12Queue(w *bufio.Writer, stderr io.Writer, f expFlags) error {
 // fig12Run measures every variant on every history, prints the average
 // steps within each limit (with the paper's and the artifact's numbers
 // when given) and plots them.
-func fig12Run(w *bufio.Writer, stderr io.Writer, f expFlags, name string, hs []*expHistory, vs []monitor.Options, limits []time.Duration, art map[string]artifactAvg, paper bool) error {
+func fig12Run(w *bufio.Writer, stderr io.Writer, f expFlags, name string, hs []*expHistory, vs []engine.Options, limits []time.Duration, art map[string]artifactAvg, paper bool) error {
 	if f.save != "" && name == "fig12" {
 		if err := saveHistories(f.save, hs); err != nil {
 			return err
@@ -180,7 +180,7 @@ func fig12Run(w *bufio.Writer, stderr io.Writer, f expFlags, name string, hs []*
 			for k := range limits {
 				avg[i][k] += float64(r.Within[k]) / float64(len(hs))
 			}
-			if r.Verdict == string(monitor.OK) || r.Verdict == string(monitor.Violation) {
+			if r.Verdict == string(engine.OK) || r.Verdict == string(engine.Violation) {
 				finished++
 			}
 			row := []string{r.History, r.Variant, fmt.Sprint(r.TotalSteps)}
@@ -247,7 +247,7 @@ var fig12Colors = []color.Color{
 // plotFig12 draws Figure 12: for every variant, the average steps (x, log
 // scale) processed within each limit (y), and the paper's 5 s and 100 s
 // numbers as hollow marks of the same colour.
-func plotFig12(dir, name string, vs []monitor.Options, limits []time.Duration, avg [][]float64, paper map[string][2]float64) ([]string, error) {
+func plotFig12(dir, name string, vs []engine.Options, limits []time.Duration, avg [][]float64, paper map[string][2]float64) ([]string, error) {
 	p := plot.New()
 	p.Title.Text = "Steps processed within a time limit (Figure 12)"
 	p.X.Label.Text = "steps (log scale)"

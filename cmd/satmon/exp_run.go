@@ -14,9 +14,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/progress"
-	"github.com/satmon/satmon/monitor"
 	"github.com/satmon/satmon/monitor/logfmt"
 )
 
@@ -51,7 +51,7 @@ func readExpHistory(dir, rel string) (*expHistory, error) {
 // the largest of its limits.
 type job struct {
 	H      *expHistory
-	V      monitor.Options
+	V      engine.Options
 	Limits []time.Duration // increasing
 }
 
@@ -84,14 +84,14 @@ type runRecord struct {
 // verdictAt is the verdict a run limited to Limits[k] would have given.
 func (r *runRecord) verdictAt(k int) string {
 	switch {
-	case r.Verdict == string(monitor.Error):
+	case r.Verdict == string(engine.Error):
 		return r.Verdict
-	case r.Verdict == string(monitor.Violation) && r.ViolationSeconds <= r.Limits[k]:
-		return string(monitor.Violation)
+	case r.Verdict == string(engine.Violation) && r.ViolationSeconds <= r.Limits[k]:
+		return string(engine.Violation)
 	case r.Within[k] >= r.TotalSteps:
-		return string(monitor.OK)
+		return string(engine.OK)
 	}
-	return string(monitor.Timeout)
+	return string(engine.Timeout)
 }
 
 // measureJob checks j.H with j.V once, up to the largest limit, timing every
@@ -102,18 +102,18 @@ func measureJob(exp string, j job) runRecord {
 	rec := runRecord{Experiment: exp, History: j.H.Name, Variant: j.V.Name(), TotalSteps: j.H.Steps, Limits: secondsOf(j.Limits)}
 	opt := j.V
 	opt.Timeout = maxL
-	acts := monitor.Actions(j.H.Hist)
+	acts := engine.Actions(j.H.Hist)
 	at := make([]time.Duration, 0, len(acts))
-	m, err := monitor.New(j.H.Hist.Object, j.H.Hist.Param, opt)
+	m, err := engine.New(j.H.Hist.Object, j.H.Hist.Param, opt)
 	if err != nil {
-		rec.Verdict, rec.Error, rec.Within = string(monitor.Error), err.Error(), make([]int, len(j.Limits))
+		rec.Verdict, rec.Error, rec.Within = string(engine.Error), err.Error(), make([]int, len(j.Limits))
 		return rec
 	}
 	start := time.Now()
 	for _, a := range acts {
 		viol, err := m.Step(a)
 		if err != nil {
-			rec.Verdict, rec.Error = string(monitor.Error), err.Error()
+			rec.Verdict, rec.Error = string(engine.Error), err.Error()
 			break
 		}
 		if !viol && m.Done() {
@@ -129,11 +129,11 @@ func measureJob(exp string, j job) runRecord {
 	rec.Steps = len(at)
 	if rec.Verdict == "" {
 		rec.Verdict = string(res.Verdict)
-		if res.Verdict == monitor.OK && len(at) < len(acts) {
-			rec.Verdict = string(monitor.Timeout)
+		if res.Verdict == engine.OK && len(at) < len(acts) {
+			rec.Verdict = string(engine.Timeout)
 		}
 	}
-	if res.Verdict == monitor.Violation && res.ViolationStep != nil {
+	if res.Verdict == engine.Violation && res.ViolationStep != nil {
 		rec.ViolationStep = *res.ViolationStep
 		rec.ViolationSeconds = at[len(at)-1].Seconds()
 	}
@@ -216,7 +216,7 @@ func (r *runner) reuse(j job) (runRecord, bool) {
 		out.Verdict = rec.verdictAt(last)
 		out.Steps = out.Within[len(want)-1]
 		out.Seconds = min(rec.Seconds, want[len(want)-1])
-		if out.Verdict != string(monitor.Violation) {
+		if out.Verdict != string(engine.Violation) {
 			out.ViolationStep, out.ViolationSeconds = 0, 0
 		}
 		return out, true

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/internal/impls"
 	"github.com/satmon/satmon/internal/oracle"
-	"github.com/satmon/satmon/monitor"
 )
 
 // The paper's Table 1 and Table 2, per variant: average steps, average
@@ -93,7 +93,7 @@ func exactVerdicts(hs []*expHistory) (violating []bool, known bool) {
 // measureTable runs every variant on every history with one limit and
 // returns the records by variant, and which histories are violating: by
 // the exact oracle when it decides them all, else by any variant.
-func measureTable(stderr io.Writer, f expFlags, name string, hs []*expHistory, vs []monitor.Options, limit time.Duration) ([][]runRecord, []bool, string, error) {
+func measureTable(stderr io.Writer, f expFlags, name string, hs []*expHistory, vs []engine.Options, limit time.Duration) ([][]runRecord, []bool, string, error) {
 	var jobs []job
 	for _, v := range vs {
 		for _, h := range hs {
@@ -119,13 +119,13 @@ func measureTable(stderr io.Writer, f expFlags, name string, hs []*expHistory, v
 		basis = "proved violating by some variant (the exact oracle cannot decide them all)"
 		for j := range hs {
 			for i := range vs {
-				violating[j] = violating[j] || by[i][j].Verdict == string(monitor.Violation)
+				violating[j] = violating[j] || by[i][j].Verdict == string(engine.Violation)
 			}
 		}
 	}
 	for i := range vs {
 		for j, r := range by[i] {
-			if r.Verdict == string(monitor.Violation) && known && !violating[j] {
+			if r.Verdict == string(engine.Violation) && known && !violating[j] {
 				return nil, nil, "", fmt.Errorf("%s reported a violation on %s, which the exact oracle finds linearizable: a soundness bug", r.Variant, r.History)
 			}
 		}
@@ -165,10 +165,10 @@ func expTable1(w *bufio.Writer, stderr io.Writer, f expFlags) error {
 		var tsum float64
 		for _, r := range by[i] {
 			st += r.Within[0]
-			if r.Verdict != string(monitor.Timeout) {
+			if r.Verdict != string(engine.Timeout) {
 				done++
 			}
-			if r.Verdict == string(monitor.Violation) {
+			if r.Verdict == string(engine.Violation) {
 				found++
 				tsum += r.ViolationSeconds
 			}
@@ -215,7 +215,7 @@ func expTable2(w *bufio.Writer, stderr io.Writer, f expFlags) error {
 	for i, v := range vs {
 		found, stepSum := 0, 0
 		for j, r := range by[i] {
-			if r.Verdict == string(monitor.Violation) && violating[j] {
+			if r.Verdict == string(engine.Violation) && violating[j] {
 				found++
 				stepSum += r.ViolationStep
 			}

@@ -14,8 +14,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/internal/impls"
-	"github.com/satmon/satmon/monitor"
 )
 
 func init() {
@@ -24,12 +24,12 @@ func init() {
 
 // paperVariants are the algorithm variants of the paper's Table 1 and
 // Figure 12.
-var paperVariants = []monitor.Options{
-	{Algorithm: monitor.Enumerate}, {Algorithm: monitor.Enumerate, Completion: true},
-	{Algorithm: monitor.Symbolic}, {Algorithm: monitor.Symbolic, RemoveObsolete: true},
-	{Algorithm: monitor.Symbolic, Incremental: true}, {Algorithm: monitor.Symbolic, Completion: true},
-	{Algorithm: monitor.Symbolic, Completion: true, Incremental: true},
-	{Algorithm: monitor.Saturate}, {Algorithm: monitor.Saturate, RemoveObsolete: true},
+var paperVariants = []engine.Options{
+	{Algorithm: engine.Enumerate}, {Algorithm: engine.Enumerate, Completion: true},
+	{Algorithm: engine.Symbolic}, {Algorithm: engine.Symbolic, RemoveObsolete: true},
+	{Algorithm: engine.Symbolic, Incremental: true}, {Algorithm: engine.Symbolic, Completion: true},
+	{Algorithm: engine.Symbolic, Completion: true, Incremental: true},
+	{Algorithm: engine.Saturate}, {Algorithm: engine.Saturate, RemoveObsolete: true},
 }
 
 // expFlags are the flags every experiment shares.
@@ -165,11 +165,11 @@ type expUsageError struct{ error }
 
 // selectVariants reads a comma-separated list of variant names, each an
 // algorithm and its flags in any order ("symbolic -r -i").
-func selectVariants(s string, def []monitor.Options) ([]monitor.Options, error) {
+func selectVariants(s string, def []engine.Options) ([]engine.Options, error) {
 	if strings.TrimSpace(s) == "" {
 		return def, nil
 	}
-	var out []monitor.Options
+	var out []engine.Options
 	for _, name := range strings.Split(s, ",") {
 		v, err := parseVariant(name)
 		if err != nil {
@@ -180,16 +180,16 @@ func selectVariants(s string, def []monitor.Options) ([]monitor.Options, error) 
 	return out, nil
 }
 
-func parseVariant(name string) (monitor.Options, error) {
+func parseVariant(name string) (engine.Options, error) {
 	fields := strings.Fields(name)
 	if len(fields) == 0 {
-		return monitor.Options{}, fmt.Errorf("empty variant name")
+		return engine.Options{}, fmt.Errorf("empty variant name")
 	}
-	alg, err := monitor.ParseAlgorithm(fields[0])
+	alg, err := engine.ParseAlgorithm(fields[0])
 	if err != nil {
-		return monitor.Options{}, fmt.Errorf("variant %q: %v", name, err)
+		return engine.Options{}, fmt.Errorf("variant %q: %v", name, err)
 	}
-	o := monitor.Options{Algorithm: alg}
+	o := engine.Options{Algorithm: alg}
 	for _, fl := range fields[1:] {
 		switch fl {
 		case "-c":
@@ -323,7 +323,7 @@ func expCorrect(w *bufio.Writer, f expFlags) (int, error) {
 		}
 		reported := 0
 		for _, h := range hs {
-			if r, _ := monitor.CheckHistory(h.Hist, monitor.Options{Algorithm: monitor.Saturate, RemoveObsolete: true}); r.Verdict != monitor.OK { // an error is verdict Error in r
+			if r, _ := engine.CheckHistory(h.Hist, engine.Options{Algorithm: engine.Saturate, RemoveObsolete: true}); r.Verdict != engine.OK { // an error is verdict Error in r
 				reported++
 			}
 		}

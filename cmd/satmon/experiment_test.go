@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/internal/testutil"
-	"github.com/satmon/satmon/monitor"
 )
 
 // readCSV reads DIR/NAME.csv and checks that NAME.json holds the same rows.
@@ -221,12 +221,12 @@ func TestMeasureJob(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, v := range paperVariants {
-		want, _ := monitor.CheckHistory(h.Hist, v)
+		want, _ := engine.CheckHistory(h.Hist, v)
 		rec := measureJob("test", job{H: h, V: v, Limits: []time.Duration{time.Hour}})
 		if rec.Verdict != string(want.Verdict) || rec.Steps != want.Steps {
 			t.Errorf("%s: measured %s after %d steps, CheckHistory %s after %d", v.Name(), rec.Verdict, rec.Steps, want.Verdict, want.Steps)
 		}
-		if want.Verdict == monitor.Violation && (rec.ViolationStep != *want.ViolationStep || rec.Within[0] != rec.ViolationStep) {
+		if want.Verdict == engine.Violation && (rec.ViolationStep != *want.ViolationStep || rec.Within[0] != rec.ViolationStep) {
 			t.Errorf("%s: violation at step %d (within: %d), want %d", v.Name(), rec.ViolationStep, rec.Within[0], *want.ViolationStep)
 		}
 	}
@@ -290,7 +290,7 @@ func TestRunnerReuse(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	v := monitor.Options{Algorithm: monitor.Saturate}
+	v := engine.Options{Algorithm: engine.Saturate}
 	first, err := (&runner{exp: "a", outDir: dir}).run([]job{{H: h, V: v, Limits: []time.Duration{time.Minute, time.Hour}}})
 	if err != nil {
 		t.Fatal(err)

@@ -7,12 +7,13 @@ import (
 	"os"
 	"strings"
 
+	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/internal/explain"
+	"github.com/satmon/satmon/internal/history"
 
 	"github.com/spf13/pflag"
 
 	"github.com/satmon/satmon/internal/viz"
-	"github.com/satmon/satmon/monitor"
 )
 
 // explainFlags are check's --explain, --html, --svg and --draw.
@@ -53,7 +54,7 @@ func (x *explainFlags) validate(files int) error {
 // report prints the explanation in text (JSON has it in the result) and
 // writes the pictures. It returns false when a picture could not be
 // written.
-func (x *explainFlags) report(out *bufio.Writer, stderr io.Writer, json bool, res monitor.Result, ex *explain.Explanation) bool {
+func (x *explainFlags) report(out *bufio.Writer, stderr io.Writer, json bool, res engine.Result, ex *explain.Explanation) bool {
 	if ex == nil || ex.History == nil {
 		return true
 	}
@@ -72,8 +73,8 @@ func (x *explainFlags) report(out *bufio.Writer, stderr io.Writer, json bool, re
 
 // derivation is SATURATE's derivation on a violation's core, when the
 // text asks for one.
-func (x *explainFlags) derivation(res monitor.Result, ex *explain.Explanation) []string {
-	if res.Verdict != monitor.Violation || len(ex.Core) == 0 || !(x.explain || x.html != "") {
+func (x *explainFlags) derivation(res engine.Result, ex *explain.Explanation) []string {
+	if res.Verdict != engine.Violation || len(ex.Core) == 0 || !(x.explain || x.html != "") {
 		return nil
 	}
 	deriv, err := explain.Derive(ex.History, ex.Core)
@@ -124,12 +125,12 @@ func lines(call, ret int) string {
 
 // explainText is the explanation as printed by --explain and shown under
 // the picture.
-func explainText(res monitor.Result, ex *explain.Explanation, deriv []string) []string {
+func explainText(res engine.Result, ex *explain.Explanation, deriv []string) []string {
 	var t []string
 	if ex.Note != "" {
 		t = append(t, ex.Note)
 	}
-	if res.Verdict == monitor.Violation && len(ex.Core) > 0 {
+	if res.Verdict == engine.Violation && len(ex.Core) > 0 {
 		how := "relaxing any one of them makes it linearizable"
 		if !ex.CoreExact {
 			how = "minimal for SATURATE; too large to shrink exactly"
@@ -147,7 +148,7 @@ func explainText(res monitor.Result, ex *explain.Explanation, deriv []string) []
 			t = append(t, fmt.Sprintf("(the log was cut after line %d: every linearization of its %d operations before that point ends in state %s, no operation open; the core is among the operations after it, from that state)", c.Line, c.Before, cutState(res.Object, c.State)))
 		}
 		other := "(the other operations count as pending: called where they were, returning anything or never)"
-		if o := res.Object; o == monitor.Queue.String() || o == monitor.Stack.String() {
+		if o := res.Object; o == history.Queue.String() || o == history.Stack.String() {
 			other = "(the other operations on the values the core names count as pending: called where they were, returning anything or never; with values all distinct, those on other values are left out)"
 		}
 		t = append(t, other)
@@ -179,18 +180,18 @@ func explainText(res monitor.Result, ex *explain.Explanation, deriv []string) []
 
 // pictureTitle is the title of the picture of res: its verdict as check
 // prints it, and for an object of a log of many, its name (key).
-func pictureTitle(res monitor.Result, name string) string {
+func pictureTitle(res engine.Result, name string) string {
 	who := res.Object
 	if name != "" {
 		who = fmt.Sprintf("object %s (%s)", name, res.Object)
 	}
 	switch res.Verdict {
-	case monitor.Violation:
+	case engine.Violation:
 		if name != "" {
 			return fmt.Sprintf("%s: %s: violation at step %d of the object (line %d, return of [%s])", res.File, who, *res.ViolationStep, res.ViolationLine, res.ViolationOp)
 		}
 		return fmt.Sprintf("%s: violation of %s at step %d (line %d, return of [%s])", res.File, who, *res.ViolationStep, res.ViolationLine, res.ViolationOp)
-	case monitor.OK:
+	case engine.OK:
 		if res.Exact {
 			return fmt.Sprintf("%s: %s: ok, linearizable (%s)", res.File, who, res.Algorithm)
 		}
@@ -199,7 +200,7 @@ func pictureTitle(res monitor.Result, name string) string {
 	return fmt.Sprintf("%s: %s: %s, undecided", res.File, who, res.Verdict)
 }
 
-func drawing(title string, res monitor.Result, ex *explain.Explanation, text []string) *viz.Drawing {
+func drawing(title string, res engine.Result, ex *explain.Explanation, text []string) *viz.Drawing {
 	d := &viz.Drawing{Title: title}
 	core := map[int]bool{}
 	for _, i := range ex.Core {
@@ -232,7 +233,7 @@ func drawing(title string, res monitor.Result, ex *explain.Explanation, text []s
 // register's read that returned the empty string says so, where the
 // label, which writes no empty value, shows a bare "read".
 func opText(object, label string) string {
-	if object == monitor.StringRegister.String() && label == "read" {
+	if object == history.StringRegister.String() && label == "read" {
 		return `read ⇒ ""`
 	}
 	return label
@@ -241,13 +242,13 @@ func opText(object, label string) string {
 // cutState names the state of an object at a cut.
 func cutState(object, state string) string {
 	switch {
-	case object == monitor.CASRegister.String() && (state == "" || state == "nil"):
+	case object == history.CASRegister.String() && (state == "" || state == "nil"):
 		return "absent (nil)"
-	case object == monitor.StringRegister.String() && state == "":
+	case object == history.StringRegister.String() && state == "":
 		return "\"\" (empty)"
-	case object == monitor.Register.String() && state == "":
+	case object == history.Register.String() && state == "":
 		return "unwritten"
-	case object == monitor.Register.String() || object == monitor.CASRegister.String() || object == monitor.StringRegister.String():
+	case object == history.Register.String() || object == history.CASRegister.String() || object == history.StringRegister.String():
 		return fmt.Sprintf("%q", state)
 	}
 	return "initial (empty, free)"

@@ -7,8 +7,8 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/internal/progress"
-	"github.com/satmon/satmon/monitor"
 )
 
 // liveEvery is how many steps pass between two updates of the count of
@@ -35,7 +35,7 @@ func (c *checker) liveProgress(name string) *live {
 }
 
 // step counts one step of m.
-func (l *live) step(m *monitor.Monitor) {
+func (l *live) step(m *engine.Monitor) {
 	if !l.bar.On() {
 		return
 	}

@@ -8,12 +8,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/internal/multi"
 
 	"github.com/spf13/pflag"
 
 	"github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor"
 	"github.com/satmon/satmon/monitor/logfmt"
 )
 
@@ -48,7 +48,7 @@ func (f *multiFlags) validate() error {
 // — printing a verdict per object and one for the log. It reports
 // whether it handled the log; when it did not, br is untouched and the
 // caller checks it as a log of one object.
-func (f *multiFlags) check(ctx context.Context, br *bufio.Reader, name string, obj history.Object, param string, opt monitor.Options, finite bool, out *bufio.Writer, stderr io.Writer, asJSON, verbose bool) (handled bool, res monitor.Result, err error) {
+func (f *multiFlags) check(ctx context.Context, br *bufio.Reader, name string, obj history.Object, param string, opt engine.Options, finite bool, out *bufio.Writer, stderr io.Writer, asJSON, verbose bool) (handled bool, res engine.Result, err error) {
 	if f == nil { // no multi-object flags: the defaults
 		f = &multiFlags{inputFormat: "auto"}
 	}
@@ -63,7 +63,7 @@ func (f *multiFlags) check(ctx context.Context, br *bufio.Reader, name string, o
 	p := multiPrinter{printer: printer{w: out, json: asJSON, verbose: verbose}, explain: explain, single: new(bool)}
 	lr, err := multi.CheckMulti(ctx, br, format,
 		logfmt.Options{Name: name, Object: obj, Param: param},
-		monitor.MultiOptions{Options: opt, Workers: f.workers, Explain: explain || f.xf.pictures(), Finite: finite}, p.object)
+		multi.MultiOptions{Options: opt, Workers: f.workers, Explain: explain || f.xf.pictures(), Finite: finite}, p.object)
 	if err != nil {
 		// An input error reads as a native log's does (docs/format.md,
 		// "Errors"): on stderr, and in JSON as the log's record.
@@ -113,9 +113,9 @@ type multiPrinter struct {
 
 // object prints one object's verdict; it is called as soon as a
 // violation is proven, and at the end for the others.
-func (p multiPrinter) object(r monitor.ObjectResult) {
+func (p multiPrinter) object(r multi.ObjectResult) {
 	defer p.w.Flush()
-	if r.Name == "" && r.Verdict == monitor.Violation {
+	if r.Name == "" && r.Verdict == engine.Violation {
 		*p.single = true
 		p.print(r.Result)
 		p.explainText(r)
@@ -128,7 +128,7 @@ func (p multiPrinter) object(r monitor.ObjectResult) {
 		r.Exact = exactVerdict(r.Verdict, r.Exact)
 		p.encode(struct {
 			Record string `json:"record"`
-			monitor.ObjectResult
+			multi.ObjectResult
 		}{"object", r})
 		return
 	}
@@ -137,13 +137,13 @@ func (p multiPrinter) object(r monitor.ObjectResult) {
 		who = r.Object
 	}
 	switch r.Verdict {
-	case monitor.Violation:
+	case engine.Violation:
 		fmt.Fprintf(p.w, "%s: %s: violation at step %d of the object (line %d, return of [%s]); %s, %d operations\n",
 			r.File, who, *r.ViolationStep, r.ViolationLine, r.ViolationOp, r.Algorithm, r.Operations)
 		p.explainText(r)
-	case monitor.Timeout:
+	case engine.Timeout:
 		fmt.Fprintf(p.w, "%s: %s: timeout after %d steps\n", r.File, who, r.Steps)
-	case monitor.Error:
+	case engine.Error:
 		fmt.Fprintf(p.w, "%s: %s: error: %s\n", r.File, who, r.Error)
 	default:
 		fmt.Fprintf(p.w, "%s: %s: %s in %d steps, %d operations\n", r.File, who, okWords(r.Exact), r.Steps, r.Operations)
@@ -155,7 +155,7 @@ func (p multiPrinter) object(r monitor.ObjectResult) {
 	}
 }
 
-func (p multiPrinter) explainText(r monitor.ObjectResult) {
+func (p multiPrinter) explainText(r multi.ObjectResult) {
 	if p.explain && !p.json && r.Explanation != nil {
 		for _, l := range explainText(r.Result, r.Explanation, nil) {
 			fmt.Fprintf(p.w, "    %s\n", l)
@@ -166,13 +166,13 @@ func (p multiPrinter) explainText(r monitor.ObjectResult) {
 // oneObject reports whether a log's objects are its one unnamed object,
 // or whether it failed before any object was known: its record is then
 // a log of one object's.
-func oneObject(lr monitor.LogResult) bool {
-	return len(lr.Objects) == 0 && lr.Verdict == monitor.Error || len(lr.Objects) == 1 && lr.Objects[0].Name == ""
+func oneObject(lr multi.LogResult) bool {
+	return len(lr.Objects) == 0 && lr.Verdict == engine.Error || len(lr.Objects) == 1 && lr.Objects[0].Name == ""
 }
 
 // log prints the verdicts not yet printed (all but the violations) and
 // the log's.
-func (p multiPrinter) log(lr monitor.LogResult) {
+func (p multiPrinter) log(lr multi.LogResult) {
 	defer p.w.Flush()
 	if oneObject(lr) {
 		if *p.single {
@@ -182,12 +182,12 @@ func (p multiPrinter) log(lr monitor.LogResult) {
 		if len(lr.Objects) == 1 {
 			r = lr.Objects[0].Result
 			r.Seconds = lr.Seconds
-			if lr.Verdict == monitor.Timeout {
-				r.Verdict = monitor.Timeout
+			if lr.Verdict == engine.Timeout {
+				r.Verdict = engine.Timeout
 			}
 		}
-		if lr.Verdict == monitor.Error {
-			r.Verdict, r.Error = monitor.Error, lr.Error
+		if lr.Verdict == engine.Error {
+			r.Verdict, r.Error = engine.Error, lr.Error
 		}
 		p.printSkipped(r, lr.Skipped)
 		return
@@ -203,28 +203,28 @@ func (p multiPrinter) log(lr monitor.LogResult) {
 			lr.Objects[i].Exact = exactVerdict(lr.Objects[i].Verdict, lr.Objects[i].Exact)
 		}
 		if lr.Objects == nil {
-			lr.Objects = []monitor.ObjectResult{} // "objects": [], not null
+			lr.Objects = []multi.ObjectResult{} // "objects": [], not null
 		}
 		p.encode(struct {
 			Record string `json:"record"`
-			monitor.LogResult
+			multi.LogResult
 		}{"log", lr})
 		return
 	}
 	var bad []string
 	for _, o := range lr.Objects {
-		if o.Verdict == monitor.Violation {
+		if o.Verdict == engine.Violation {
 			bad = append(bad, o.Name)
 			continue
 		}
-		if lr.Verdict != monitor.Error {
+		if lr.Verdict != engine.Error {
 			p.object(o) // after an input error, only the violations stand
 		}
 	}
 	dur := time.Duration(lr.Seconds * float64(time.Second)).Round(time.Microsecond)
 	tail := fmt.Sprintf("%s, %d workers, %d objects, %d steps, %d operations, %v", lr.Algorithm, lr.Workers, len(lr.Objects), lr.Steps, lr.Operations, dur)
 	switch lr.Verdict {
-	case monitor.Violation:
+	case engine.Violation:
 		names := strings.Join(bad, ", ")
 		if len(bad) > 10 {
 			names = strings.Join(bad[:10], ", ") + ", ..."
@@ -235,9 +235,9 @@ func (p multiPrinter) log(lr monitor.LogResult) {
 		}
 		fmt.Fprintf(p.w, "%s: violation: %d of %d objects (%s); first proven at step %d of the log (line %d, object %s); %s\n",
 			lr.File, len(bad), len(lr.Objects), names, *lr.ViolationStep, lr.ViolationLine, first, tail)
-	case monitor.Timeout:
+	case engine.Timeout:
 		fmt.Fprintf(p.w, "%s: timeout after %d steps; %s\n", lr.File, lr.Steps, tail)
-	case monitor.Error:
+	case engine.Error:
 		// Said on stderr (multiFlags.check), as for every format.
 	default:
 		how := ""

@@ -14,9 +14,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/internal/gen"
 	"github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor"
 )
 
 func init() {
@@ -65,12 +65,12 @@ Flags:
 		fmt.Fprintf(stderr, "satmon scale: %v\nRun 'satmon scale --help' for usage.\n", err)
 		return exitUsage
 	}
-	a, err := monitor.ParseAlgorithm(*alg)
+	a, err := engine.ParseAlgorithm(*alg)
 	if err != nil {
 		fmt.Fprintf(stderr, "satmon scale: %v\n", err)
 		return exitUsage
 	}
-	opt := monitor.Options{Algorithm: a, RemoveObsolete: *remove}
+	opt := engine.Options{Algorithm: a, RemoveObsolete: *remove}
 	if err := opt.Validate(); err != nil {
 		fmt.Fprintf(stderr, "satmon scale: %v\n", err)
 		return exitUsage
@@ -186,8 +186,8 @@ func (o scaleObject) String() string {
 }
 
 // measure runs one generated log through a checker and prints one row.
-func measure(cfg gen.Config, opt monitor.Options, stdout, stderr io.Writer) int {
-	m, err := monitor.New(cfg.Object, cfg.Param(), opt)
+func measure(cfg gen.Config, opt engine.Options, stdout, stderr io.Writer) int {
+	m, err := engine.New(cfg.Object, cfg.Param(), opt)
 	if err != nil {
 		fmt.Fprintf(stderr, "satmon scale: %v\n", err)
 		return exitUsage

@@ -8,8 +8,8 @@ import (
 
 	h "github.com/satmon/satmon/internal/history"
 
+	"github.com/satmon/satmon/internal/record"
 	"github.com/satmon/satmon/monitor/logfmt"
-	"github.com/satmon/satmon/monitor/record"
 )
 
 // Recorder is a record.Recorder whose log a monitor checks while the

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor/record"
+	"github.com/satmon/satmon/internal/record"
 )
 
 // faultyQueue runs a "program under test": threads enqueue and dequeue

@@ -25,9 +25,15 @@ import (
 // read back through the names. The streaming hot path is untouched. Facts
 // that real time or the labels decide are constants the encoder folds
 // away, so they are not steps; the clause of each step names the
-// operations of its instance that still had unknowns. It returns an error
-// when SATURATE finds no conflict on the core (the core was shown by the
-// exact check, which SATURATE may not match).
+// operations of its instance that still had unknowns.
+//
+// It returns the derivation's lines, one per step. When SATURATE finds no
+// conflict on the core alone (the core was shown by the exact check,
+// which SATURATE may not match), it derives on the core with the other
+// operations taken as they returned, or else on the whole history, and
+// the first line is a note in parentheses saying which. It returns an
+// error when neither refutes it, or the history is too long to derive on
+// whole.
 func Derive(hist *h.History, core []int) ([]string, error) {
 	out, err := derive(hist, core)
 	if err == nil {

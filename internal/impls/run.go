@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor/record"
+	"github.com/satmon/satmon/internal/record"
 )
 
 // Options configure a Run.

@@ -15,12 +15,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/internal/multi"
 
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/satmon/satmon/monitor"
 	"github.com/satmon/satmon/monitor/logfmt"
 )
 
@@ -44,7 +44,7 @@ func BenchmarkConsumers(b *testing.B) {
 	// as one file, in this process, with as many workers.
 	t0 := time.Now()
 	lr, err := multi.CheckMulti(context.Background(), bytes.NewReader(file), logfmt.Native, logfmt.Options{Name: "all.log"},
-		multi.MultiOptions{Options: monitor.Options{RemoveObsolete: true}}, nil)
+		multi.MultiOptions{Options: engine.Options{RemoveObsolete: true}}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -179,7 +179,7 @@ func TestConsumerProcess(t *testing.T) {
 	var peakHeap uint64
 	out := bufio.NewWriter(os.Stdout)
 	cfg := Config{Brokers: strings.Split(brokers, ","), Topic: "actions", Group: "bench",
-		Options: monitor.Options{RemoveObsolete: true}, SummaryEvery: 100 * time.Millisecond, CheckpointEvery: time.Second,
+		Options: engine.Options{RemoveObsolete: true}, SummaryEvery: 100 * time.Millisecond, CheckpointEvery: time.Second,
 		ClientOpts: testClientOpts,
 		OnVerdict: func(v Verdict) {
 			if v.Record != "summary" {

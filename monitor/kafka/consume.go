@@ -26,13 +26,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/internal/multi"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor"
 	"github.com/satmon/satmon/monitor/logfmt"
 )
 
@@ -57,7 +57,7 @@ type Config struct {
 	Object history.Object
 	// Options check each object (check's defaults are the caller's to
 	// apply: SATURATE with -r).
-	Options monitor.Options
+	Options engine.Options
 	// Workers is the number of goroutines checking partitions (0: one per
 	// core).
 	Workers int
@@ -841,7 +841,7 @@ func (p *partition) position(r *kgo.Record, err error) error {
 // fail reports a record that could not be checked.
 func (p *partition) fail(r *kgo.Record, err error) {
 	off := r.Offset
-	res := multi.ObjectResult{Name: string(r.Key), Result: monitor.Result{File: fmt.Sprintf("%s/%d", p.c.cfg.Topic, p.pn), Verdict: monitor.Error, Error: err.Error(), Algorithm: p.c.cfg.Options.Name()}}
+	res := multi.ObjectResult{Name: string(r.Key), Result: engine.Result{File: fmt.Sprintf("%s/%d", p.c.cfg.Topic, p.pn), Verdict: engine.Error, Error: err.Error(), Algorithm: p.c.cfg.Options.Name()}}
 	p.c.emit(Verdict{Record: "error", Topic: p.c.cfg.Topic, Partition: p.pn, Offset: &off, Key: string(r.Key), ObjectResult: &res})
 }
 

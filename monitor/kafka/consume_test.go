@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/satmon/satmon/internal/engine"
+	"github.com/satmon/satmon/monitor"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
-
-	"github.com/satmon/satmon/monitor"
 )
 
 // cluster starts an in-process Kafka with the topics of a test.
@@ -127,7 +127,7 @@ func TestRecorderToConsume(t *testing.T) {
 		}
 	}
 
-	got := consumeUntil(t, Config{Brokers: brokers, Topic: "actions", Group: "g", Options: monitor.Options{RemoveObsolete: true},
+	got := consumeUntil(t, Config{Brokers: brokers, Topic: "actions", Group: "g", Options: engine.Options{RemoveObsolete: true},
 		SummaryEvery: 100 * time.Millisecond}, func(vs []Verdict) bool {
 		sums := map[int32]bool{}
 		for _, v := range vs {
@@ -189,7 +189,7 @@ func TestConsumeJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := consumeUntil(t, Config{Brokers: brokers, Topic: "actions", Group: "g", Options: monitor.Options{RemoveObsolete: true}},
+	got := consumeUntil(t, Config{Brokers: brokers, Topic: "actions", Group: "g", Options: engine.Options{RemoveObsolete: true}},
 		func(vs []Verdict) bool {
 			errs := 0
 			for _, v := range vs {
@@ -226,7 +226,7 @@ func TestVerdictTopic(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	consumeUntil(t, Config{Brokers: brokers, Topic: "actions", Group: "g", VerdictTopic: "verdicts", Options: monitor.Options{RemoveObsolete: true}},
+	consumeUntil(t, Config{Brokers: brokers, Topic: "actions", Group: "g", VerdictTopic: "verdicts", Options: engine.Options{RemoveObsolete: true}},
 		func(vs []Verdict) bool { return len(violations(vs)) > 0 })
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -271,7 +271,7 @@ func TestDuplicateMarked(t *testing.T) {
 	}
 	produce([2]string{"s", "# @object s stack"}, [2]string{"s", "[1] call s.push(1)"}, [2]string{"s", "[1] return"},
 		[2]string{"s", "[2] call s.pop"}, [2]string{"s", "[2] return 2"})
-	cfg := Config{Brokers: brokers, Topic: "actions", Group: "g", Options: monitor.Options{RemoveObsolete: true}, CheckpointEvery: time.Hour}
+	cfg := Config{Brokers: brokers, Topic: "actions", Group: "g", Options: engine.Options{RemoveObsolete: true}, CheckpointEvery: time.Hour}
 	crash := make(chan struct{})
 	first := cfg
 	CrashOn(&first, crash)

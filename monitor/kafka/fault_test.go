@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/internal/multi"
 
 	"github.com/twmb/franz-go/pkg/kfake"
@@ -22,7 +23,6 @@ import (
 	"github.com/satmon/satmon/internal/gen"
 	"github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/testutil"
-	"github.com/satmon/satmon/monitor"
 	"github.com/satmon/satmon/monitor/logfmt"
 )
 
@@ -138,7 +138,7 @@ type viol struct {
 // object.
 func checkFile(t testing.TB, file []byte) map[string]viol {
 	out := map[string]viol{}
-	opt := monitor.Options{RemoveObsolete: true}
+	opt := engine.Options{RemoveObsolete: true}
 	_, err := multi.CheckMulti(context.Background(), bytes.NewReader(file), logfmt.Native,
 		logfmt.Options{Name: "all.log"}, multi.MultiOptions{Options: opt, Workers: 2}, func(r multi.ObjectResult) {
 			out[r.Name] = viol{*r.ViolationStep, r.ViolationOp}
@@ -270,7 +270,7 @@ func runFault(t *testing.T, s faultSetup) (faultReport, map[string]viol) {
 	var wg sync.WaitGroup
 	start := func(i int) {
 		cfg := Config{Brokers: brokers, Topic: topic, Group: "satmon", Out: out, Workers: 2,
-			Options: monitor.Options{RemoveObsolete: true}, CheckpointEvery: 50 * time.Millisecond, SummaryEvery: -1, Logf: t.Logf,
+			Options: engine.Options{RemoveObsolete: true}, CheckpointEvery: 50 * time.Millisecond, SummaryEvery: -1, Logf: t.Logf,
 			ClientOpts: []kgo.Opt{kgo.FetchMaxWait(50 * time.Millisecond), kgo.HeartbeatInterval(100 * time.Millisecond),
 				kgo.SessionTimeout(2 * time.Second), kgo.FetchMaxPartitionBytes(4 << 10)}}
 		if s.wrong {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/monitor"
 	"github.com/satmon/satmon/monitor/logfmt"
 	"github.com/satmon/satmon/monitor/record"
@@ -38,7 +39,7 @@ type Recorder struct {
 // the native format: a value token without '.', not a kind's name.
 func NewRecorder(cl *kgo.Client, topic, name string, obj monitor.Object, param string) *Recorder {
 	w := &producerWriter{cl: cl, topic: topic, name: name}
-	w.produce(logfmt.AppendDecl(nil, name, obj, param))
+	w.produce(logfmt.AppendDecl(nil, name, history.Object(obj), param))
 	return &Recorder{Recorder: record.New(w, obj, param), w: w}
 }
 
