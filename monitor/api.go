@@ -40,7 +40,7 @@ type Algorithm uint8
 const (
 	Enumerate Algorithm = iota + 1 // explicit enumeration: exact
 	Symbolic                       // reduction to SAT: exact
-	Saturate                       // the default: unit propagation with forgetting; never a false violation, can miss one
+	Saturate                       // the default: unit propagation with forgetting; never a false violation, can miss one (registers: the exact frontier)
 )
 
 // Result reports a check. Operations are indices into the checked slice
@@ -76,7 +76,8 @@ type config struct {
 	explain bool
 }
 
-// WithAlgorithm chooses the algorithm (default Saturate).
+// WithAlgorithm chooses the algorithm (default Saturate, with registers
+// decided by their exact frontier).
 func WithAlgorithm(a Algorithm) Option {
 	return func(c *config) {
 		c.opt = engine.Options{} // Saturate: the default variant (-r, the registers' frontier)

@@ -7,7 +7,9 @@
 // WithExplanation adds a violation's core or an exact ok's witness, and
 // Visualize draws the result. A Monitor takes calls and returns as they
 // happen; NewRecorder records a running program's operations and checks
-// them while it runs; ReadLog reads a log (docs/format.md). The default
-// algorithm, Saturate, never reports a false violation but can miss one,
-// so its OK is not a proof (Result.Exact); Symbolic and Enumerate decide.
+// them while it runs; ReadLog reads a log (docs/format.md). By default
+// registers (plain, compare-and-set, string) are decided exactly by their
+// frontier, and the other objects by Saturate, which never reports a false
+// violation but can miss one, so its OK is not a proof (Result.Exact);
+// Symbolic and Enumerate decide every object.
 package monitor
