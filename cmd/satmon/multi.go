@@ -64,6 +64,13 @@ func (f *multiFlags) check(ctx context.Context, br *bufio.Reader, name string, o
 	lr, err := multi.CheckMulti(ctx, br, format,
 		logfmt.Options{Name: name, Object: obj, Param: param},
 		monitor.MultiOptions{Options: opt, Workers: f.workers, Explain: explain || f.xf.pictures(), Finite: finite}, p.object)
+	if ctx.Err() != nil {
+		// An interrupt (Ctrl-C) cut the check short: what was proven
+		// stands, the rest is undecided. A read it cut short is no
+		// input error.
+		p.interrupted = true
+		err = interruptedLog(&lr, err)
+	}
 	if err != nil {
 		// An input error reads as a native log's does (docs/format.md,
 		// "Errors"): on stderr, and in JSON as the log's record.
@@ -107,8 +114,32 @@ func plural(n int, noun string) string {
 // violation's as soon as it is proven, or the verdict at the end.
 type multiPrinter struct {
 	printer
-	explain bool  // print each violation's core
-	single  *bool // the unnamed object's violation was printed as the log's record
+	explain     bool  // print each violation's core
+	single      *bool // the unnamed object's violation was printed as the log's record
+	interrupted bool  // an interrupt stopped the check: the log was not read to its end
+}
+
+// interruptedLog gives the verdict "interrupted" to lr and to every object
+// of lr that the check did not decide (whose verdict the cancel made a
+// timeout, or left ok though the rest of its log was not read), and
+// returns what remains of err: nil when the interrupt alone ended the read.
+func interruptedLog(lr *monitor.LogResult, err error) error {
+	if err != nil && lr.Verdict == monitor.Error && lr.Steps == 0 && len(lr.Objects) == 0 {
+		err = nil // the interrupt came while the log's header was awaited
+		lr.Error = ""
+	}
+	undecided := func(v monitor.Verdict) bool {
+		return v == monitor.Timeout || v == monitor.OK
+	}
+	for i := range lr.Objects {
+		if undecided(lr.Objects[i].Verdict) {
+			lr.Objects[i].Verdict = interrupted
+		}
+	}
+	if undecided(lr.Verdict) || lr.Verdict == monitor.Error && err == nil {
+		lr.Verdict = interrupted
+	}
+	return err
 }
 
 // object prints one object's verdict; it is called as soon as a
@@ -143,6 +174,8 @@ func (p multiPrinter) object(r monitor.ObjectResult) {
 		p.explainText(r)
 	case monitor.Timeout:
 		fmt.Fprintf(p.w, "%s: %s: timeout after %d steps\n", r.File, who, r.Steps)
+	case interrupted:
+		fmt.Fprintf(p.w, "%s: %s: interrupted, no violation in its first %d steps, %d %s\n", r.File, who, r.Steps, r.Operations, plural(r.Operations, "operation"))
 	case monitor.Error:
 		fmt.Fprintf(p.w, "%s: %s: error: %s\n", r.File, who, r.Error)
 	default:
@@ -182,8 +215,8 @@ func (p multiPrinter) log(lr monitor.LogResult) {
 		if len(lr.Objects) == 1 {
 			r = lr.Objects[0].Result
 			r.Seconds = lr.Seconds
-			if lr.Verdict == monitor.Timeout {
-				r.Verdict = monitor.Timeout
+			if lr.Verdict == monitor.Timeout || lr.Verdict == interrupted {
+				r.Verdict = lr.Verdict
 			}
 		}
 		if lr.Verdict == monitor.Error {
@@ -212,12 +245,16 @@ func (p multiPrinter) log(lr monitor.LogResult) {
 		return
 	}
 	var bad []string
+	undecided := 0
 	for _, o := range lr.Objects {
+		if o.Verdict == interrupted || o.Verdict == monitor.Timeout {
+			undecided++
+		}
 		if o.Verdict == monitor.Violation {
 			bad = append(bad, o.Name)
 			continue
 		}
-		if lr.Verdict != monitor.Error {
+		if lr.Error == "" {
 			p.object(o) // after an input error, only the violations stand
 		}
 	}
@@ -233,10 +270,17 @@ func (p multiPrinter) log(lr monitor.LogResult) {
 		if first == "" {
 			first = lr.Object
 		}
-		fmt.Fprintf(p.w, "%s: violation: %d of %d objects (%s); first proven at step %d of the log (line %d, object %s); %s\n",
-			lr.File, len(bad), len(lr.Objects), names, *lr.ViolationStep, lr.ViolationLine, first, tail)
+		stopped := ""
+		if p.interrupted {
+			stopped = fmt.Sprintf("; interrupted after %d steps, the rest of the log not read, %d %s undecided", lr.Steps, undecided, plural(undecided, "object"))
+		}
+		fmt.Fprintf(p.w, "%s: violation: %d of %d objects (%s); first proven at step %d of the log (line %d, object %s)%s; %s\n",
+			lr.File, len(bad), len(lr.Objects), names, *lr.ViolationStep, lr.ViolationLine, first, stopped, tail)
 	case monitor.Timeout:
 		fmt.Fprintf(p.w, "%s: timeout after %d steps; %s\n", lr.File, lr.Steps, tail)
+	case interrupted:
+		fmt.Fprintf(p.w, "%s: interrupted, no violation in the first %d steps (the rest of the log not read, %d of %d objects undecided); %s\n",
+			lr.File, lr.Steps, undecided, len(lr.Objects), tail)
 	case monitor.Error:
 		// Said on stderr (multiFlags.check), as for every format.
 	default:
