@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/satmon/satmon/internal/explain"
 	"github.com/satmon/satmon/internal/multi"
 
 	"github.com/spf13/pflag"
@@ -190,7 +191,14 @@ func (p multiPrinter) object(r monitor.ObjectResult) {
 
 func (p multiPrinter) explainText(r monitor.ObjectResult) {
 	if p.explain && !p.json && r.Explanation != nil {
-		for _, l := range explainText(r.Result, r.Explanation, nil) {
+		var deriv []string // as for a log of one object (explainFlags.derivation)
+		if x := r.Explanation; r.Verdict == monitor.Violation && len(x.Core) > 0 {
+			var err error
+			if deriv, err = explain.Derive(x.History, x.Core); err != nil {
+				deriv = []string{"no derivation: " + err.Error()}
+			}
+		}
+		for _, l := range explainText(r.Result, r.Explanation, deriv) {
 			fmt.Fprintf(p.w, "    %s\n", l)
 		}
 	}

@@ -111,7 +111,33 @@ func subHistory(hist *h.History, keep []bool) (*h.History, []int) {
 		sub.Ops = append(sub.Ops, o)
 		idx = append(idx, i)
 	}
+	renamePending(sub)
 	return sub, idx
+}
+
+// renamePending renames each pending operation of sub whose id a later
+// operation reuses: an id names one open operation at a time, and a
+// relaxed operation, which never returns, would still hold the id of its
+// process (a Jepsen or Porcupine client) when the process calls again.
+// The new id is the old one with the call's line, "3@48" (or with the
+// operation's place in sub, when the line is unknown).
+func renamePending(sub *h.History) {
+	open := map[string]int{} // id → the pending operation holding it
+	for j := range sub.Ops {
+		o := &sub.Ops[j]
+		if p, ok := open[o.ID]; ok {
+			q := &sub.Ops[p]
+			at := q.Line
+			if at == 0 {
+				at = p + 1
+			}
+			q.ID = fmt.Sprintf("%s@%d", q.ID, at)
+			delete(open, o.ID)
+		}
+		if o.Pending() {
+			open[o.ID] = j
+		}
+	}
 }
 
 // namedValues returns, for a queue or stack whose adds add distinct

@@ -147,8 +147,8 @@ func SVG(w io.Writer, d *Drawing) error {
 // HTML writes one self-contained page: the title, the legend, the lane
 // names and the timeline as inline SVG, the text below; no scripts, fonts
 // or other fetches. The lane names and the legend stay in view while the
-// timeline scrolls; a timeline wider than the window opens scrolled to its
-// right end, where the violation (or the end of the log) is.
+// timeline scrolls; the timeline of a violation wider than the window
+// opens scrolled to its right end, where the violation is.
 func HTML(w io.Writer, d *Drawing) error {
 	var b strings.Builder
 	lay := layout(d)
@@ -167,9 +167,10 @@ func HTML(w io.Writer, d *Drawing) error {
 	b.WriteString("</svg>\n<div class=\"row\">\n")
 	fmt.Fprintf(&b, `<svg class="lanes" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`+"\n", marginL, lay.height)
 	writeLanes(&b, lay)
-	// A timeline wider than most windows opens at its right end (rtl
-	// scrolling); a narrow one stays left, by the lane names.
-	if lay.width > narrow {
+	// A timeline of a violation wider than most windows opens at its
+	// right end (rtl scrolling), where the violation is; any other opens
+	// at its start, by the lane names, and reads left to right.
+	if lay.width > narrow && slices.ContainsFunc(d.Ops, func(o Op) bool { return o.Violation }) {
 		b.WriteString("</svg>\n<div class=\"wrap end\">\n")
 	} else {
 		b.WriteString("</svg>\n<div class=\"wrap\">\n")
