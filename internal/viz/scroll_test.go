@@ -27,3 +27,25 @@ func TestScrollStart(t *testing.T) {
 		}
 	}
 }
+
+// A long bar whose start is out of the first view of a violation's page
+// repeats its label at its end; a short one does not.
+func TestLongBarLabelAtEnd(t *testing.T) {
+	t.Parallel()
+	d := &Drawing{Title: "t"}
+	// One long core operation over 200 short ones, the violation at its end.
+	d.Ops = append(d.Ops, Op{ID: "long", Label: "rem ⇒ 1", Call: 0, Return: 402, Core: true, Violation: true})
+	for i := range 200 {
+		d.Ops = append(d.Ops, Op{ID: fmt.Sprint(i), Label: "add(x)", Call: 1 + 2*i, Return: 2 + 2*i})
+	}
+	var b strings.Builder
+	if err := HTML(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(b.String(), ">[long] rem ⇒ 1<"); n != 2 {
+		t.Errorf("the long bar's label appears %d times, want 2 (start and end)", n)
+	}
+	if n := strings.Count(b.String(), ">[7] add(x)<"); n != 1 {
+		t.Errorf("a short bar's label appears %d times, want 1", n)
+	}
+}

@@ -371,6 +371,10 @@ func writeLanes(b *strings.Builder, l *lay) {
 }
 
 // writeTimeline writes the lanes' lines and the operations, from x 0.
+// openView is about the width of the timeline a window shows when the
+// page opens (1400 pixels wide, less the lane names and margins).
+const openView = 1200
+
 func writeTimeline(b *strings.Builder, l *lay) {
 	right := l.width - rightPad + pendingRun
 	for i := range l.lanes {
@@ -405,14 +409,17 @@ func writeTimeline(b *strings.Builder, l *lay) {
 			lines += ", pending"
 		}
 		label := fit(fmt.Sprintf("[%s] %s", o.ID, o.Label), x1-x0, o.Core)
-		fmt.Fprintf(b, `<g class="%s" data-id="%s"><title>[%s] %s (%s)</title><rect x="%d" y="%d" width="%d" height="%d" rx="3"/><text x="%d" y="%d">%s</text></g>`+"\n",
+		fmt.Fprintf(b, `<g class="%s" data-id="%s"><title>[%s] %s (%s)</title><rect x="%d" y="%d" width="%d" height="%d" rx="3"/><text x="%d" y="%d">%s</text>`,
 			cls, html.EscapeString(o.ID), html.EscapeString(o.ID), html.EscapeString(o.Label), lines,
 			x0, y, x1-x0, barH, x0+3, y+barH-5, html.EscapeString(label))
-		if full := fmt.Sprintf("[%s] %s", o.ID, o.Label); o.Return < 0 && label == full && x1-x0 > 3*textW(full, o.Core) {
-			// A long pending bar also says what it is at its end, which
-			// is in view when the page opens at the right end.
-			fmt.Fprintf(b, `<text x="%d" y="%d" text-anchor="end" fill="#555">%s</text>`+"\n", x1-6, y+barH-5, html.EscapeString(full))
+		if full := fmt.Sprintf("[%s] %s", o.ID, o.Label); label == full && x1-x0 > 3*textW(full, o.Core) && (o.Return < 0 || x0 < l.width-openView) {
+			// A long bar also says what it is at its end, which is in
+			// view when the page opens at the right end while its start
+			// may not be: a pending operation's, and one that starts
+			// left of what a window shows first.
+			fmt.Fprintf(b, `<text x="%d" y="%d" text-anchor="end" fill-opacity="0.75">%s</text>`, x1-6, y+barH-5, html.EscapeString(full))
 		}
+		b.WriteString("</g>\n")
 		if o.Order > 0 {
 			fmt.Fprintf(&marks, `<text class="ord halo" x="%d" y="%d">#%d</text>`+"\n", x0, y-2, o.Order)
 		}
