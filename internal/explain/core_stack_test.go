@@ -58,3 +58,25 @@ func TestCoreFarElement(t *testing.T) {
 		})
 	}
 }
+
+// The starts FindCore takes for a long queue or stack (the span back to
+// the add of a value named near the operation given as the violation's)
+// must not make it claim a core of a linearizable history: for every
+// operation of long linearizable logs taken as the violation's, it finds
+// none.
+func TestCoreFarElementSound(t *testing.T) {
+	t.Parallel()
+	for _, obj := range []h.Object{h.Stack, h.Queue} {
+		for seed := range int64(testutil.Scale(3)) {
+			hist, err := gen.History(gen.Config{Object: obj, Ops: 2000, Concurrency: 4, Seed: seed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, viol := range []int{len(hist.Ops) - 1, len(hist.Ops) / 2, 700} {
+				if core, _, _ := FindCore(hist, viol, 0); core != nil {
+					t.Fatalf("%s seed %d: a core %v of a linearizable history", obj, seed, core)
+				}
+			}
+		}
+	}
+}
