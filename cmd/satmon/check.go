@@ -94,8 +94,9 @@ input to the end, so the program writing it is neither blocked nor
 killed by SIGPIPE; --exit-on-violation exits at once after a violation
 instead. An interrupt (Ctrl-C) prints the verdict so far of the history
 being read, and a summary. On a terminal, the file being read shows its
-progress on stderr (steps read, rate, window), and a batch of 10 files
-or more a bar of the files.
+progress on stderr (steps read, rate, window; for a log of many objects
+or a Jepsen, EDN or JSON history, the bytes read), and a batch of 10
+files or more a bar of the files.
 
 Examples:
   satmon check testdata/stack/figure11-h2.log
@@ -310,12 +311,13 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 		if !c.finite {
 			in = newCtxReader(ctx, r) // a wait for input ends at an interrupt
 		}
-		br := bufio.NewReaderSize(in, 64<<10)
+		prog := c.bytesProgress(in, name, fileSize(r))
+		br := bufio.NewReaderSize(prog, 64<<10)
 		done := make(chan struct{})
 		c.mu.Lock()
 		c.name, c.multiDone = name, done
 		c.mu.Unlock()
-		multi, res, err := c.mf.check(ctx, br, name, c.lo.Object, c.lo.Param, c.opt, c.finite, c.out, c.stderr, c.p.json, c.p.verbose)
+		multi, res, err := c.mf.check(ctx, br, prog, name, c.lo.Object, c.lo.Param, c.opt, c.finite, c.out, c.stderr, c.p.json, c.p.verbose)
 		c.mu.Lock()
 		c.multiDone = nil
 		if multi {
@@ -405,6 +407,19 @@ func drain(br *bufio.Reader, r io.Reader) {
 		return
 	}
 	_, _ = io.Copy(io.Discard, br)
+}
+
+// fileSize is the size of r when it is a regular file, else 0.
+func fileSize(r io.Reader) int64 {
+	f, ok := r.(*os.File)
+	if !ok {
+		return 0
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0
+	}
+	return fi.Size()
 }
 
 // regular reports whether r is a regular file: a log read to its end

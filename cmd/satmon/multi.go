@@ -49,7 +49,7 @@ func (f *multiFlags) validate() error {
 // — printing a verdict per object and one for the log. It reports
 // whether it handled the log; when it did not, br is untouched and the
 // caller checks it as a log of one object.
-func (f *multiFlags) check(ctx context.Context, br *bufio.Reader, name string, obj history.Object, param string, opt monitor.Options, finite bool, out *bufio.Writer, stderr io.Writer, asJSON, verbose bool) (handled bool, res monitor.Result, err error) {
+func (f *multiFlags) check(ctx context.Context, br *bufio.Reader, prog *byteProgress, name string, obj history.Object, param string, opt monitor.Options, finite bool, out *bufio.Writer, stderr io.Writer, asJSON, verbose bool) (handled bool, res monitor.Result, err error) {
 	if f == nil { // no multi-object flags: the defaults
 		f = &multiFlags{inputFormat: "auto"}
 	}
@@ -61,10 +61,12 @@ func (f *multiFlags) check(ctx context.Context, br *bufio.Reader, name string, o
 		return false, res, nil
 	}
 	explain := f.xf != nil && f.xf.explain
-	p := multiPrinter{printer: printer{w: out, json: asJSON, verbose: verbose}, explain: explain, single: new(bool)}
+	p := multiPrinter{printer: printer{w: out, json: asJSON, verbose: verbose}, explain: explain, single: new(bool), prog: prog}
+	prog.start(br.Buffered())
 	lr, err := multi.CheckMulti(ctx, br, format,
 		logfmt.Options{Name: name, Object: obj, Param: param},
 		monitor.MultiOptions{Options: opt, Workers: f.workers, Explain: explain || f.xf.pictures(), Finite: finite}, p.object)
+	prog.Done()
 	if ctx.Err() != nil {
 		// An interrupt (Ctrl-C) cut the check short: what was proven
 		// stands, the rest is undecided. A read it cut short is no
@@ -118,6 +120,7 @@ type multiPrinter struct {
 	explain     bool  // print each violation's core
 	single      *bool // the unnamed object's violation was printed as the log's record
 	interrupted bool  // an interrupt stopped the check: the log was not read to its end
+	prog        *byteProgress
 }
 
 // interruptedLog gives the verdict "interrupted" to lr and to every object
@@ -146,6 +149,7 @@ func interruptedLog(lr *monitor.LogResult, err error) error {
 // object prints one object's verdict; it is called as soon as a
 // violation is proven, and at the end for the others.
 func (p multiPrinter) object(r monitor.ObjectResult) {
+	p.prog.Clear() // the progress shares the terminal; it is drawn again
 	defer p.w.Flush()
 	if r.Name == "" && r.Verdict == monitor.Violation {
 		*p.single = true
