@@ -30,7 +30,7 @@ func (x *explainFlags) drawLog(stderr io.Writer, lr monitor.LogResult, opt monit
 		return false
 	}
 	res := o.Result
-	if res.Verdict == monitor.OK && opt.Exact() && ex.Witness == nil && ex.Note == "" {
+	if res.Verdict == monitor.OK && res.Exact && ex.Witness == nil && ex.Note == "" {
 		limit := opt.Timeout
 		if limit <= 0 {
 			limit = explain.ExplainLimit

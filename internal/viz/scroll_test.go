@@ -49,3 +49,20 @@ func TestLongBarLabelAtEnd(t *testing.T) {
 		t.Errorf("a short bar's label appears %d times, want 1", n)
 	}
 }
+
+// A page that opens at its start (no violation) shows each label once.
+func TestLongBarLabelOnceWhenOk(t *testing.T) {
+	t.Parallel()
+	d := &Drawing{Title: "t"}
+	d.Ops = append(d.Ops, Op{ID: "long", Label: "add(1)", Call: 0, Return: 302})
+	for i := range 150 {
+		d.Ops = append(d.Ops, Op{ID: fmt.Sprint(i), Label: "add(x)", Call: 1 + 2*i, Return: 2 + 2*i})
+	}
+	var b strings.Builder
+	if err := HTML(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(b.String(), ">[long] add(1)<"); n != 1 {
+		t.Errorf("the long bar's label appears %d times, want 1", n)
+	}
+}

@@ -382,6 +382,7 @@ func writeTimeline(b *strings.Builder, l *lay) {
 		fmt.Fprintf(b, `<line x1="0" y1="%d" x2="%d" y2="%d" stroke="#eee"/>`+"\n", y, right, y)
 	}
 	var marks strings.Builder
+	violation := slices.ContainsFunc(l.ops, func(o Op) bool { return o.Violation })
 	for i, o := range l.ops {
 		y := marginT + l.lane[i]*laneH + (laneH-barH)/2
 		x0 := l.x(o.Call)
@@ -412,11 +413,11 @@ func writeTimeline(b *strings.Builder, l *lay) {
 		fmt.Fprintf(b, `<g class="%s" data-id="%s"><title>[%s] %s (%s)</title><rect x="%d" y="%d" width="%d" height="%d" rx="3"/><text x="%d" y="%d">%s</text>`,
 			cls, html.EscapeString(o.ID), html.EscapeString(o.ID), html.EscapeString(o.Label), lines,
 			x0, y, x1-x0, barH, x0+3, y+barH-5, html.EscapeString(label))
-		if full := fmt.Sprintf("[%s] %s", o.ID, o.Label); label == full && x1-x0 > 3*textW(full, o.Core) && (o.Return < 0 || x0 < l.width-openView) {
+		if full := fmt.Sprintf("[%s] %s", o.ID, o.Label); label == full && x1-x0 > 3*textW(full, o.Core) && (o.Return < 0 || violation && x0 < l.width-openView) {
 			// A long bar also says what it is at its end, which is in
-			// view when the page opens at the right end while its start
-			// may not be: a pending operation's, and one that starts
-			// left of what a window shows first.
+			// view when the page opens at the right end (a violation's,
+			// HTML) while its start may not be: a pending operation's,
+			// and one that starts left of what a window shows first.
 			fmt.Fprintf(b, `<text x="%d" y="%d" text-anchor="end" fill-opacity="0.75">%s</text>`, x1-6, y+barH-5, html.EscapeString(full))
 		}
 		b.WriteString("</g>\n")
