@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/satmon/satmon/internal/engine"
@@ -60,7 +61,9 @@ What a verdict proves:
               histories it found 98.5-98.8% of their violations (93.7%
               for sets, its worst object; docs/testing.md). Run
               -a symbolic to decide exactly.
-  timeout     undecided: the time limit (or an interrupt) came first.
+  timeout     undecided: the time limit came first.
+  interrupted undecided: an interrupt (Ctrl-C) came first; in a log of
+              many objects, every object not in violation.
 
 Algorithms (the paper's §6):
   (none named)    the registers: the frontier, exact, with a window of the
@@ -90,8 +93,9 @@ input to the end, so the program writing it is neither blocked nor
 killed by SIGPIPE; --exit-on-violation exits at once after a violation
 instead. An interrupt (Ctrl-C) prints the verdict so far of the history
 being read, and a summary. On a terminal, the file being read shows its
-progress on stderr (steps read, rate, window), and a batch of 10 files
-or more a bar of the files.
+progress on stderr (steps read, rate, window; for a log of many objects
+or a Jepsen, EDN or JSON history, the bytes read), and a batch of 10
+files or more a bar of the files.
 
 Examples:
   satmon check testdata/stack/figure11-h2.log
@@ -269,6 +273,27 @@ type checker struct {
 	said bool            // its violation is printed
 	// finite: the history being read is a regular file (regular)
 	finite bool
+	// stopping is set by an interrupt before it cancels the check: what
+	// the main goroutine then finds is the interrupt's to print (parked).
+	stopping atomic.Bool
+	// multiDone, while a log is handed to multiFlags.check (which may
+	// read it as a log of many objects), is closed once that check has
+	// returned and its record is printed: an interrupt waits for it.
+	multiDone chan struct{}
+}
+
+// multiGrace is how long an interrupt waits for the check of a log of
+// many objects to print what it has: its reads return at once
+// (ctxReader), and its monitors stop at their next step.
+const multiGrace = 5 * time.Second
+
+// parked is where the main goroutine waits, once an interrupt has
+// stopped the check, for the interrupt to print the summary and exit.
+func (c *checker) parked() {
+	if c.stopping.Load() {
+		c.mu.Unlock()
+		select {} // os.Exit, in onInterrupt, ends it
+	}
 }
 
 func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int {
@@ -280,9 +305,29 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 			c.mu.Unlock()
 			continue
 		}
-		br := bufio.NewReaderSize(r, 64<<10)
 		c.finite = regular(r)
-		if multi, res, err := c.mf.check(ctx, br, name, c.lo.Object, c.lo.Param, c.opt, c.finite, c.out, c.stderr, c.p.json, c.p.verbose); multi {
+		in := r
+		if !c.finite {
+			in = newCtxReader(ctx, r) // a wait for input ends at an interrupt
+		}
+		prog := c.bytesProgress(in, name, fileSize(r))
+		br := bufio.NewReaderSize(prog, 64<<10)
+		done := make(chan struct{})
+		c.mu.Lock()
+		c.name, c.multiDone = name, done
+		c.mu.Unlock()
+		multi, res, err := c.mf.check(ctx, br, prog, name, c.lo.Object, c.lo.Param, c.opt, c.finite, c.out, c.stderr, c.p.json, c.p.verbose)
+		c.mu.Lock()
+		c.multiDone = nil
+		if multi {
+			c.sum.add(res.Verdict)
+		}
+		if c.stopping.Load() {
+			close(done) // the record, if any, is printed
+			c.parked()
+		}
+		c.mu.Unlock()
+		if multi {
 			// A log of many objects or a foreign history: check printed a
 			// verdict per object and one for the log.
 			if err != nil {
@@ -290,12 +335,6 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 			}
 			closeFn()
 			c.mu.Lock()
-			if err != nil && res.Verdict != engine.Violation {
-				// A violation proven before the bad line stands, as in a
-				// log of one object: it beats the input error.
-				res.Verdict = engine.Error
-			}
-			c.sum.add(res.Verdict)
 			if c.xf.failed {
 				c.sum.add(engine.Error) // a picture could not be written
 			}
@@ -314,6 +353,7 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 			lo.Name = name
 			res, ex, err := explain.CheckLogExplain(br, lo, c.opt, nil)
 			c.mu.Lock()
+			c.parked()
 			c.report(res, err)
 			if err == nil && !c.xf.report(c.out, c.stderr, c.p.json, res, ex) {
 				c.sum.add(engine.Error) // a picture could not be written
@@ -326,8 +366,9 @@ func (c *checker) run(ctx context.Context, files []string, stdin io.Reader) int 
 			c.bar.Add(1)
 			continue
 		}
-		res, err := c.check(ctx, br, name)
+		res, err = c.check(ctx, br, name)
 		c.mu.Lock()
+		c.parked()
 		switch {
 		case !c.said:
 			c.report(res, err)
@@ -365,6 +406,19 @@ func drain(br *bufio.Reader, r io.Reader) {
 		return
 	}
 	_, _ = io.Copy(io.Discard, br)
+}
+
+// fileSize is the size of r when it is a regular file, else 0.
+func fileSize(r io.Reader) int64 {
+	f, ok := r.(*os.File)
+	if !ok {
+		return 0
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0
+	}
+	return fi.Size()
 }
 
 // regular reports whether r is a regular file: a log read to its end
@@ -547,8 +601,20 @@ func (c *checker) onInterrupt(cancel func()) func() {
 // batch's exit code. It returns with mu held, so that nothing more is
 // printed before the process exits.
 func (c *checker) interrupt(cancel func()) int {
+	c.stopping.Store(true)
 	cancel()
 	c.mu.Lock()
+	if done := c.multiDone; done != nil {
+		// The log may be one of many objects, whose check ends at the
+		// cancel and prints its record, the verdicts so far.
+		c.mu.Unlock()
+		select {
+		case <-done:
+		case <-time.After(multiGrace):
+			fmt.Fprintf(c.stderr, "satmon check: %s: interrupted; its check did not stop within %v, so its verdicts are not printed\n", c.name, multiGrace)
+		}
+		c.mu.Lock()
+	}
 	if c.cur != nil {
 		res := c.cur.Result()
 		res.File = c.name

@@ -30,7 +30,7 @@ func (x *explainFlags) drawLog(stderr io.Writer, lr multi.LogResult, opt engine.
 		return false
 	}
 	res := o.Result
-	if res.Verdict == engine.OK && opt.Exact() && ex.Witness == nil && ex.Note == "" {
+	if res.Verdict == engine.OK && res.Exact && ex.Witness == nil && ex.Note == "" {
 		limit := opt.Timeout
 		if limit <= 0 {
 			limit = explain.ExplainLimit

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 
 	"golang.org/x/term"
 
@@ -59,5 +60,56 @@ func (l *live) Done() { l.bar.Done() }
 func sayReadingStdin(stdin io.Reader, stderr io.Writer) {
 	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		fmt.Fprintln(stderr, "satmon check: reading a log from standard input (end it with Ctrl-D; 'satmon check --help' for usage)")
+	}
+}
+
+// byteProgress shows, on a terminal, how much of a log read as a log of
+// many objects (or a Jepsen, EDN or JSON history) has been read: such a
+// log is checked as it is read, a few batches behind, so the bytes read
+// say how far the check is. A native log of one object shows its steps
+// instead (live); the count starts when the log is known to be the former.
+type byteProgress struct {
+	r   io.Reader
+	bar *progress.Bar
+	on  atomic.Bool
+}
+
+// bytesProgress wraps r, the input of file name, in a byteProgress, silent
+// unless stderr is a terminal and no batch bar is shown; size is the
+// file's, or 0 for a pipe.
+func (c *checker) bytesProgress(r io.Reader, name string, size int64) *byteProgress {
+	p := &byteProgress{r: r, bar: &progress.Bar{}}
+	if !c.bar.On() {
+		p.bar = progress.NewBytes(c.stderr, size, name)
+	}
+	return p
+}
+
+func (p *byteProgress) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	if p.on.Load() {
+		p.bar.Add(n)
+	}
+	return n, err
+}
+
+// start begins counting, having read already bytes.
+func (p *byteProgress) start(already int) {
+	if p != nil && p.on.CompareAndSwap(false, true) {
+		p.bar.Add(already)
+	}
+}
+
+// Clear erases the bar before a verdict is printed.
+func (p *byteProgress) Clear() {
+	if p != nil && p.on.Load() {
+		p.bar.Clear()
+	}
+}
+
+// Done ends the bar.
+func (p *byteProgress) Done() {
+	if p != nil {
+		p.bar.Done()
 	}
 }

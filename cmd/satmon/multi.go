@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/satmon/satmon/internal/engine"
+	"github.com/satmon/satmon/internal/explain"
 	"github.com/satmon/satmon/internal/multi"
 
 	"github.com/spf13/pflag"
@@ -48,7 +49,7 @@ func (f *multiFlags) validate() error {
 // — printing a verdict per object and one for the log. It reports
 // whether it handled the log; when it did not, br is untouched and the
 // caller checks it as a log of one object.
-func (f *multiFlags) check(ctx context.Context, br *bufio.Reader, name string, obj history.Object, param string, opt engine.Options, finite bool, out *bufio.Writer, stderr io.Writer, asJSON, verbose bool) (handled bool, res engine.Result, err error) {
+func (f *multiFlags) check(ctx context.Context, br *bufio.Reader, prog *byteProgress, name string, obj history.Object, param string, opt engine.Options, finite bool, out *bufio.Writer, stderr io.Writer, asJSON, verbose bool) (handled bool, res engine.Result, err error) {
 	if f == nil { // no multi-object flags: the defaults
 		f = &multiFlags{inputFormat: "auto"}
 	}
@@ -60,10 +61,19 @@ func (f *multiFlags) check(ctx context.Context, br *bufio.Reader, name string, o
 		return false, res, nil
 	}
 	explain := f.xf != nil && f.xf.explain
-	p := multiPrinter{printer: printer{w: out, json: asJSON, verbose: verbose}, explain: explain, single: new(bool)}
+	p := multiPrinter{printer: printer{w: out, json: asJSON, verbose: verbose}, explain: explain, single: new(bool), prog: prog}
+	prog.start(br.Buffered())
 	lr, err := multi.CheckMulti(ctx, br, format,
 		logfmt.Options{Name: name, Object: obj, Param: param},
 		multi.MultiOptions{Options: opt, Workers: f.workers, Explain: explain || f.xf.pictures(), Finite: finite}, p.object)
+	prog.Done()
+	if ctx.Err() != nil {
+		// An interrupt (Ctrl-C) cut the check short: what was proven
+		// stands, the rest is undecided. A read it cut short is no
+		// input error.
+		p.interrupted = true
+		err = interruptedLog(&lr, err)
+	}
 	if err != nil {
 		// An input error reads as a native log's does (docs/format.md,
 		// "Errors"): on stderr, and in JSON as the log's record.
@@ -107,13 +117,39 @@ func plural(n int, noun string) string {
 // violation's as soon as it is proven, or the verdict at the end.
 type multiPrinter struct {
 	printer
-	explain bool  // print each violation's core
-	single  *bool // the unnamed object's violation was printed as the log's record
+	explain     bool  // print each violation's core
+	single      *bool // the unnamed object's violation was printed as the log's record
+	interrupted bool  // an interrupt stopped the check: the log was not read to its end
+	prog        *byteProgress
+}
+
+// interruptedLog gives the verdict "interrupted" to lr and to every object
+// of lr that the check did not decide (whose verdict the cancel made a
+// timeout, or left ok though the rest of its log was not read), and
+// returns what remains of err: nil when the interrupt alone ended the read.
+func interruptedLog(lr *multi.LogResult, err error) error {
+	if err != nil && lr.Verdict == engine.Error && lr.Steps == 0 && len(lr.Objects) == 0 {
+		err = nil // the interrupt came while the log's header was awaited
+		lr.Error = ""
+	}
+	undecided := func(v engine.Verdict) bool {
+		return v == engine.Timeout || v == engine.OK
+	}
+	for i := range lr.Objects {
+		if undecided(lr.Objects[i].Verdict) {
+			lr.Objects[i].Verdict = interrupted
+		}
+	}
+	if undecided(lr.Verdict) || lr.Verdict == engine.Error && err == nil {
+		lr.Verdict = interrupted
+	}
+	return err
 }
 
 // object prints one object's verdict; it is called as soon as a
 // violation is proven, and at the end for the others.
 func (p multiPrinter) object(r multi.ObjectResult) {
+	p.prog.Clear() // the progress shares the terminal; it is drawn again
 	defer p.w.Flush()
 	if r.Name == "" && r.Verdict == engine.Violation {
 		*p.single = true
@@ -143,6 +179,8 @@ func (p multiPrinter) object(r multi.ObjectResult) {
 		p.explainText(r)
 	case engine.Timeout:
 		fmt.Fprintf(p.w, "%s: %s: timeout after %d steps\n", r.File, who, r.Steps)
+	case interrupted:
+		fmt.Fprintf(p.w, "%s: %s: interrupted, no violation in its first %d steps, %d %s\n", r.File, who, r.Steps, r.Operations, plural(r.Operations, "operation"))
 	case engine.Error:
 		fmt.Fprintf(p.w, "%s: %s: error: %s\n", r.File, who, r.Error)
 	default:
@@ -157,7 +195,14 @@ func (p multiPrinter) object(r multi.ObjectResult) {
 
 func (p multiPrinter) explainText(r multi.ObjectResult) {
 	if p.explain && !p.json && r.Explanation != nil {
-		for _, l := range explainText(r.Result, r.Explanation, nil) {
+		var deriv []string // as for a log of one object (explainFlags.derivation)
+		if x := r.Explanation; r.Verdict == engine.Violation && len(x.Core) > 0 {
+			var err error
+			if deriv, err = explain.Derive(x.History, x.Core); err != nil {
+				deriv = []string{"no derivation: " + err.Error()}
+			}
+		}
+		for _, l := range explainText(r.Result, r.Explanation, deriv) {
 			fmt.Fprintf(p.w, "    %s\n", l)
 		}
 	}
@@ -182,8 +227,8 @@ func (p multiPrinter) log(lr multi.LogResult) {
 		if len(lr.Objects) == 1 {
 			r = lr.Objects[0].Result
 			r.Seconds = lr.Seconds
-			if lr.Verdict == engine.Timeout {
-				r.Verdict = engine.Timeout
+			if lr.Verdict == engine.Timeout || lr.Verdict == interrupted {
+				r.Verdict = lr.Verdict
 			}
 		}
 		if lr.Verdict == engine.Error {
@@ -212,12 +257,16 @@ func (p multiPrinter) log(lr multi.LogResult) {
 		return
 	}
 	var bad []string
+	undecided := 0
 	for _, o := range lr.Objects {
+		if o.Verdict == interrupted || o.Verdict == engine.Timeout {
+			undecided++
+		}
 		if o.Verdict == engine.Violation {
 			bad = append(bad, o.Name)
 			continue
 		}
-		if lr.Verdict != engine.Error {
+		if lr.Error == "" {
 			p.object(o) // after an input error, only the violations stand
 		}
 	}
@@ -233,10 +282,17 @@ func (p multiPrinter) log(lr multi.LogResult) {
 		if first == "" {
 			first = lr.Object
 		}
-		fmt.Fprintf(p.w, "%s: violation: %d of %d objects (%s); first proven at step %d of the log (line %d, object %s); %s\n",
-			lr.File, len(bad), len(lr.Objects), names, *lr.ViolationStep, lr.ViolationLine, first, tail)
+		stopped := ""
+		if p.interrupted {
+			stopped = fmt.Sprintf("; interrupted after %d steps, the rest of the log not read, %d %s undecided", lr.Steps, undecided, plural(undecided, "object"))
+		}
+		fmt.Fprintf(p.w, "%s: violation: %d of %d objects (%s); first proven at step %d of the log (line %d, object %s)%s; %s\n",
+			lr.File, len(bad), len(lr.Objects), names, *lr.ViolationStep, lr.ViolationLine, first, stopped, tail)
 	case engine.Timeout:
 		fmt.Fprintf(p.w, "%s: timeout after %d steps; %s\n", lr.File, lr.Steps, tail)
+	case interrupted:
+		fmt.Fprintf(p.w, "%s: interrupted, no violation in the first %d steps (the rest of the log not read, %d of %d objects undecided); %s\n",
+			lr.File, lr.Steps, undecided, len(lr.Objects), tail)
 	case engine.Error:
 		// Said on stderr (multiFlags.check), as for every format.
 	default:

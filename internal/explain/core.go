@@ -63,6 +63,13 @@ const coreCap = 120
 // coreMaxOps bounds the operations of any sub-history FindCore checks.
 const coreMaxOps = 500
 
+// projectedMaxOps bounds the operations of the sub-histories FindCore
+// starts from for a queue or stack of distinct values: their relaxed
+// operations are few (those on the values the kept ones name, and the
+// pending removals), so SATURATE's checks stay cheap, and ddmin takes out
+// half of them at its first steps.
+const projectedMaxOps = 4 * coreMaxOps
+
 // subHistory returns hist restricted to the operations in keep, the
 // others relaxed as described above; idx maps its operations to hist's.
 func subHistory(hist *h.History, keep []bool) (*h.History, []int) {
@@ -104,7 +111,33 @@ func subHistory(hist *h.History, keep []bool) (*h.History, []int) {
 		sub.Ops = append(sub.Ops, o)
 		idx = append(idx, i)
 	}
+	renamePending(sub)
 	return sub, idx
+}
+
+// renamePending renames each pending operation of sub whose id a later
+// operation reuses: an id names one open operation at a time, and a
+// relaxed operation, which never returns, would still hold the id of its
+// process (a Jepsen or Porcupine client) when the process calls again.
+// The new id is the old one with the call's line, "3@48" (or with the
+// operation's place in sub, when the line is unknown).
+func renamePending(sub *h.History) {
+	open := map[string]int{} // id → the pending operation holding it
+	for j := range sub.Ops {
+		o := &sub.Ops[j]
+		if p, ok := open[o.ID]; ok {
+			q := &sub.Ops[p]
+			at := q.Line
+			if at == 0 {
+				at = p + 1
+			}
+			q.ID = fmt.Sprintf("%s@%d", q.ID, at)
+			delete(open, o.ID)
+		}
+		if o.Pending() {
+			open[o.ID] = j
+		}
+	}
 }
 
 // namedValues returns, for a queue or stack whose adds add distinct
@@ -245,7 +278,47 @@ func FindCore(hist *h.History, viol int, limit time.Duration) (core []int, exact
 	}
 	projected := namedValues(hist, make([]bool, n)) != nil
 	var set []int
-	if projected {
+	if projected && viol >= 0 {
+		// A span from the first operation on a value named near the
+		// violation to the last one called before its return: a fault that returns
+		// an element out of order shows within it, however far back the
+		// element was added, and its sub-history keeps only the
+		// operations on the values added or removed within it. The
+		// values named are the violation's operation's (the add of the
+		// value a removal returned), then also those of the operations
+		// that returned while it was open: the return that proves a
+		// violation may be a later one than the faulty operation's.
+		near := []int{viol}
+		hi := viol // the last operation called before the violation's return
+		for i := range hist.Ops {
+			o := &hist.Ops[i]
+			if r := o.Return; i != viol && r > hist.Ops[viol].Call && r < hist.Ops[viol].Return {
+				near = append(near, i)
+			}
+			if o.Call < hist.Ops[viol].Return {
+				hi = max(hi, i)
+			}
+		}
+		for _, named := range []map[h.Value]bool{namedValues(hist, keepOf(near[:1])), namedValues(hist, keepOf(near))} {
+			lo := viol
+			for i := 0; i < viol; i++ {
+				if l := hist.Ops[i].Label; l.Method == h.Add && named[l.Arg] {
+					lo = i
+					break
+				}
+			}
+			if try := all[lo : hi+1]; len(try) <= projectedMaxOps {
+				if ok, _ := fails(try, false); ok {
+					set = try
+					break
+				}
+			}
+			if len(near) == 1 {
+				break
+			}
+		}
+	}
+	if projected && set == nil {
 		// Where operations on other values are left out, the last
 		// operations before the violation, 16, 32, … of them, are a
 		// start whose sub-history is small: the first that fails is
@@ -266,6 +339,22 @@ func FindCore(hist *h.History, viol int, limit time.Duration) (core []int, exact
 	}
 	if set == nil {
 		set = explainedOps(hist)
+	} else if sub, idx := subHistory(hist, keepOf(set)); len(sub.Ops) > coreCap {
+		// SATURATE's conflict on the start's sub-history names few of
+		// its operations: when they fail alone, ddmin starts from them.
+		var named []int
+		for _, j := range explainedOps(sub) {
+			named = append(named, idx[j])
+		}
+		if viol >= 0 && !slices.Contains(named, viol) {
+			named = append(named, viol)
+		}
+		slices.Sort(named)
+		if len(named) < len(set) {
+			if ok, _ := fails(named, false); ok {
+				set = named
+			}
+		}
 	}
 	if viol >= 0 && !slices.Contains(set, viol) {
 		set = append(set, viol)
@@ -274,7 +363,11 @@ func FindCore(hist *h.History, viol int, limit time.Duration) (core []int, exact
 	// Relaxed operations are pending, and SATURATE's instances about
 	// pending operations grow with everything they overlap: past
 	// coreMaxOps there is no core (yet).
-	if sub, _ := subHistory(hist, keepOf(set)); len(sub.Ops) > coreMaxOps {
+	maxOps := coreMaxOps
+	if projected {
+		maxOps = projectedMaxOps
+	}
+	if sub, _ := subHistory(hist, keepOf(set)); len(sub.Ops) > maxOps {
 		return nil, false, fmt.Errorf("%d operations were called before the core's last return: %w", len(sub.Ops), errTooLong)
 	}
 	if ok, _ := fails(set, false); !ok {

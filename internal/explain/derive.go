@@ -70,7 +70,8 @@ func derive(hist *h.History, core []int) ([]string, error) {
 	for _, i := range core {
 		keep[i] = true
 	}
-	sub, _ := subHistory(hist, keep)
+	sub, idx := subHistory(hist, keep)
+	uniqueIDs(hist, sub, idx)
 	t, err := engine.SaturateTraced(sub, true)
 	if err != nil {
 		return nil, err
@@ -273,4 +274,25 @@ func (d deriver) clash(lits []z.Lit) string {
 		return "labels and real time alone break an axiom instance"
 	}
 	return strings.Join(fs, ", ") + " cannot all hold"
+}
+
+// uniqueIDs renames the operations of sub (idx maps them to hist's) whose
+// id in hist another one of sub shares (a Jepsen or Porcupine process
+// calls one operation after another under its number), so that each step
+// of a derivation names one operation: "2@110" is operation 2 called at
+// line 110 (or, the line unknown, the operation's place in sub).
+func uniqueIDs(hist, sub *h.History, idx []int) {
+	n := map[string]int{}
+	for _, i := range idx {
+		n[hist.Ops[i].ID]++
+	}
+	for j, i := range idx {
+		if id := hist.Ops[i].ID; n[id] > 1 {
+			at := sub.Ops[j].Line
+			if at == 0 {
+				at = j + 1
+			}
+			sub.Ops[j].ID = fmt.Sprintf("%s@%d", id, at)
+		}
+	}
 }

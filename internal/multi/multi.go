@@ -220,6 +220,13 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 			break
 		}
 		if err != nil {
+			if ctx.Err() != nil {
+				// The read was cut short by the context (an interrupt
+				// ends a wait for input on a pipe): what was read stands,
+				// the rest is undecided, as at a deadline.
+				stopped = true
+				break
+			}
 			readErr = err
 			break
 		}

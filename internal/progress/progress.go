@@ -74,3 +74,34 @@ func NewCounter(w io.Writer, what, unit string) *Bar {
 
 // On reports whether the bar is drawn.
 func (p *Bar) On() bool { return p != nil && p.b != nil }
+
+// NewBytes returns a bar of the bytes of an input read, described by
+// what: of total bytes, or of an unknown size (a pipe) when total is not
+// positive; drawn on w only when w is a terminal.
+func NewBytes(w io.Writer, total int64, what string) *Bar {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return &Bar{}
+	}
+	if total <= 0 {
+		total = -1
+	}
+	return &Bar{b: progressbar.NewOptions64(total,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionShowBytes(true),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionThrottle(200_000_000), // redraw at most every 200 ms
+	)}
+}
+
+// Clear erases the bar's line, before other output on the same
+// terminal; the bar is drawn again at its next update.
+func (p *Bar) Clear() {
+	if p != nil && p.b != nil {
+		_ = p.b.Clear()
+	}
+}

@@ -147,8 +147,8 @@ func SVG(w io.Writer, d *Drawing) error {
 // HTML writes one self-contained page: the title, the legend, the lane
 // names and the timeline as inline SVG, the text below; no scripts, fonts
 // or other fetches. The lane names and the legend stay in view while the
-// timeline scrolls; a timeline wider than the window opens scrolled to its
-// right end, where the violation (or the end of the log) is.
+// timeline scrolls; the timeline of a violation wider than the window
+// opens scrolled to its right end, where the violation is.
 func HTML(w io.Writer, d *Drawing) error {
 	var b strings.Builder
 	lay := layout(d)
@@ -167,9 +167,10 @@ func HTML(w io.Writer, d *Drawing) error {
 	b.WriteString("</svg>\n<div class=\"row\">\n")
 	fmt.Fprintf(&b, `<svg class="lanes" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`+"\n", marginL, lay.height)
 	writeLanes(&b, lay)
-	// A timeline wider than most windows opens at its right end (rtl
-	// scrolling); a narrow one stays left, by the lane names.
-	if lay.width > narrow {
+	// A timeline of a violation wider than most windows opens at its
+	// right end (rtl scrolling), where the violation is; any other opens
+	// at its start, by the lane names, and reads left to right.
+	if lay.width > narrow && slices.ContainsFunc(d.Ops, func(o Op) bool { return o.Violation }) {
 		b.WriteString("</svg>\n<div class=\"wrap end\">\n")
 	} else {
 		b.WriteString("</svg>\n<div class=\"wrap\">\n")
@@ -370,6 +371,10 @@ func writeLanes(b *strings.Builder, l *lay) {
 }
 
 // writeTimeline writes the lanes' lines and the operations, from x 0.
+// openView is about the width of the timeline a window shows when the
+// page opens (1400 pixels wide, less the lane names and margins).
+const openView = 1200
+
 func writeTimeline(b *strings.Builder, l *lay) {
 	right := l.width - rightPad + pendingRun
 	for i := range l.lanes {
@@ -377,6 +382,7 @@ func writeTimeline(b *strings.Builder, l *lay) {
 		fmt.Fprintf(b, `<line x1="0" y1="%d" x2="%d" y2="%d" stroke="#eee"/>`+"\n", y, right, y)
 	}
 	var marks strings.Builder
+	violation := slices.ContainsFunc(l.ops, func(o Op) bool { return o.Violation })
 	for i, o := range l.ops {
 		y := marginT + l.lane[i]*laneH + (laneH-barH)/2
 		x0 := l.x(o.Call)
@@ -404,14 +410,17 @@ func writeTimeline(b *strings.Builder, l *lay) {
 			lines += ", pending"
 		}
 		label := fit(fmt.Sprintf("[%s] %s", o.ID, o.Label), x1-x0, o.Core)
-		fmt.Fprintf(b, `<g class="%s" data-id="%s"><title>[%s] %s (%s)</title><rect x="%d" y="%d" width="%d" height="%d" rx="3"/><text x="%d" y="%d">%s</text></g>`+"\n",
+		fmt.Fprintf(b, `<g class="%s" data-id="%s"><title>[%s] %s (%s)</title><rect x="%d" y="%d" width="%d" height="%d" rx="3"/><text x="%d" y="%d">%s</text>`,
 			cls, html.EscapeString(o.ID), html.EscapeString(o.ID), html.EscapeString(o.Label), lines,
 			x0, y, x1-x0, barH, x0+3, y+barH-5, html.EscapeString(label))
-		if full := fmt.Sprintf("[%s] %s", o.ID, o.Label); o.Return < 0 && label == full && x1-x0 > 3*textW(full, o.Core) {
-			// A long pending bar also says what it is at its end, which
-			// is in view when the page opens at the right end.
-			fmt.Fprintf(b, `<text x="%d" y="%d" text-anchor="end" fill="#555">%s</text>`+"\n", x1-6, y+barH-5, html.EscapeString(full))
+		if full := fmt.Sprintf("[%s] %s", o.ID, o.Label); label == full && x1-x0 > 3*textW(full, o.Core) && (o.Return < 0 || violation && x0 < l.width-openView) {
+			// A long bar also says what it is at its end, which is in
+			// view when the page opens at the right end (a violation's,
+			// HTML) while its start may not be: a pending operation's,
+			// and one that starts left of what a window shows first.
+			fmt.Fprintf(b, `<text x="%d" y="%d" text-anchor="end" fill-opacity="0.75">%s</text>`, x1-6, y+barH-5, html.EscapeString(full))
 		}
+		b.WriteString("</g>\n")
 		if o.Order > 0 {
 			fmt.Fprintf(&marks, `<text class="ord halo" x="%d" y="%d">#%d</text>`+"\n", x0, y-2, o.Order)
 		}
