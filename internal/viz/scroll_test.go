@@ -42,10 +42,10 @@ func TestLongBarLabelAtEnd(t *testing.T) {
 	if err := HTML(&b, d); err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(b.String(), ">[long] rem ⇒ 1<"); n != 2 {
+	if n := strings.Count(b.String(), ">[long] rem ⇒ 1</text>"); n != 2 {
 		t.Errorf("the long bar's label appears %d times, want 2 (start and end)", n)
 	}
-	if n := strings.Count(b.String(), ">[7] add(x)<"); n != 1 {
+	if n := strings.Count(b.String(), ">[7] add(x)</text>"); n != 1 {
 		t.Errorf("a short bar's label appears %d times, want 1", n)
 	}
 }
@@ -62,7 +62,28 @@ func TestLongBarLabelOnceWhenOk(t *testing.T) {
 	if err := HTML(&b, d); err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(b.String(), ">[long] add(1)<"); n != 1 {
+	if n := strings.Count(b.String(), ">[long] add(1)</text>"); n != 1 {
 		t.Errorf("the long bar's label appears %d times, want 1", n)
+	}
+}
+
+// Operations without log lines (the library's Check) say no "line 0".
+func TestNoLineZero(t *testing.T) {
+	t.Parallel()
+	d := &Drawing{Title: "t", Ops: []Op{
+		{ID: "0", Label: "add(1)", Call: 0, Return: 1},
+		{ID: "1", Label: "rem ⇒ 2", Call: 2, Return: 3, Core: true, Violation: true},
+		{ID: "2", Label: "add(3)", Call: 4, Return: -1},
+	}}
+	var b strings.Builder
+	if err := HTML(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	s := b.String()
+	if strings.Contains(s, "line 0") {
+		t.Errorf("the page names line 0")
+	}
+	if !strings.Contains(s, "<title>[2] add(3) (pending)</title>") || !strings.Contains(s, "violation proved here<") {
+		t.Errorf("titles or the violation mark are not as expected:\n%s", s)
 	}
 }

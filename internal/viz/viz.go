@@ -403,14 +403,23 @@ func writeTimeline(b *strings.Builder, l *lay) {
 		if o.Dropped {
 			cls += " dropped"
 		}
-		lines := fmt.Sprintf("line %d", o.CallLine)
-		if o.ReturnLine > 0 {
-			lines += fmt.Sprintf("–%d", o.ReturnLine)
-		} else if o.Return < 0 {
-			lines += ", pending"
+		// Operations checked from a slice (the library's Check) have no
+		// log lines: they say only what they are.
+		var lines string
+		if o.CallLine > 0 {
+			lines = fmt.Sprintf(" (line %d", o.CallLine)
+			if o.ReturnLine > 0 {
+				lines += fmt.Sprintf("–%d", o.ReturnLine)
+			}
+		}
+		if o.Return < 0 {
+			lines += map[bool]string{true: ", pending", false: " (pending"}[lines != ""]
+		}
+		if lines != "" {
+			lines += ")"
 		}
 		label := fit(fmt.Sprintf("[%s] %s", o.ID, o.Label), x1-x0, o.Core)
-		fmt.Fprintf(b, `<g class="%s" data-id="%s"><title>[%s] %s (%s)</title><rect x="%d" y="%d" width="%d" height="%d" rx="3"/><text x="%d" y="%d">%s</text>`,
+		fmt.Fprintf(b, `<g class="%s" data-id="%s"><title>[%s] %s%s</title><rect x="%d" y="%d" width="%d" height="%d" rx="3"/><text x="%d" y="%d">%s</text>`,
 			cls, html.EscapeString(o.ID), html.EscapeString(o.ID), html.EscapeString(o.Label), lines,
 			x0, y, x1-x0, barH, x0+3, y+barH-5, html.EscapeString(label))
 		if full := fmt.Sprintf("[%s] %s", o.ID, o.Label); label == full && x1-x0 > 3*textW(full, o.Core) && (o.Return < 0 || violation && x0 < l.width-openView) {
@@ -427,9 +436,17 @@ func writeTimeline(b *strings.Builder, l *lay) {
 		if o.Violation && o.Return >= 0 {
 			// The mark is a red tick just past the bar's end and a note to
 			// its right, on a halo: it crosses no label.
-			fmt.Fprintf(&marks, `<g class="violation" id="violation" data-id="%s"><line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#c0392b" stroke-width="3"/><text class="halo" x="%d" y="%d" fill="#c0392b" font-weight="bold">← violation proved here (line %d)</text></g>`+"\n",
-				html.EscapeString(o.ID), x1+2, y-4, x1+2, y+barH+4, x1+8, y+barH-5, o.ReturnLine)
+			fmt.Fprintf(&marks, `<g class="violation" id="violation" data-id="%s"><line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#c0392b" stroke-width="3"/><text class="halo" x="%d" y="%d" fill="#c0392b" font-weight="bold">← violation proved here%s</text></g>`+"\n",
+				html.EscapeString(o.ID), x1+2, y-4, x1+2, y+barH+4, x1+8, y+barH-5, provedAt(o.ReturnLine))
 		}
 	}
 	b.WriteString(marks.String())
+}
+
+// provedAt names the log line of the proving return, when there is one.
+func provedAt(line int) string {
+	if line <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (line %d)", line)
 }
