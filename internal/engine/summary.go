@@ -120,7 +120,7 @@ func (m *Monitor) summarize(arg h.Value) (bool, error) {
 
 // valueOpen reports whether an operation on set value v is open.
 func valueOpen(w *window, v h.Value) bool {
-	for _, s := range w.pending {
+	for _, s := range w.pending.Values() {
 		if w.op(s).Label.Arg == v {
 			return true
 		}
