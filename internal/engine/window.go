@@ -40,7 +40,7 @@ type window struct {
 	// pending holds the open operations' serials by id, in increasing
 	// order, which is call order: pendingMinCall reads the first.
 	pending openset.Set[int]
-	next int
+	next    int
 	// shift is added to every action index of the log: summaries
 	// (summary.go) insert operations between two actions, and each takes
 	// two indices of its own. last is the largest index given so far.
