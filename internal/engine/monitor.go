@@ -114,9 +114,6 @@ type tuning struct {
 	// eager: SATURATE grounds every transitivity and matching instance up
 	// front, as SYMBOLIC does, instead of when it can matter.
 	eager bool
-	// activation: SYMBOLIC -i -r retires the clauses of forgotten
-	// operations with activation literals instead of rebuilding its solver.
-	activation bool
 	// plainLimit: LIMIT is evaluated and grounded tuple by tuple, as
 	// written, instead of by counting (theory.Kernel.Literal).
 	plainLimit bool
@@ -359,7 +356,7 @@ func newMonitor(ctx context.Context, obj h.Object, param string, opt Options, tu
 	case Saturate:
 		m.chk = newSatChecker(k, tune.eager, opt.RemoveObsolete, stop, m.win.vals)
 	case Symbolic:
-		if m.chk, err = newSymChecker(k, opt, tune.activation, stop); err != nil {
+		if m.chk, err = newSymChecker(k, opt, stop); err != nil {
 			return nil, err
 		}
 	}
