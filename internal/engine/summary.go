@@ -50,9 +50,9 @@ import (
 // holds them all. With more, the segment is kept (chain).
 const maxRMWStates = 32
 
-// warnWindow is the window size from which -r says, once, that it cannot
-// keep the window bounded and why (a variable for tests).
-var warnWindow = 1000
+// defaultWarnWindow is the window size from which -r says, once, that it
+// cannot keep the window bounded and why (Monitor.warnWindow).
+const defaultWarnWindow = 1000
 
 // summarize is called after the return of an operation with argument arg
 // left the window a member and the remover ran. It summarizes the window
