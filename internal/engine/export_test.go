@@ -27,7 +27,7 @@ type tuning struct {
 	// noSummary: -r without summaries (summary.go).
 	noSummary bool
 	// satOnly: summaries decide every queue or stack segment by SAT
-	// (collsearch.go).
+	// (internal/forget).
 	satOnly bool
 	// warnWindow overrides defaultWarnWindow when positive.
 	warnWindow int

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/satmon/satmon/internal/forget"
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/monitor/logfmt"
 	"github.com/satmon/satmon/theory"
@@ -253,7 +254,7 @@ type Monitor struct {
 	// again after a search gave up.
 	rmwRetry int
 	// noSummary: -r without summaries; satOnly: summaries decide every
-	// queue or stack segment by SAT (collsearch.go). Only tests set them
+	// queue or stack segment by SAT (internal/forget). Only tests set them
 	// (tuning, export_test.go), to compare with what they replace.
 	noSummary, satOnly bool
 	// warnWindow is the window size from which -r says, once, that it
@@ -269,7 +270,7 @@ type Monitor struct {
 	confirming  bool
 	crashed     []int
 	frontWarned bool
-	coll        collSearch // a queue's or stack's summaries (collsearch.go)
+	coll        forget.CollSearch // a queue's or stack's summaries
 	// seg, segSerials and seqs are summarizeScope's buffers.
 	seg        h.History
 	segSerials []int
