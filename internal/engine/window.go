@@ -73,7 +73,9 @@ type farOp struct {
 }
 
 func newWindow(k *theory.Kernel, obj h.Object, param string) *window {
-	return &window{kernel: k, obj: obj, param: param, next: 1, base: 1, vals: valtab.NewValues()}
+	w := &window{kernel: k, obj: obj, param: param, next: 1, base: 1, vals: valtab.NewValues()}
+	w.pending = openset.Make(func(s int) string { return w.op(s).ID })
+	return w
 }
 
 // add applies the call a and returns the serial of its operation. (A
@@ -84,7 +86,7 @@ func (w *window) add(a *h.Action) (int, error) {
 	}
 	key := openset.Key(a.ID)
 	if w.pending.MayHold(key) {
-		if _, dup := w.pending.Find(a.ID); dup {
+		if _, dup := openset.Lookup(&w.pending, a.ID, key); dup {
 			return 0, fmt.Errorf("duplicate id [%s]: it is already open", a.ID)
 		}
 	}
@@ -96,7 +98,7 @@ func (w *window) add(a *h.Action) (int, error) {
 	o.Label.Pending, o.Label.Ret = true, h.Void
 	o.ArgID, o.RetID = w.intern(o.Label.Arg), valtab.VoidID
 	s := w.push(o)
-	w.pending.Add(a.ID, key, s)
+	w.pending.Add(key, s)
 	return s, nil
 }
 
@@ -109,7 +111,7 @@ func (w *window) open() int { return w.pending.Len() }
 // ret applies the return a of the open operation s (openSerial(a.ID)).
 func (w *window) ret(s int, a *h.Action) {
 	w.view = nil
-	w.pending.Delete(a.ID)
+	w.pending.Delete(s)
 	o := w.op(s)
 	o.Return, o.Label.Ret, o.Label.Pending = w.seq(a.Seq), a.Label.Ret, false
 	o.RetID = w.intern(a.Label.Ret) // a pending operation's is Void's, fixed
@@ -392,7 +394,7 @@ func (w *window) abandon(s int) {
 	if p, open := w.pending.Find(o.ID); !open || p != s {
 		return
 	}
-	w.pending.Delete(o.ID)
+	w.pending.Delete(s)
 	o.Return = w.last // returned, as far as remove goes
 	w.remove([]int{s})
 }

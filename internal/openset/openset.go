@@ -9,6 +9,8 @@
 // only where the keys agree and do not hold the ids whole.
 package openset
 
+import "slices"
+
 // MaxScan is the most open ids that are scanned rather than hashed;
 // hashing resumes below half of it.
 const MaxScan = 16
@@ -67,16 +69,18 @@ func be16[T string | []byte](s T) uint64 {
 	return uint64(s[0])<<8 | uint64(s[1])
 }
 
-// Set holds the open ids, each with a value, in the order they were
-// added: the window reads the earliest call first. The zero Set is
-// empty and ready.
-type Set[V any] struct {
-	keys []uint64 // keys[i] is Key(ids[i])
-	ids  []string
-	vals []V
-	byID map[string]V // while hashed; kept allocated once made
-	// hashed: byID holds every open id, and finds them.
-	hashed bool
+// Set holds the open ids, each with a value of its own (no two open ids
+// share one), in the order they were added: the window reads the
+// earliest call first.
+type Set[V comparable] struct {
+	// id is the id whose value is v: the caller holds the ids (in its
+	// operations), and the set asks for one only where keys cannot tell
+	// ids apart, and to hash them.
+	id     func(v V) string
+	keys   []uint64 // keys[i] is Key(id(vals[i]))
+	vals   []V
+	byID   map[string]V // while hashed; kept allocated once made
+	hashed bool         // byID holds every open id, and finds them
 	// count counts the open ids by bucket of their key: a call whose
 	// bucket is empty repeats no open id (MayHold), and most calls are
 	// told so without a scan.
@@ -86,8 +90,11 @@ type Set[V any] struct {
 	found int
 }
 
+// Make returns an empty set whose values' ids id tells.
+func Make[V comparable](id func(v V) string) Set[V] { return Set[V]{id: id} }
+
 // Len is the number of open ids.
-func (s *Set[V]) Len() int { return len(s.ids) }
+func (s *Set[V]) Len() int { return len(s.vals) }
 
 // Values are the open ids' values in the order they were added. The
 // slice is the set's own: valid until the next Add or Delete, and not to
@@ -98,18 +105,17 @@ func (s *Set[V]) Values() []V { return s.vals }
 // none has.
 func (s *Set[V]) MayHold(key uint64) bool { return s.count[bucket(key)] != 0 }
 
-// Find returns the value of the open id id, and whether it is open.
-func (s *Set[V]) Find(id string) (V, bool) { return Lookup(s, id, Key(id)) }
-
-// Lookup is Find given id's key (Key), for an id still in a line's bytes
-// too: the comparisons and the map index convert without copying.
-func Lookup[V any, T string | []byte](s *Set[V], id T, key uint64) (V, bool) {
+// Find returns the value of the open id id, and whether it is open. It is
+// Lookup written out for a string: every return finds its call here, and
+// the generic call would cost it a frame.
+func (s *Set[V]) Find(id string) (V, bool) {
 	if s.hashed {
-		v, ok := s.byID[string(id)]
+		v, ok := s.byID[id]
 		return v, ok
 	}
+	key := Key(id)
 	for i, k := range s.keys {
-		if k == key && (len(id) <= KeyedLen || s.ids[i] == string(id)) {
+		if k == key && (len(id) <= KeyedLen || s.id(s.vals[i]) == id) {
 			s.found = i
 			return s.vals[i], true
 		}
@@ -118,56 +124,74 @@ func Lookup[V any, T string | []byte](s *Set[V], id T, key uint64) (V, bool) {
 	return zero, false
 }
 
-// Add adds id, whose key is key, with value v. The id must not be open.
-func (s *Set[V]) Add(id string, key uint64, v V) {
+// Lookup is Find given id's key (Key), for an id still in a line's bytes
+// too: the comparisons and the map index convert without copying.
+func Lookup[V comparable, T string | []byte](s *Set[V], id T, key uint64) (V, bool) {
+	if s.hashed {
+		v, ok := s.byID[string(id)]
+		return v, ok
+	}
+	for i, k := range s.keys {
+		if k == key && (len(id) <= KeyedLen || s.id(s.vals[i]) == string(id)) {
+			s.found = i
+			return s.vals[i], true
+		}
+	}
+	var zero V
+	return zero, false
+}
+
+// Add adds the id whose value is v and whose key is key. The id must not
+// be open.
+func (s *Set[V]) Add(key uint64, v V) {
 	s.keys = append(s.keys, key)
-	s.ids = append(s.ids, id)
 	s.vals = append(s.vals, v)
 	s.count[bucket(key)]++
-	switch {
-	case s.hashed:
-		s.byID[id] = v
-	case len(s.ids) > MaxScan:
-		if s.byID == nil {
-			s.byID = make(map[string]V, 2*MaxScan)
-		}
-		for i, x := range s.ids {
-			s.byID[x] = s.vals[i]
-		}
-		s.hashed = true
+	if s.hashed || len(s.vals) > MaxScan {
+		s.hash(v)
 	}
 }
 
-// Delete takes the open id id out, if open; the others keep their order.
-func (s *Set[V]) Delete(id string) {
-	key := Key(id)
+// hash enters v's id in byID, and every open id when hashing begins.
+func (s *Set[V]) hash(v V) {
+	if s.hashed {
+		s.byID[s.id(v)] = v
+		return
+	}
+	if s.byID == nil {
+		s.byID = make(map[string]V, 2*MaxScan)
+	}
+	for _, x := range s.vals {
+		s.byID[s.id(x)] = x
+	}
+	s.hashed = true
+}
+
+// Delete takes out the open id whose value is v, if any; the others keep
+// their order. Values are looked for rather than ids: one comparison,
+// where an id would need its key or its bytes compared.
+func (s *Set[V]) Delete(v V) {
+	// Mostly a look-up came just before, of this very id: found names it.
 	i := s.found
-	if i >= len(s.keys) || s.keys[i] != key || s.ids[i] != id {
-		i = -1
-		for j, k := range s.keys {
-			if k == key && s.ids[j] == id {
-				i = j
-				break
-			}
-		}
-		if i < 0 {
+	if i >= len(s.vals) || s.vals[i] != v {
+		if i = slices.Index(s.vals, v); i < 0 {
 			return
 		}
 	}
-	s.count[bucket(key)]--
-	// The three lists lose their i-th element: few follow it, so the
-	// loop beats three calls to move them.
+	s.count[bucket(s.keys[i])]--
+	// Both lists lose their i-th element: few follow it, so the loop
+	// beats two calls to move them.
 	n := len(s.keys) - 1
-	keys, ids, vals := s.keys[:n+1], s.ids[:n+1], s.vals[:n+1]
+	keys, vals := s.keys[:n+1], s.vals[:n+1]
 	for j := i; j < n; j++ {
-		keys[j], ids[j], vals[j] = keys[j+1], ids[j+1], vals[j+1]
+		keys[j], vals[j] = keys[j+1], vals[j+1]
 	}
 	var zero V
-	ids[n], vals[n] = "", zero // no pointer kept past its removal
-	s.keys, s.ids, s.vals = keys[:n], ids[:n], vals[:n]
+	vals[n] = zero // no pointer kept past its removal
+	s.keys, s.vals = keys[:n], vals[:n]
 	s.found = 0
 	if s.hashed {
-		delete(s.byID, id)
+		delete(s.byID, s.id(v))
 		if n <= MaxScan/2 {
 			clear(s.byID)
 			s.hashed = false

@@ -155,7 +155,7 @@ func (r *Reader) fastCall(id []byte, key uint64, b []byte, a *history.Action) bo
 	// assigned through a pointer is built aside and copied.
 	o.id, o.name, o.seq, o.line, o.obj, o.ret = ids, name, r.seq, r.line, decl, sig.Ret
 	o.label = history.Label{Method: sig.Method, Pending: true, Arg: history.Value(s[len(id):])}
-	r.open.Add(o.id, key, o)
+	r.open.Add(key, o)
 	r.last = decl
 	// The action's every field, one by one, as the open operation's.
 	a.Kind, a.ID, a.Seq, a.Line = history.Call, ids, r.seq, r.line
@@ -279,7 +279,7 @@ func (r *Reader) fastReturn(id []byte, key uint64, b []byte, a *history.Action) 
 	if nv == 1 {
 		a.Label.Ret = r.value(v)
 	}
-	r.open.Delete(o.id)
+	r.open.Delete(o)
 	r.last = o.obj
 	r.done.add(o.id, r.line)
 	r.free = append(r.free, o)

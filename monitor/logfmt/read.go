@@ -66,6 +66,9 @@ type openOp struct {
 	ret history.RetKind
 }
 
+// openID is an open operation's id, as the open set asks.
+func openID(o *openOp) string { return o.id }
+
 // Reader reads a log one action at a time. It keeps only the open
 // operations and a fixed number of recently returned ids, so it runs in
 // bounded memory on endless logs.
@@ -114,7 +117,7 @@ func NewReader(r io.Reader, opt Options) *Reader {
 	if file == "" {
 		file = "<input>"
 	}
-	return &Reader{sc: sc, opt: opt, file: file}
+	return &Reader{sc: sc, opt: opt, file: file, open: openset.Make(openID)}
 }
 
 // Object is the log's object, known once the header or the first action
@@ -496,7 +499,7 @@ func (r *Reader) parseCall(lx *lexer, id string, idPos int) (history.Action, err
 	l.Arg = history.Value(strings.Clone(string(l.Arg)))
 	o := r.newOpen()
 	*o = openOp{id: id, name: methodName(sig, m.text), label: l, seq: r.seq, line: r.line, obj: decl, ret: sig.Ret}
-	r.open.Add(o.id, openset.Key(o.id), o)
+	r.open.Add(openset.Key(o.id), o)
 	r.last = decl
 	return history.Action{Kind: history.Call, ID: id, Label: l, Seq: r.seq, Line: r.line}, nil
 }
@@ -582,7 +585,7 @@ func (r *Reader) parseReturn(lx *lexer, id string, idPos int) (history.Action, e
 	if n == 1 {
 		l.Ret = history.Value(vals[0].text)
 	}
-	r.open.Delete(o.id)
+	r.open.Delete(o)
 	r.last = o.obj
 	r.done.add(o.id, r.line)
 	r.free = append(r.free, o)
