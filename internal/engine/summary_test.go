@@ -203,6 +203,7 @@ func TestRepeatedValuesWindowBounded(t *testing.T) {
 // the others repeat 2 values. The window must grow, and -r says so once
 // on Options.Warn.
 func TestRepeatedValuesWarns(t *testing.T) {
+	t.Parallel()
 	const warnWindow = 100
 	var b strings.Builder
 	b.WriteString("# @object atomic-register 0\n[p] call write(9)\n")
