@@ -349,34 +349,3 @@ func paperDirB(b *testing.B) string {
 	}
 	return d
 }
-
-// SYMBOLIC -i -r forgets by rebuilding its solver from the window; the
-// alternative, activation literals (tuning.activation), keeps one solver
-// and every clause. Same generated queue and stack logs for both;
-// docs/removal.md reports the result.
-func BenchmarkSymbolicForgetting(b *testing.B) {
-	for _, obj := range []h.Object{h.Queue, h.Stack} {
-		for _, ops := range []int{250, 1000} {
-			for _, act := range []bool{false, true} {
-				name := "rebuild"
-				if act {
-					name = "activation"
-				}
-				b.Run(fmt.Sprintf("%v/%d/%s", obj, ops, name), func(b *testing.B) {
-					hist, err := gen.History(gen.Config{Object: obj, Ops: ops, Concurrency: 4, Capacity: 8, Seed: 1})
-					if err != nil {
-						b.Fatal(err)
-					}
-					var r Result
-					for i := 0; i < b.N; i++ {
-						r = checkTuned(hist, tuned{Options{Algorithm: Symbolic, Incremental: true, RemoveObsolete: true}, tuning{activation: act}})
-					}
-					if r.Verdict != OK {
-						b.Fatalf("verdict %s on a linearizable log", r.Verdict)
-					}
-					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(r.Steps*b.N), "ns/step")
-				})
-			}
-		}
-	}
-}

@@ -7,11 +7,12 @@ import (
 
 	"github.com/satmon/satmon/internal/testhist"
 
+	"github.com/satmon/satmon/internal/forget"
 	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
 )
 
-// The search a queue's or stack's summary tries first (collsearch.go)
+// The search a queue's or stack's summary tries first (internal/forget)
 // against the kernel: on random complete segments, with values unique and
 // repeated, linearizable or not, it finds a linearization iff SYMBOLIC
 // finds the segment linearizable. Only one direction is needed for the
@@ -23,7 +24,7 @@ func TestCollSearchAgreesWithSAT(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(31, 7))
 	n := scale(1500)
-	var s collSearch
+	var s forget.CollSearch
 	bad, tried := 0, 0
 	for i := 0; i < n; i++ {
 		obj := []h.Object{h.Queue, h.Stack}[i%2]
@@ -48,8 +49,8 @@ func TestCollSearchAgreesWithSAT(t *testing.T) {
 		tried++
 		seg := &h.History{Object: obj, Param: hist.Param, Ops: slices.Clone(hist.Ops)}
 		compact(seg)
-		got := s.linearizable(seg)
-		if s.gaveUp {
+		got := s.Linearizable(seg)
+		if s.GaveUp() {
 			t.Fatalf("history %d: the search gave up on %d operations", i, len(seg.Ops))
 		}
 		want := check(hist, Options{Algorithm: Symbolic}).Verdict == OK

@@ -4,18 +4,69 @@ import (
 	"context"
 	"io"
 
+	"github.com/satmon/satmon/encode"
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/saturate"
 
 	"github.com/satmon/satmon/monitor/logfmt"
 )
 
-// Knobs that only tests and benchmarks turn live here, out of the
-// exported types: see tuning.
+// tuning holds knobs that only tests and benchmarks turn, out of the
+// exported types and of the monitor's constructor: newTuned applies them
+// to a monitor New made, before its first action.
+type tuning struct {
+	// eager: SATURATE grounds every transitivity and matching instance up
+	// front, as SYMBOLIC does, instead of when it can matter.
+	eager bool
+	// plainLimit: LIMIT is evaluated and grounded tuple by tuple, as
+	// written, instead of by counting (theory.Kernel.Literal).
+	plainLimit bool
+	// maxWait overrides defaultMaxWait (see remover) when positive;
+	// negative means a cap of 0 (forget at once).
+	maxWait int
+	// noSummary: -r without summaries (summary.go).
+	noSummary bool
+	// satOnly: summaries decide every queue or stack segment by SAT
+	// (internal/forget).
+	satOnly bool
+	// warnWindow overrides defaultWarnWindow when positive.
+	warnWindow int
+}
 
 // tuned is a variant with test-only knobs.
 type tuned struct {
 	Options
 	tuning
+}
+
+// newTuned is NewContext with test-only knobs.
+func newTuned(ctx context.Context, obj h.Object, param string, opt Options, t tuning) (*Monitor, error) {
+	m, err := NewContext(ctx, obj, param, opt)
+	if err != nil || m.chk == nil {
+		return m, err // a timeout, or the exact register check: no knob applies
+	}
+	stop := m.stopper()
+	if t.plainLimit {
+		m.kernel = m.kernel.Literal()
+		m.win = newWindow(m.kernel, obj, param)
+		if err := m.startChecker(stop); err != nil {
+			return nil, err
+		}
+	}
+	if t.eager && m.opt.Algorithm == Saturate {
+		sink := &satSink{s: saturate.New()}
+		enc := encode.New(m.kernel, sink, encode.Config{EagerMatching: true, Stop: stop, Values: m.win.vals})
+		enc.Begin()
+		m.chk = &satChecker{sink: sink, enc: enc}
+	}
+	if t.maxWait != 0 && m.rem != nil {
+		m.rem.maxWait = max(t.maxWait, 0)
+	}
+	if t.warnWindow > 0 {
+		m.warnWindow = t.warnWindow
+	}
+	m.noSummary, m.satOnly = t.noSummary, t.satOnly
+	return m, nil
 }
 
 // check is CheckHistory for histories the tests built. An error is
@@ -28,7 +79,11 @@ func check(hist *h.History, opt Options) Result {
 
 // checkTuned is check with test-only knobs.
 func checkTuned(hist *h.History, opt tuned) Result {
-	r, _ := checkHistory(context.Background(), hist, opt.Options, opt.tuning)
+	m, err := newTuned(context.Background(), hist.Object, hist.Param, opt.Options, opt.tuning)
+	if err != nil {
+		return Result{Object: hist.Object.String(), Algorithm: opt.Name(), Verdict: Error, Error: err.Error()}
+	}
+	r, _ := m.replay(hist)
 	return r
 }
 
@@ -38,5 +93,9 @@ func checkLogTuned(r io.Reader, name string, opt tuned) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return checkHistory(context.Background(), hist, opt.Options, opt.tuning)
+	m, err := newTuned(context.Background(), hist.Object, hist.Param, opt.Options, opt.tuning)
+	if err != nil {
+		return Result{}, err
+	}
+	return m.replay(hist)
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/satmon/satmon/internal/forget"
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/monitor/logfmt"
 	"github.com/satmon/satmon/theory"
@@ -105,29 +106,6 @@ func (o Options) Exact() bool {
 		return !o.RemoveObsolete
 	}
 	return false
-}
-
-// tuning holds knobs that only tests and benchmarks turn
-// (export_test.go); they are not part of Options so that the library's
-// users never see them.
-type tuning struct {
-	// eager: SATURATE grounds every transitivity and matching instance up
-	// front, as SYMBOLIC does, instead of when it can matter.
-	eager bool
-	// activation: SYMBOLIC -i -r retires the clauses of forgotten
-	// operations with activation literals instead of rebuilding its solver.
-	activation bool
-	// plainLimit: LIMIT is evaluated and grounded tuple by tuple, as
-	// written, instead of by counting (theory.Kernel.Literal).
-	plainLimit bool
-	// maxWait overrides defaultMaxWait (see remover) when positive;
-	// negative means a cap of 0 (forget at once).
-	maxWait int
-	// noSummary, for tests: -r without summaries (summary.go).
-	noSummary bool
-	// satOnly, for tests: summaries decide every queue or stack segment
-	// by SAT (collsearch.go).
-	satOnly bool
 }
 
 // Name is the variant's name in the paper's notation, e.g. "symbolic -c -i".
@@ -274,11 +252,14 @@ type Monitor struct {
 	chain *chain
 	// rmwRetry: the window size from which such a register is searched
 	// again after a search gave up.
-	rmwRetry  int
-	noSummary bool // tests: -r without summaries (tuning.noSummary)
-	// satOnly, for tests: summaries decide every queue or stack segment
-	// by SAT (tuning.satOnly).
-	satOnly bool
+	rmwRetry int
+	// noSummary: -r without summaries; satOnly: summaries decide every
+	// queue or stack segment by SAT (internal/forget). Only tests set them
+	// (tuning, export_test.go), to compare with what they replace.
+	noSummary, satOnly bool
+	// warnWindow is the window size from which -r says, once, that it
+	// cannot keep the window bounded and why (warnGrowing).
+	warnWindow int
 	// front is the exact register check of the default variant
 	// (frontmon.go); confirming while the window still holds the whole
 	// history, crashed the operations abandoned meanwhile.
@@ -289,7 +270,7 @@ type Monitor struct {
 	confirming  bool
 	crashed     []int
 	frontWarned bool
-	coll        collSearch // a queue's or stack's summaries (collsearch.go)
+	coll        forget.CollSearch // a queue's or stack's summaries
 	// seg, segSerials and seqs are summarizeScope's buffers.
 	seg        h.History
 	segSerials []int
@@ -316,15 +297,11 @@ func New(obj h.Object, param string, opt Options) (*Monitor, error) {
 // working: in New and in Step, not between steps, so that time spent
 // waiting for the next action of a live log does not count.
 func NewContext(ctx context.Context, obj h.Object, param string, opt Options) (*Monitor, error) {
-	return newMonitor(ctx, obj, param, opt, tuning{})
-}
-
-func newMonitor(ctx context.Context, obj h.Object, param string, opt Options, tune tuning) (*Monitor, error) {
 	if err := ValidateParam(obj, param); err != nil {
 		return nil, err
 	}
 	opt = opt.WithDefaults()
-	m := &Monitor{ctx: ctx, opt: opt, noSummary: tune.noSummary, satOnly: tune.satOnly, start: time.Now(), sigs: h.Signatures(obj)}
+	m := &Monitor{ctx: ctx, opt: opt, warnWindow: defaultWarnWindow, start: time.Now(), sigs: h.Signatures(obj)}
 	for i, sg := range m.sigs {
 		m.sigAt[sg.Method] = uint8(i + 1)
 	}
@@ -340,9 +317,6 @@ func newMonitor(ctx context.Context, obj h.Object, param string, opt Options, tu
 	if err != nil {
 		return nil, err
 	}
-	if tune.plainLimit {
-		k = k.Literal()
-	}
 	m.kernel = k
 	m.win = newWindow(k, obj, param)
 	if err := opt.Validate(); err != nil {
@@ -353,24 +327,32 @@ func newMonitor(ctx context.Context, obj h.Object, param string, opt Options, tu
 		m.startFrontier()
 		return m, nil
 	}
+	if err := m.startChecker(stop); err != nil {
+		return nil, err
+	}
+	m.res = Result{Object: obj.String(), Algorithm: opt.Name(), Verdict: OK, Exact: opt.Exact()}
+	return m, nil
+}
+
+// startChecker makes the checker of the chosen algorithm, and the remover
+// of -r, over m.kernel and m.win.
+func (m *Monitor) startChecker(stop func() bool) error {
+	k, opt := m.kernel, m.opt
 	switch opt.Algorithm {
 	case Enumerate:
 		m.chk = &enumChecker{k: k, opt: opt, stop: stop}
 	case Saturate:
-		m.chk = newSatChecker(k, tune.eager, opt.RemoveObsolete, stop, m.win.vals)
+		m.chk = newSatChecker(k, opt.RemoveObsolete, stop, m.win.vals)
 	case Symbolic:
-		if m.chk, err = newSymChecker(k, opt, tune.activation, stop); err != nil {
-			return nil, err
+		var err error
+		if m.chk, err = newSymChecker(k, opt, stop); err != nil {
+			return err
 		}
 	}
 	if opt.RemoveObsolete {
-		m.rem = newRemover(obj, m.win.vals)
-		if tune.maxWait != 0 {
-			m.rem.maxWait = max(tune.maxWait, 0)
-		}
+		m.rem = newRemover(m.win.obj, m.win.vals)
 	}
-	m.res = Result{Object: obj.String(), Algorithm: opt.Name(), Verdict: OK, Exact: opt.Exact()}
-	return m, nil
+	return nil
 }
 
 // kernels keeps the kernels New built last, by object and parameter. A
@@ -571,7 +553,7 @@ func (m *Monitor) Step(a h.Action) (violation bool, err error) {
 	}
 	m.steps++
 	n := m.win.size()
-	if m.rem != nil && !m.warned && n > warnWindow {
+	if m.rem != nil && !m.warned && n > m.warnWindow {
 		m.warnGrowing()
 	}
 	m.winSum += n
@@ -730,14 +712,19 @@ func checkLog(r io.Reader, lo logfmt.Options, opt Options, tee *ActionTee, onVio
 // the Result then has verdict Error; a Result with verdict Error always
 // comes with a non-nil error.
 func CheckHistory(hist *h.History, opt Options) (Result, error) {
-	return checkHistory(context.Background(), hist, opt, tuning{})
+	return checkHistory(context.Background(), hist, opt)
 }
 
-func checkHistory(ctx context.Context, hist *h.History, opt Options, tune tuning) (Result, error) {
-	m, err := newMonitor(ctx, hist.Object, hist.Param, opt, tune)
+func checkHistory(ctx context.Context, hist *h.History, opt Options) (Result, error) {
+	m, err := NewContext(ctx, hist.Object, hist.Param, opt)
 	if err != nil {
 		return Result{Object: hist.Object.String(), Algorithm: opt.Name(), Verdict: Error, Exact: opt.Exact(), Error: err.Error()}, err
 	}
+	return m.replay(hist)
+}
+
+// replay feeds hist to m, a monitor just made, and ends it.
+func (m *Monitor) replay(hist *h.History) (Result, error) {
 	m.Finite()
 	// An operation pending at the end of a history never returns: the
 	// exact register check is told so at its call (Abandon), which means

@@ -402,7 +402,7 @@ func (r *remover) overCap(waiting int) bool {
 // adding side of tag key. Adding-side tags are arguments, known at the
 // call; an exchange carries its own value.
 func (r *remover) pendingMayCarry(w *window, key h.Value) bool {
-	for _, s := range w.pending {
+	for _, s := range w.pending.Values() {
 		l := &w.op(s).Label
 		switch r.obj {
 		case h.Exchanger:

@@ -51,14 +51,10 @@ type satChecker struct {
 //
 // vals is the window's interner: the encoder takes the value IDs the
 // window's operations carry.
-func newSatChecker(k *theory.Kernel, eager, removal bool, stop func() bool, vals *valtab.Interner) *satChecker {
+func newSatChecker(k *theory.Kernel, removal bool, stop func() bool, vals *valtab.Interner) *satChecker {
 	sink := &satSink{s: saturate.New()}
-	cfg := encode.Config{EagerMatching: true, Stop: stop, Values: vals}
-	if !eager {
-		sink.s.Observe()
-		cfg = encode.Config{Lazy: sink, Watch: true, ClosedRemoval: removal, Stop: stop, Values: vals}
-	}
-	enc := encode.New(k, sink, cfg)
+	sink.s.Observe()
+	enc := encode.New(k, sink, encode.Config{Lazy: sink, Watch: true, ClosedRemoval: removal, Stop: stop, Values: vals})
 	enc.Begin()
 	return &satChecker{sink: sink, enc: enc}
 }

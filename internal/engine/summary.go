@@ -34,7 +34,7 @@ import (
 // Before the replacement the segment is checked exactly (for the
 // registers by a search of the sequential specification, regsearch.go,
 // elsewhere by SAT on its complete encoding, which a queue's or stack's
-// segment skips when a search finds a linearization, collsearch.go): a
+// segment skips when a search finds a linearization, internal/forget): a
 // segment that is not linearizable is a violation, found here although
 // SATURATE's unit propagation may have missed it (and confirmed by SAT
 // before it is reported), and a linearizable one yields the exact set of
@@ -50,9 +50,9 @@ import (
 // holds them all. With more, the segment is kept (chain).
 const maxRMWStates = 32
 
-// warnWindow is the window size from which -r says, once, that it cannot
-// keep the window bounded and why (a variable for tests).
-var warnWindow = 1000
+// defaultWarnWindow is the window size from which -r says, once, that it
+// cannot keep the window bounded and why (Monitor.warnWindow).
+const defaultWarnWindow = 1000
 
 // summarize is called after the return of an operation with argument arg
 // left the window a member and the remover ran. It summarizes the window
@@ -120,7 +120,7 @@ func (m *Monitor) summarize(arg h.Value) (bool, error) {
 
 // valueOpen reports whether an operation on set value v is open.
 func valueOpen(w *window, v h.Value) bool {
-	for _, s := range w.pending {
+	for _, s := range w.pending.Values() {
 		if w.op(s).Label.Arg == v {
 			return true
 		}
@@ -325,8 +325,8 @@ func (m *Monitor) states(seg *h.History) (labels []h.Label, member bool, err err
 			return labels, true, nil
 		}
 	}
-	if (seg.Object == h.Queue || seg.Object == h.Stack) && !m.satOnly && m.coll.linearizable(seg) {
-		// A linearization found (collsearch.go): the one state left is
+	if (seg.Object == h.Queue || seg.Object == h.Stack) && !m.satOnly && m.coll.Linearizable(seg) {
+		// A linearization found (internal/forget): the one state left is
 		// the empty collection, as below.
 		return []h.Label{}, true, nil
 	}

@@ -203,16 +203,16 @@ func TestRepeatedValuesWindowBounded(t *testing.T) {
 // the others repeat 2 values. The window must grow, and -r says so once
 // on Options.Warn.
 func TestRepeatedValuesWarns(t *testing.T) {
-	defer func(w int) { warnWindow = w }(warnWindow)
-	warnWindow = 100
+	t.Parallel()
+	const warnWindow = 100
 	var b strings.Builder
 	b.WriteString("# @object atomic-register 0\n[p] call write(9)\n")
 	for i := 0; i < 70; i++ {
 		fmt.Fprintf(&b, "[w%d] call write(%d)\n[w%d] return\n[r%d] call read\n[r%d] return %d\n", i, i%2, i, i, i, i%2)
 	}
 	var warn bytes.Buffer
-	res, err := CheckLog(strings.NewReader(b.String()), "stall.log", h.NoObject, "",
-		Options{Algorithm: Saturate, RemoveObsolete: true, Warn: &warn})
+	res, err := checkLogTuned(strings.NewReader(b.String()), "stall.log",
+		tuned{Options{Algorithm: Saturate, RemoveObsolete: true, Warn: &warn}, tuning{warnWindow: warnWindow}})
 	if err != nil || res.Verdict != OK {
 		t.Fatalf("%v %v", res.Verdict, err)
 	}

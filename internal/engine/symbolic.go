@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"slices"
 	"sort"
 
 	"github.com/satmon/satmon/encode"
@@ -47,13 +46,12 @@ type symChecker struct {
 	stop   func() bool
 	solver sat.Solver      // live solver (-i)
 	enc    *encode.Encoder // live encoder (-i)
-	guard  *actSink        // -i -r with activation literals instead of rebuilds (tests, benchmarks)
 	checks int
 	vars   int
 	cls    int
 }
 
-func newSymChecker(k *theory.Kernel, opt Options, activation bool, stop func() bool) (*symChecker, error) {
+func newSymChecker(k *theory.Kernel, opt Options, stop func() bool) (*symChecker, error) {
 	c := &symChecker{opt: opt, k: k, stop: stop}
 	if opt.Incremental {
 		s, err := sat.New(opt.Solver)
@@ -61,13 +59,7 @@ func newSymChecker(k *theory.Kernel, opt Options, activation bool, stop func() b
 			return nil, err
 		}
 		c.solver = s
-		if activation && opt.RemoveObsolete && !opt.Completion {
-			c.guard = &actSink{s: s, act: map[int32]z.Var{}}
-			c.enc = encode.New(k, c.guard, encode.Config{TrackOwners: true, Stop: stop})
-			c.guard.enc = c.enc
-		} else {
-			c.enc = encode.New(k, s, encode.Config{Stop: stop})
-		}
+		c.enc = encode.New(k, s, encode.Config{Stop: stop})
 		c.enc.Begin()
 	}
 	return c, nil
@@ -79,63 +71,6 @@ func (c *symChecker) stopped() error {
 		return errStopped
 	}
 	return nil
-}
-
-// actSink is the other way SYMBOLIC -i -r could forget (the issue asks
-// which is faster): every clause carries ¬act(o) for each operation o
-// owning one of its variables, the solver is asked under act(o) for the
-// live operations, and forgetting o adds the unit ¬act(o). No rebuild,
-// but every clause stays in the solver for ever. docs/removal.md has the
-// measurement; rebuilding won.
-type actSink struct {
-	s    sat.Solver
-	enc  *encode.Encoder
-	act  map[int32]z.Var // live operation → its activation variable
-	buf  []z.Lit
-	seen []int32
-}
-
-func (a *actSink) NewVar() z.Var { return a.s.NewVar() }
-
-func (a *actSink) AddClause(lits []z.Lit) {
-	buf, seen := append(a.buf[:0], lits...), a.seen[:0]
-	for _, l := range lits {
-		for _, o := range a.enc.VarOwners(l.Var()) {
-			if !slices.Contains(seen, o) {
-				seen = append(seen, o)
-				buf = append(buf, a.actOf(o).Neg())
-			}
-		}
-	}
-	a.buf, a.seen = buf, seen
-	a.s.AddClause(buf)
-}
-
-func (a *actSink) actOf(o int32) z.Var {
-	v, ok := a.act[o]
-	if !ok {
-		v = a.s.NewVar()
-		a.act[o] = v
-	}
-	return v
-}
-
-// assumptions are act(o) for the live operations, and extra.
-func (a *actSink) assumptions(extra ...z.Lit) []z.Lit {
-	out := append([]z.Lit(nil), extra...)
-	for _, v := range a.act {
-		out = append(out, v.Pos())
-	}
-	return out
-}
-
-func (a *actSink) forget(serials []int) {
-	for _, s := range serials {
-		if v, ok := a.act[int32(s)]; ok {
-			a.s.AddClause([]z.Lit{v.Neg()})
-			delete(a.act, int32(s))
-		}
-	}
 }
 
 func (c *symChecker) call(w *window, s int) error {
@@ -165,11 +100,7 @@ func (c *symChecker) ret(w *window, s int) (bool, error) {
 		if err := c.stopped(); err != nil {
 			return false, err
 		}
-		assume := []z.Lit{act}
-		if c.guard != nil {
-			assume = c.guard.assumptions(act)
-		}
-		r := c.solver.Solve(c.stop, assume...)
+		r := c.solver.Solve(c.stop, act)
 		c.solver.AddClause([]z.Lit{act.Not()}) // retire this step's open instances
 		c.vars, c.cls = c.enc.Stats()
 		return c.answer(r)
@@ -275,18 +206,13 @@ func (c *symChecker) completionsLive(hist *h.History, serials []int) (bool, erro
 	return member, err
 }
 
+func (c *symChecker) refuted() bool { return false }
+
 // remove, for SYMBOLIC -i -r, rebuilds the live solver from the window
 // without the forgotten operations: neither backend can delete clauses.
 // (Without -i every check encodes the window afresh anyway.)
-func (c *symChecker) refuted() bool { return false }
-
 func (c *symChecker) remove(w *window, serials []int) error {
 	if c.enc == nil {
-		return nil
-	}
-	if c.guard != nil {
-		c.enc.Remove(serials)
-		c.guard.forget(serials)
 		return nil
 	}
 	live := map[int]bool{}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/openset"
 	"github.com/satmon/satmon/internal/valtab"
 	"github.com/satmon/satmon/theory"
 )
@@ -36,27 +37,10 @@ type window struct {
 	spanLen uint
 	far     []farOp
 	n       int // live operations
-	// pending holds the serials of the open operations in increasing
+	// pending holds the open operations' serials by id, in increasing
 	// order, which is call order: pendingMinCall reads the first.
-	// pendingKeys holds their ids' keys (idKey), in the same order. A
-	// returning id is found by scanning the keys while at most
-	// maxScanOpen are open, which beats hashing the id; beyond, by byID
-	// (hashed), kept allocated once made. Keys rather than the ids: one
-	// integer comparison rejects an id, and deleting a key moves no
-	// pointers.
-	pending     []int
-	pendingKeys []uint64
-	byID        map[string]int
-	hashed      bool
-	// keyCount counts the open ids by keyBucket of their key: a call
-	// whose bucket is empty cannot repeat an open id, and most calls
-	// are told so without a scan.
-	keyCount [keyBuckets]int32
-	// found is the index in pending where openSerial found an id last:
-	// ret, which mostly follows it, finds the operation there without a
-	// search.
-	found int
-	next  int
+	pending openset.Set[int]
+	next    int
 	// shift is added to every action index of the log: summaries
 	// (summary.go) insert operations between two actions, and each takes
 	// two indices of its own. last is the largest index given so far.
@@ -89,155 +73,45 @@ type farOp struct {
 }
 
 func newWindow(k *theory.Kernel, obj h.Object, param string) *window {
-	return &window{kernel: k, obj: obj, param: param, next: 1, base: 1, vals: valtab.NewValues()}
+	w := &window{kernel: k, obj: obj, param: param, next: 1, base: 1, vals: valtab.NewValues()}
+	w.pending = openset.Make(func(s int) string { return w.op(s).ID })
+	return w
 }
 
-// add applies an action and returns the serial of its operation.
+// add applies the call a and returns the serial of its operation. (A
+// return, which the monitor validates first, goes to ret.)
 func (w *window) add(a *h.Action) (int, error) {
-	switch a.Kind {
-	case h.Call:
-		key := idKey(a.ID)
-		kb := keyBucket(key)
-		if w.keyCount[kb] != 0 {
-			if _, dup := w.openSerial(a.ID); dup {
-				return 0, fmt.Errorf("duplicate id [%s]: it is already open", a.ID)
-			}
-		}
-		w.keyCount[kb]++
-		o := w.newOp()
-		// Every field, one by one: a struct literal assigned through
-		// the pointer is built aside and copied.
-		o.ID, o.Call, o.Return, o.Line = a.ID, w.seq(a.Seq), -1, a.Line
-		o.Label = a.Label
-		o.Label.Pending, o.Label.Ret = true, h.Void
-		o.ArgID, o.RetID = w.intern(o.Label.Arg), valtab.VoidID
-		s := w.push(o)
-		w.pending = append(w.pending, s)
-		w.pendingKeys = append(w.pendingKeys, key)
-		switch {
-		case w.hashed:
-			w.byID[a.ID] = s
-		case len(w.pending) > maxScanOpen:
-			if w.byID == nil {
-				w.byID = make(map[string]int, 2*maxScanOpen)
-			}
-			for _, p := range w.pending {
-				w.byID[w.op(p).ID] = p
-			}
-			w.hashed = true
-		}
-		return s, nil
-	case h.Return:
-		s, ok := w.openSerial(a.ID)
-		if !ok {
-			return 0, fmt.Errorf("return without call: [%s] is not open", a.ID)
-		}
-		w.ret(s, a)
-		return s, nil
+	if a.Kind != h.Call {
+		return 0, fmt.Errorf("bad action kind %d", a.Kind)
 	}
-	return 0, fmt.Errorf("bad action kind %d", a.Kind)
+	key := openset.Key(a.ID)
+	if w.pending.MayHold(key) {
+		if _, dup := openset.Lookup(&w.pending, a.ID, key); dup {
+			return 0, fmt.Errorf("duplicate id [%s]: it is already open", a.ID)
+		}
+	}
+	o := w.newOp()
+	// Every field, one by one: a struct literal assigned through
+	// the pointer is built aside and copied.
+	o.ID, o.Call, o.Return, o.Line = a.ID, w.seq(a.Seq), -1, a.Line
+	o.Label = a.Label
+	o.Label.Pending, o.Label.Ret = true, h.Void
+	o.ArgID, o.RetID = w.intern(o.Label.Arg), valtab.VoidID
+	s := w.push(o)
+	w.pending.Add(key, s)
+	return s, nil
 }
-
-// maxScanOpen is the most open operations whose ids are scanned rather
-// than hashed; hashing resumes below half of it.
-const maxScanOpen = 16
 
 // openSerial finds the open operation with the given id.
-func (w *window) openSerial(id string) (int, bool) {
-	if w.hashed {
-		s, ok := w.byID[id]
-		return s, ok
-	}
-	key := idKey(id)
-	for i, k := range w.pendingKeys {
-		if k == key && (len(id) <= keyedLen || w.op(w.pending[i]).ID == id) {
-			w.found = i
-			return w.pending[i], true
-		}
-	}
-	return 0, false
-}
-
-// keyBuckets is the number of buckets of keyCount: many times the ids
-// open at once while they are scanned (maxScanOpen).
-const keyBuckets = 64
-
-// keyBucket is key's bucket in keyCount: its top bits, mixed.
-func keyBucket(key uint64) int {
-	return int(key * 0x9e3779b97f4a7c15 >> 58)
-}
-
-// keyedLen is the longest id that idKey holds whole.
-const keyedLen = 7
-
-// idKey is id's length (up to 255) in the top byte and its last bytes,
-// up to keyedLen of them, below. Equal ids have equal keys, and ids of
-// at most keyedLen bytes with equal keys are equal: their key holds
-// them whole. Ids of one length mostly differ in their last bytes
-// (counters), so that longer ones with equal keys are rare.
-//
-// The bytes are read a few at once: k is the last bytes as a big-endian
-// number, and two overlapping reads (the first 4 and the last 4 of 4 to
-// 7 bytes, say) put their common bytes at the same place in it.
-func idKey(id string) uint64 {
-	var k uint64
-	switch n := len(id); {
-	case n > keyedLen:
-		k = be64(id[n-8:]) & (1<<(8*keyedLen) - 1)
-	case n >= 4:
-		k = be32(id)<<(8*(n-4)) | be32(id[n-4:])
-	case n >= 2:
-		k = be16(id)<<(8*(n-2)) | be16(id[n-2:])
-	case n == 1:
-		k = uint64(id[0])
-	}
-	return k | uint64(min(len(id), 255))<<56
-}
-
-// be64, be32 and be16 are the first 8, 4 and 2 bytes of s as a
-// big-endian number.
-func be64(s string) uint64 {
-	_ = s[7]
-	return uint64(s[0])<<56 | uint64(s[1])<<48 | uint64(s[2])<<40 | uint64(s[3])<<32 |
-		uint64(s[4])<<24 | uint64(s[5])<<16 | uint64(s[6])<<8 | uint64(s[7])
-}
-
-func be32(s string) uint64 {
-	_ = s[3]
-	return uint64(s[0])<<24 | uint64(s[1])<<16 | uint64(s[2])<<8 | uint64(s[3])
-}
-
-func be16(s string) uint64 {
-	_ = s[1]
-	return uint64(s[0])<<8 | uint64(s[1])
-}
+func (w *window) openSerial(id string) (int, bool) { return w.pending.Find(id) }
 
 // open is the number of open operations.
-func (w *window) open() int { return len(w.pending) }
+func (w *window) open() int { return w.pending.Len() }
 
 // ret applies the return a of the open operation s (openSerial(a.ID)).
 func (w *window) ret(s int, a *h.Action) {
 	w.view = nil
-	i := w.found
-	if i >= len(w.pending) || w.pending[i] != s {
-		i, _ = slices.BinarySearch(w.pending, s)
-	}
-	w.keyCount[keyBucket(w.pendingKeys[i])]--
-	// Both lists lose their i-th element: few follow it, so the loop
-	// beats two calls to move them.
-	n := len(w.pending) - 1
-	p, k := w.pending[:n+1], w.pendingKeys[:n+1]
-	for j := i; j < n; j++ {
-		p[j], k[j] = p[j+1], k[j+1]
-	}
-	w.pending, w.pendingKeys = p[:n], k[:n]
-	if w.hashed {
-		delete(w.byID, a.ID)
-		if len(w.pending) <= maxScanOpen/2 {
-			clear(w.byID)
-			w.hashed = false
-		}
-	}
+	w.pending.Delete(s)
 	o := w.op(s)
 	o.Return, o.Label.Ret, o.Label.Pending = w.seq(a.Seq), a.Label.Ret, false
 	o.RetID = w.intern(a.Label.Ret) // a pending operation's is Void's, fixed
@@ -503,28 +377,24 @@ func compactBuf(hist *h.History, buf []int) []int {
 
 // pendingMinCall is the earliest call among pending operations, or -1.
 func (w *window) pendingMinCall() int {
-	if len(w.pending) == 0 {
+	if w.pending.Len() == 0 {
 		return -1
 	}
-	return w.op(w.pending[0]).Call
+	return w.op(w.pending.Values()[0]).Call
 }
 
 // abandon forgets the open operation s, which will never return (the
 // exact register check keeps crashed operations as counted labels,
 // frontier.go): it leaves the open operations and the window.
 func (w *window) abandon(s int) {
-	i, ok := slices.BinarySearch(w.pending, s)
-	if !ok {
+	o := w.op(s)
+	if o == nil {
 		return
 	}
-	w.keyCount[keyBucket(w.pendingKeys[i])]--
-	if w.hashed {
-		delete(w.byID, w.op(s).ID)
+	if p, open := w.pending.Find(o.ID); !open || p != s {
+		return
 	}
-	w.pending = slices.Delete(w.pending, i, i+1)
-	w.pendingKeys = slices.Delete(w.pendingKeys, i, i+1)
-	w.found = 0
-	o := w.op(s)
+	w.pending.Delete(s)
 	o.Return = w.last // returned, as far as remove goes
 	w.remove([]int{s})
 }

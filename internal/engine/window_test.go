@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/openset"
 	"github.com/satmon/satmon/internal/valtab"
 )
 
@@ -46,9 +47,10 @@ func TestWindowSlots(t *testing.T) {
 			open[s] = id
 		case r < 6:
 			for s, id := range open {
-				if _, err := w.add(&h.Action{Kind: h.Return, ID: id, Seq: seq}); err != nil {
-					t.Fatal(err)
+				if got, ok := w.openSerial(id); !ok || got != s {
+					t.Fatalf("step %d: openSerial(%s) = %d, %v, want %d", step, id, got, ok, s)
 				}
+				w.ret(s, &h.Action{Kind: h.Return, ID: id, Seq: seq})
 				seq++
 				delete(open, s)
 				returned = append(returned, s)
@@ -71,7 +73,7 @@ func TestWindowSlots(t *testing.T) {
 			delete(ref, s)
 		}
 		farUsed = farUsed || len(w.far) > 0
-		hashed = hashed || w.hashed
+		hashed = hashed || w.open() > openset.MaxScan
 		if w.size() != len(ref) {
 			t.Fatalf("step %d: size %d, want %d", step, w.size(), len(ref))
 		}
@@ -104,23 +106,18 @@ func TestWindowSlots(t *testing.T) {
 				if got, ok := w.openSerial(id); !ok || got != s {
 					t.Fatalf("step %d: openSerial(%s) = %d, %v, want %d", step, id, got, ok, s)
 				}
-				if other := "q" + id[1:]; len(id) > keyedLen {
+				if other := "q" + id[1:]; len(id) > openset.KeyedLen {
 					if got, ok := w.openSerial(other); ok {
 						t.Fatalf("step %d: openSerial(%s) = %d, not open", step, other, got)
 					}
 				}
 			}
 			// A second call of an open id is refused and changes
-			// nothing; keyCount counts the open ids by bucket.
-			var count [keyBuckets]int32
+			// nothing.
 			for s, id := range open {
-				count[keyBucket(idKey(id))]++
 				if _, err := w.add(&h.Action{Kind: h.Call, ID: id, Label: h.Label{Method: h.Add, Arg: "1"}, Seq: seq}); err == nil {
 					t.Fatalf("step %d: second call of open [%s] (%d) accepted", step, id, s)
 				}
-			}
-			if count != w.keyCount {
-				t.Fatalf("step %d: keyCount %v, want %v", step, w.keyCount, count)
 			}
 			if _, ok := w.openSerial("none"); ok || w.open() != len(open) {
 				t.Fatalf("step %d: %d open, want %d", step, w.open(), len(open))

@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/openset"
 )
 
 // The fast path reads the lines a writer produces — "[ID] call
@@ -39,7 +40,7 @@ func (r *Reader) fast(b []byte, a *history.Action) bool {
 	}
 	// The id: stops at ']' or at anything the general path would look at
 	// twice (space, non-ASCII).
-	// The id's key (idKey) is gathered on the way: its last bytes.
+	// The id's key (openset.Key) is gathered on the way: its last bytes.
 	q := 1
 	var key uint64
 	for q < len(b) && !idStops[b[q]] {
@@ -50,7 +51,7 @@ func (r *Reader) fast(b []byte, a *history.Action) bool {
 		return false
 	}
 	id := b[1:q]
-	key = key&(1<<(8*keyedLen)-1) | uint64(min(len(id), 255))<<56
+	key = key&(1<<(8*openset.KeyedLen)-1) | uint64(min(len(id), 255))<<56
 	rest := b[q+2:]
 	switch {
 	case len(rest) > 5 && string(rest[:5]) == "call ":
@@ -86,7 +87,7 @@ func word(b []byte) int {
 }
 
 // fastCall reads "METHOD" or "METHOD(ARGS)" at the start of b, the line
-// after "[ID] call "; key is the id's (idKey).
+// after "[ID] call "; key is the id's (openset.Key).
 func (r *Reader) fastCall(id []byte, key uint64, b []byte, a *history.Action) bool {
 	decl := r.single
 	if decl == nil || decl.Kind != r.obj {
@@ -135,8 +136,10 @@ func (r *Reader) fastCall(id []byte, key uint64, b []byte, a *history.Action) bo
 			}
 		}
 	}
-	if r.open.mayHold(key) && r.open.findBytes(id, key) != nil {
-		return false // a duplicate: the general path words the error
+	if r.open.MayHold(key) {
+		if _, dup := openset.Lookup(&r.open, id, key); dup {
+			return false // a duplicate: the general path words the error
+		}
 	}
 	if nargs < sig.MinArgs || nargs > sig.MaxArgs ||
 		sig.Method == history.CAS || decl.Kind == history.PQueue && sig.Method == history.Add {
@@ -148,11 +151,11 @@ func (r *Reader) fastCall(id []byte, key uint64, b []byte, a *history.Action) bo
 	s := r.text(id, args[0])
 	ids := s[:len(id)]
 	o := r.newOpen()
-	// Every field is set (at by add), one by one: a whole struct
+	// Every field is set, one by one: a whole struct
 	// assigned through a pointer is built aside and copied.
 	o.id, o.name, o.seq, o.line, o.obj, o.ret = ids, name, r.seq, r.line, decl, sig.Ret
 	o.label = history.Label{Method: sig.Method, Pending: true, Arg: history.Value(s[len(id):])}
-	r.open.add(o, key)
+	r.open.Add(key, o)
 	r.last = decl
 	// The action's every field, one by one, as the open operation's.
 	a.Kind, a.ID, a.Seq, a.Line = history.Call, ids, r.seq, r.line
@@ -227,7 +230,7 @@ type seenMethod struct {
 }
 
 // fastReturn reads "" or " VALUE", the line after "[ID] return"; key is
-// the id's (idKey).
+// the id's (openset.Key).
 func (r *Reader) fastReturn(id []byte, key uint64, b []byte, a *history.Action) bool {
 	var v []byte
 	nv := 0
@@ -241,7 +244,7 @@ func (r *Reader) fastReturn(id []byte, key uint64, b []byte, a *history.Action) 
 		}
 		nv = 1
 	}
-	o := r.open.findBytes(id, key)
+	o, _ := openset.Lookup(&r.open, id, key)
 	if o == nil {
 		return false
 	}
@@ -276,7 +279,7 @@ func (r *Reader) fastReturn(id []byte, key uint64, b []byte, a *history.Action) 
 	if nv == 1 {
 		a.Label.Ret = r.value(v)
 	}
-	r.open.remove(o)
+	r.open.Delete(o)
 	r.last = o.obj
 	r.done.add(o.id, r.line)
 	r.free = append(r.free, o)

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 	"unsafe"
 
 	"github.com/satmon/satmon/internal/gen"
 	"github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/openset"
 )
 
 // readBoth reads src by the fast path and by the general path alone and
@@ -184,13 +184,13 @@ func TestFastPathStringsStay(t *testing.T) {
 	}
 }
 
-// Many open operations: the open set hashes their ids beyond maxScanOpen
+// Many open operations: the open set hashes their ids beyond MaxScan
 // and scans them again below half of it; duplicates, returns and Pending
 // must not notice.
 func TestManyOpen(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("# @object queue\n")
-	const n = 3 * maxScanOpen
+	const n = 3 * openset.MaxScan
 	for i := range n {
 		fmt.Fprintf(&b, "[%d] call enqueue(%d)\n", i, i)
 	}
@@ -237,49 +237,8 @@ func TestManyOpen(t *testing.T) {
 	}
 }
 
-// Ids that share their last bytes, their length or both: find and
-// findBytes tell every id apart.
-func TestOpenKeys(t *testing.T) {
-	ids := []string{"1", "01", "10", "1234567", "2234567", "x1234567", "y1234567", "xy1234567",
-		"op-00000001", "op-10000001", "op-00000011", "\x00", "\x00\x00", "\x01", "a\x00b", "ab"}
-	near := []string{"", "11", "001", "123456", "12345678", "z1234567", "op-00000002", "\x02", "b"}
-	for _, n := range []int{len(ids) / 2, len(ids)} {
-		var s openSet
-		for i, id := range ids[:n] {
-			s.add(&openOp{id: id, seq: i}, idKey(id))
-		}
-		for _, id := range append(ids, near...) {
-			want := slices.Index(ids[:n], id) >= 0
-			if o := s.find(id); (o != nil) != want || o != nil && o.id != id {
-				t.Errorf("%d open: find(%q) = %v, want open %v", n, id, o, want)
-			}
-			if o := s.findBytes([]byte(id), idKey([]byte(id))); (o != nil) != want || o != nil && o.id != id {
-				t.Errorf("%d open: findBytes(%q) = %v, want open %v", n, id, o, want)
-			}
-			if want && !s.mayHold(idKey(id)) {
-				t.Errorf("%d open: mayHold(%q) false", n, id)
-			}
-		}
-		// Removing every other operation leaves the counts of those
-		// open.
-		for i := 0; i < len(s.ops); i++ {
-			s.remove(s.ops[i])
-		}
-		var count [keyBuckets]int32
-		for _, o := range s.ops {
-			count[keyBucket(idKey(o.id))]++
-			if !s.mayHold(idKey(o.id)) || s.find(o.id) != o {
-				t.Errorf("%d open, after removals: %q not found", n, o.id)
-			}
-		}
-		if count != s.count {
-			t.Errorf("%d open, after removals: count %v, want %v", n, s.count, count)
-		}
-	}
-}
-
 // The fast path gathers an id's key while it scans the line; the general
-// path computes it (idKey). Both must agree, or an operation opened by
+// path computes it (openset.Key). Both must agree, or an operation opened by
 // one would be missed by the other: a duplicate call let through, a
 // return read by the slow path. Each id is opened by the general path
 // (the first action) and by the fast path, then called again and

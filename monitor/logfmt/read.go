@@ -5,14 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/openset"
 )
 
 // MaxLine is the longest line the reader accepts, in bytes. A longer line
@@ -62,122 +61,13 @@ type openOp struct {
 	seq   int
 	line  int
 	obj   *ObjectDecl // the object called
-	at    int         // its index in openSet.ops
 	// ret is what the method returns: its signature's Ret, known at the
 	// call (an object's methods have one signature each).
 	ret history.RetKind
 }
 
-// openSet holds the open operations. A log keeps few operations open at
-// once, so an id is found by scanning them, which beats hashing it at
-// every call and return; beyond maxScanOpen open ids a map finds them,
-// kept until at most half as many are open. The scan compares keys
-// (idKey), one integer per operation, and the ids only where the keys
-// agree and do not hold the ids whole.
-type openSet struct {
-	ops    []*openOp // in no particular order: o.at is o's index
-	keys   []uint64  // keys[i] is idKey(ops[i].id)
-	byID   map[string]*openOp
-	hashed bool
-	// count counts the open ids by keyBucket of their key: a call whose
-	// bucket is empty repeats no open id (mayHold), and most calls are
-	// told so without a scan.
-	count [keyBuckets]int32
-}
-
-// keyBuckets is the number of buckets of openSet.count: many times the
-// ids open at once while they are scanned (maxScanOpen).
-const keyBuckets = 64
-
-// keyBucket is key's bucket in openSet.count: its top bits, mixed.
-func keyBucket(key uint64) int {
-	return int(key * 0x9e3779b97f4a7c15 >> 58)
-}
-
-// mayHold reports whether an open id may have the given key: false
-// when none has.
-func (s *openSet) mayHold(key uint64) bool { return s.count[keyBucket(key)] != 0 }
-
-// maxScanOpen is the most open operations whose ids are scanned.
-const maxScanOpen = 16
-
-// keyedLen is the longest id that idKey holds whole.
-const keyedLen = 7
-
-// idKey is id's length (up to 255) in the top byte and its last bytes,
-// up to keyedLen of them, below. Equal ids have equal keys, and ids of
-// at most keyedLen bytes with equal keys are equal: their key holds
-// them whole. Ids of one length mostly differ in their last bytes
-// (counters), so that longer ones with equal keys are rare.
-func idKey[T string | []byte](id T) uint64 {
-	var k uint64
-	for i := max(len(id)-keyedLen, 0); i < len(id); i++ {
-		k = k<<8 | uint64(id[i])
-	}
-	return k | uint64(min(len(id), 255))<<56
-}
-
-func (s *openSet) find(id string) *openOp {
-	return s.findKey(id, idKey(id))
-}
-
-// findKey is find given id's key (idKey), for an id still in the line's
-// bytes too: the comparisons and the map index convert without copying.
-func findKey[T string | []byte](s *openSet, id T, key uint64) *openOp {
-	if s.hashed {
-		return s.byID[string(id)]
-	}
-	for i, k := range s.keys {
-		if k == key && (len(id) <= keyedLen || s.ops[i].id == string(id)) {
-			return s.ops[i]
-		}
-	}
-	return nil
-}
-
-func (s *openSet) findKey(id string, key uint64) *openOp { return findKey(s, id, key) }
-
-// findBytes is findKey for an id still in the line's bytes.
-func (s *openSet) findBytes(id []byte, key uint64) *openOp { return findKey(s, id, key) }
-
-// add adds o, whose id has the given key.
-func (s *openSet) add(o *openOp, key uint64) {
-	o.at = len(s.ops)
-	s.ops = append(s.ops, o)
-	s.keys = append(s.keys, key)
-	s.count[keyBucket(key)]++
-	switch {
-	case s.hashed:
-		s.byID[o.id] = o
-	case len(s.ops) > maxScanOpen:
-		if s.byID == nil {
-			s.byID = make(map[string]*openOp, 2*maxScanOpen)
-		}
-		for _, x := range s.ops {
-			s.byID[x.id] = x
-		}
-		s.hashed = true
-	}
-}
-
-// remove takes o out; the last operation takes its index.
-func (s *openSet) remove(o *openOp) {
-	n := len(s.ops) - 1
-	last := s.ops[n]
-	s.count[keyBucket(s.keys[o.at])]--
-	s.ops[o.at], last.at = last, o.at
-	s.keys[o.at] = s.keys[n]
-	s.ops[n] = nil
-	s.ops = s.ops[:n]
-	s.keys = s.keys[:n]
-	if s.hashed {
-		delete(s.byID, o.id)
-		if len(s.ops) <= maxScanOpen/2 {
-			clear(s.byID)
-			s.hashed = false
-		}
-	}
-}
+// openID is an open operation's id, as the open set asks.
+func openID(o *openOp) string { return o.id }
 
 // Reader reads a log one action at a time. It keeps only the open
 // operations and a fixed number of recently returned ids, so it runs in
@@ -201,7 +91,7 @@ type Reader struct {
 	named  map[string]*ObjectDecl
 	last   *ObjectDecl // the object of the action Next returned last
 
-	open openSet
+	open openset.Set[*openOp]
 	free []*openOp // returned operations' structs, for the next calls
 	done doneRing
 
@@ -227,7 +117,7 @@ func NewReader(r io.Reader, opt Options) *Reader {
 	if file == "" {
 		file = "<input>"
 	}
-	return &Reader{sc: sc, opt: opt, file: file}
+	return &Reader{sc: sc, opt: opt, file: file, open: openset.Make(openID)}
 }
 
 // Object is the log's object, known once the header or the first action
@@ -239,8 +129,7 @@ func (r *Reader) Param() string { return r.param }
 
 // Pending returns the ids of the operations still open, in call order.
 func (r *Reader) Pending() []string {
-	ops := slices.Clone(r.open.ops)
-	sort.Slice(ops, func(i, j int) bool { return ops[i].seq < ops[j].seq })
+	ops := r.open.Values() // in call order
 	out := make([]string, len(ops))
 	for i, o := range ops {
 		out[i] = o.id
@@ -562,7 +451,7 @@ func (r *Reader) parseCall(lx *lexer, id string, idPos int) (history.Action, err
 		return a, r.errorf(t.pos, "unexpected %s after method %s; expected '(' or the end of the line", t.describe(), quote(m.text))
 	}
 
-	if o := r.open.find(id); o != nil {
+	if o, _ := r.open.Find(id); o != nil {
 		return a, r.errorf(idPos, "duplicate id [%s]: it is already open (called at line %d); an id may be reused only after its return", idText(id), o.line)
 	}
 	decl, err := r.callee(&m)
@@ -610,7 +499,7 @@ func (r *Reader) parseCall(lx *lexer, id string, idPos int) (history.Action, err
 	l.Arg = history.Value(strings.Clone(string(l.Arg)))
 	o := r.newOpen()
 	*o = openOp{id: id, name: methodName(sig, m.text), label: l, seq: r.seq, line: r.line, obj: decl, ret: sig.Ret}
-	r.open.add(o, idKey(o.id))
+	r.open.Add(openset.Key(o.id), o)
 	r.last = decl
 	return history.Action{Kind: history.Call, ID: id, Label: l, Seq: r.seq, Line: r.line}, nil
 }
@@ -641,7 +530,7 @@ func (r *Reader) parseReturn(lx *lexer, id string, idPos int) (history.Action, e
 		}
 		end = t
 	}
-	o := r.open.find(id)
+	o, _ := r.open.Find(id)
 	if o == nil {
 		if line, ok := r.done.lookup(id); ok {
 			return a, r.errorf(idPos, "second return for [%s] (returned at line %d)", idText(id), line)
@@ -696,7 +585,7 @@ func (r *Reader) parseReturn(lx *lexer, id string, idPos int) (history.Action, e
 	if n == 1 {
 		l.Ret = history.Value(vals[0].text)
 	}
-	r.open.remove(o)
+	r.open.Delete(o)
 	r.last = o.obj
 	r.done.add(o.id, r.line)
 	r.free = append(r.free, o)

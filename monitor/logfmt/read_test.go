@@ -482,8 +482,8 @@ func TestBoundedMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rd.open.ops) != 1 || len(rd.done.ids) != doneMemory || len(rd.free) > 1 {
-		t.Errorf("open %d, ring %d, free structs %d; want 1, %d, at most 1", len(rd.open.ops), len(rd.done.ids), len(rd.free), doneMemory)
+	if rd.open.Len() != 1 || len(rd.done.ids) != doneMemory || len(rd.free) > 1 {
+		t.Errorf("open %d, ring %d, free structs %d; want 1, %d, at most 1", rd.open.Len(), len(rd.done.ids), len(rd.free), doneMemory)
 	}
 }
 

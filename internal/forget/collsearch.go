@@ -1,4 +1,7 @@
-package engine
+// Package forget holds the searches that decide, without SAT, a segment of
+// operations that -r forgets behind a summary; internal/engine trusts one
+// only where a test checks it against the kernel by SAT.
+package forget
 
 import (
 	"math/bits"
@@ -6,7 +9,7 @@ import (
 	h "github.com/satmon/satmon/internal/history"
 )
 
-// A summary of a queue or stack (summary.go) is made at a quiescent point
+// A summary of a queue or stack (internal/engine/summary.go) is made at a quiescent point
 // where the collection is empty, and its only question is whether the
 // complete segment is linearizable: the one state it may leave is the
 // empty collection. Grounding the kernel and building a SAT solver for
@@ -22,7 +25,8 @@ import (
 // The search's answer is trusted only when it finds a linearization, which
 // it checks against real time and the specification as it goes; one that
 // wrongly found one could hide a violation, never invent one.
-// TestCollSearchAgreesWithSAT compares the two on random segments.
+// TestCollSearchAgreesWithSAT (internal/engine) compares the two on
+// random segments.
 //
 // The memo is a set of 64-bit hashes of the search states: a collision
 // prunes a state that was not visited, which can only make the search miss
@@ -41,7 +45,10 @@ const collMaxOps = 64
 // handful of operations) visits a few dozen states.
 const collSeenSlots = 128
 
-type collSearch struct {
+// CollSearch searches complete queue and stack segments for a
+// linearization. The zero CollSearch is ready; one is reused from segment
+// to segment, so that a search allocates nothing once its buffers grew.
+type CollSearch struct {
 	stack bool // a stack: removes take the newest element (else the oldest)
 	ops   []*h.Op
 	// val[i] numbers the value of ops[i] (its argument for an add, its
@@ -57,10 +64,10 @@ type collSearch struct {
 	gaveUp     bool
 }
 
-// linearizable reports whether the complete queue or stack segment seg
-// has a linearization; false means none was found (or the search gave up),
-// not that none exists.
-func (s *collSearch) linearizable(seg *h.History) bool {
+// Linearizable reports whether the complete queue or stack segment seg
+// has a linearization; false means none was found (or the search gave up:
+// GaveUp), not that none exists.
+func (s *CollSearch) Linearizable(seg *h.History) bool {
 	n := len(seg.Ops)
 	if n > collMaxOps || seg.Object != h.Queue && seg.Object != h.Stack {
 		return false
@@ -125,7 +132,11 @@ func (s *collSearch) linearizable(seg *h.History) bool {
 // visit extends the linearization whose operations are mask (left of them
 // not yet linearized) from the contents buf[head:tail]; it restores them
 // before returning.
-func (s *collSearch) visit(mask uint64, left int) bool {
+// GaveUp reports whether the last search spent its budget before it
+// found a linearization.
+func (s *CollSearch) GaveUp() bool { return s.gaveUp }
+
+func (s *CollSearch) visit(mask uint64, left int) bool {
 	if left == 0 {
 		return true
 	}
@@ -200,7 +211,7 @@ func (s *collSearch) visit(mask uint64, left int) bool {
 }
 
 // hash is an FNV-1a hash of the search state: mask and the contents.
-func (s *collSearch) hash(mask uint64) uint64 {
+func (s *CollSearch) hash(mask uint64) uint64 {
 	const prime = 1099511628211
 	x := uint64(14695981039346656037)
 	x = (x ^ mask) * prime
