@@ -651,6 +651,7 @@ func CheckLogFunc(r io.Reader, lo logfmt.Options, opt Options, onViolation func(
 // before the monitor steps it, so that an explanation can be built from
 // the history read.
 func checkLog(r io.Reader, lo logfmt.Options, opt Options, tee *actionTee, onViolation func(Result)) (Result, error) {
+	lo.Abandons = true // "[ID] crash" lines: told to the monitor (Abandon)
 	rd := logfmt.NewReader(r, lo)
 	var m *Monitor
 	fail := func(err error) (Result, error) {
@@ -664,12 +665,21 @@ func checkLog(r io.Reader, lo logfmt.Options, opt Options, tee *actionTee, onVio
 		return res, err
 	}
 	for {
-		a, err := rd.Next()
+		ev, err := rd.NextEvent()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return fail(err)
+		}
+		a := ev.Action
+		if ev.Abandon {
+			// The reader checked that the operation is open, so the
+			// monitor exists. It stays pending in the history (tee).
+			if err := m.Abandon(a.ID); err != nil {
+				return fail(fmt.Errorf("%s:%d: %w", lo.Name, a.Line, err))
+			}
+			continue
 		}
 		if rd.Named() {
 			return fail(fmt.Errorf("%s:%d: the log declares named objects: check it with CheckMulti", lo.Name, a.Line))

@@ -438,7 +438,7 @@ func (c *checker) check(ctx context.Context, r io.Reader, name string) (monitor.
 	prog := c.liveProgress(name)
 	defer prog.Done()
 	for {
-		err := rd.NextInto(&a)
+		crash, err := rd.NextIntoCrash(&a)
 		if err == io.EOF {
 			break
 		}
@@ -446,6 +446,16 @@ func (c *checker) check(ctx context.Context, r io.Reader, name string) (monitor.
 			return fail(err)
 		}
 		c.mu.Lock()
+		if crash {
+			// The reader checked that the operation is open: the monitor
+			// exists.
+			err := m.Abandon(a.ID)
+			c.mu.Unlock()
+			if err != nil {
+				return fail(fmt.Errorf("%s:%d: %w", name, a.Line, err))
+			}
+			continue
+		}
 		if m == nil {
 			if m, err = monitor.NewContext(ctx, rd.Object(), rd.Param(), c.opt); err != nil {
 				c.mu.Unlock()
