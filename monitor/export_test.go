@@ -38,3 +38,10 @@ func checkLogTuned(r io.Reader, name string, opt tuned) (Result, error) {
 	}
 	return checkHistory(context.Background(), hist, opt.Options, opt.tuning)
 }
+
+// checkFrontLimits is check with the frontier's limits lowered: at most
+// open operations followed open at once, at most budget configurations
+// per return (0: the production limit).
+func checkFrontLimits(hist *History, opt Options, open, budget int) Result {
+	return checkTuned(hist, tuned{Options: opt, tuning: tuning{frontOpen: open, frontBudget: budget}})
+}

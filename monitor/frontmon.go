@@ -144,6 +144,7 @@ func (c *frontChecker) process(flush bool) (bool, error) {
 				}
 			}
 		}
+		c.noteLost(e)
 	}
 	c.drop(i)
 	return true, nil
@@ -184,6 +185,7 @@ func (m *Monitor) frontierStep(serial int) {
 	if m.front.top {
 		m.frontierGaveUp()
 	}
+	m.frontierLost()
 	if m.confirming {
 		if m.res.Operations <= confirmOps {
 			return
@@ -260,6 +262,7 @@ func (m *Monitor) confirmFrontier(cut int) (bool, error) {
 // result is not known yet included, so that the verdict covers every
 // action fed; a violation found ends monitoring as Step would have.
 func (m *Monitor) flushFrontier() {
+	defer m.frontierLost()
 	if m.fc == nil || m.done || len(m.fc.q) == 0 {
 		return
 	}

@@ -128,6 +128,10 @@ type tuning struct {
 	// satOnly, for tests: summaries decide every queue or stack segment
 	// by SAT (collsearch.go).
 	satOnly bool
+	// frontOpen, frontBudget, for tests: the frontier's limits
+	// (maxFrontSlots, frontBudget) when positive, to make it lose
+	// exactness on small histories (frontfall.go).
+	frontOpen, frontBudget int
 }
 
 // Name is the variant's name in the paper's notation, e.g. "symbolic -c -i".
@@ -351,6 +355,7 @@ func newMonitor(ctx context.Context, obj h.Object, param string, opt Options, tu
 	if opt.auto && frontierObject(obj) {
 		m.res = Result{Object: obj.String(), Algorithm: opt.Name(), Verdict: OK}
 		m.startFrontier()
+		m.front.maxOpen, m.front.budget = tune.frontOpen, tune.frontBudget
 		return m, nil
 	}
 	switch opt.Algorithm {
