@@ -66,8 +66,9 @@ func (f *frontier) overflow(l h.Label, why string) {
 // with that state and no crashed operation used (all usable again: more
 // linearizations, never fewer) stands for the history so far, and j
 // stays checked. Otherwise j is a crashed one too (a read or a failed
-// compare-and-set unchecked), the configurations before the return are
-// kept, and when more than half the budget, with their states alone.
+// compare-and-set unchecked) and the configurations before the return
+// are kept, with their states alone: every crashed operation is usable
+// again (more linearizations, never fewer), and free.
 func (f *frontier) degrade(j int, l h.Label, why string) {
 	f.lose(why)
 	f.degraded++
@@ -86,16 +87,24 @@ func (f *frontier) degrade(j int, l h.Label, why string) {
 			f.slotToPool(p, true)
 		}
 	}
-	switch {
-	case sets:
+	// Every crashed operation's transition becomes free too: the
+	// configurations no longer differ by the crashed operations they used
+	// (what crashed compare-and-sets multiply most), and the next
+	// returns do not exceed the budget again at once.
+	for i := range f.pool {
+		if f.pool[i].l.Method != h.Append {
+			f.pool[i].free = true
+		}
+	}
+	if sets {
 		// A write's state, a compare-and-set's new one (Arg).
 		f.confs = []fconf{{st: f.intern(regState{l.Arg, true})}}
-	case len(f.confs) > f.confBudget()/2:
-		for i := range f.confs {
-			f.confs[i].used = nil
-		}
-		f.confs = f.prune(f.confs)
+		return
 	}
+	for i := range f.confs {
+		f.confs[i].used = nil
+	}
+	f.confs = f.prune(f.confs)
 }
 
 // lose records the first reason the frontier stopped being exact.

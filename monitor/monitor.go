@@ -293,6 +293,7 @@ type Monitor struct {
 	confirming  bool
 	crashed     []int
 	frontWarned bool
+	strp        *strParse  // a string register's ambiguous gets (strhonest.go)
 	coll        collSearch // a queue's or stack's summaries (collsearch.go)
 	// seg, segSerials and seqs are summarizeScope's buffers.
 	seg        h.History
@@ -531,6 +532,7 @@ func (m *Monitor) Step(a Action) (violation bool, err error) {
 	} else if i, err = m.win.add(&a); err != nil {
 		return false, err
 	}
+	m.noteStringParse(m.win.op(i))
 	m.seq++
 	var member = true
 	if a.Kind == h.Call {

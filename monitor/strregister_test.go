@@ -224,3 +224,31 @@ func TestSearchLinearizableAgrees(t *testing.T) {
 		t.Fatal("the draw is one-sided")
 	}
 }
+
+// SYMBOLIC and ENUMERATE decide the string register's kernel, which may
+// admit a violation where a get's result parses several ways: their ok
+// on such a history is marked inexact, with a warning, and stays exact
+// where every parse is unique.
+func TestStringAmbiguousParseInexact(t *testing.T) {
+	t.Parallel()
+	amb := "# @object string-register\n[1] call append(a)\n[1] return\n[2] call append(a)\n[2] return\n[3] call get\n[3] return aaa\n"
+	uniq := "# @object string-register\n[1] call append(a)\n[1] return\n[2] call append(b)\n[2] return\n[3] call get\n[3] return ab\n"
+	for _, alg := range []Options{{Algorithm: Symbolic}, {Algorithm: Enumerate, Completion: true}} {
+		var warn strings.Builder
+		alg.Warn = &warn
+		got, err := CheckLog(strings.NewReader(amb), "amb", NoObject, "", alg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Verdict != OK || got.Exact || !strings.Contains(warn.String(), "appended token occurs twice") {
+			t.Errorf("%s on an ambiguous get: %v exact %v, warning %q", alg.Name(), got.Verdict, got.Exact, warn.String())
+		}
+		warn.Reset()
+		if got, _ = CheckLog(strings.NewReader(uniq), "uniq", NoObject, "", alg); got.Verdict != OK || !got.Exact || warn.Len() > 0 {
+			t.Errorf("%s on a unique parse: %v exact %v, warning %q", alg.Name(), got.Verdict, got.Exact, warn.String())
+		}
+	}
+	if got, _ := CheckLog(strings.NewReader(amb), "amb", NoObject, "", Options{}); got.Verdict != Violation || !got.Exact {
+		t.Errorf("default on the ambiguous get: %v exact %v", got.Verdict, got.Exact)
+	}
+}

@@ -240,7 +240,7 @@ func (p multiPrinter) log(lr monitor.LogResult) {
 	default:
 		how := ""
 		if !lr.Exact {
-			how = "; " + lr.Algorithm + " can miss violations, -a symbolic decides"
+			how = "; " + lr.Algorithm + " can miss violations, " + decider(lr.Algorithm)
 		}
 		fmt.Fprintf(p.w, "%s: %s (%d steps%s); %s\n", lr.File, okWords(lr.Exact), lr.Steps, how, tail)
 	}
