@@ -63,14 +63,18 @@ What a verdict proves:
 
 Algorithms (the paper's §6):
   (none named)    the registers: the frontier, exact, with a window of the
-                  open operations (crashed ones, Jepsen's :info, are
-                  counted, not kept open), each violation reported at the
-                  return that proves it (docs/removal.md, "Summaries at
-                  any cut"); the other objects: saturate -r
+                  open operations (crashed ones, Jepsen's :info or a
+                  native log's '[ID] crash' line, are counted, not kept
+                  open), each violation reported at the return that
+                  proves it (docs/removal.md, "Summaries at any cut");
+                  past its limits it warns and goes on, sound but not
+                  exact; the other objects: saturate -r
   saturate        unit propagation only; never branches; fast; the default
                   on the other objects, with -r on
   symbolic        full SAT search: exact (-c, -i, -r variations; -r forgets
-                  what it derived, so symbolic -r is not exact)
+                  what it derived, so symbolic -r is not exact; on a
+                  string register whose get repeats an appended token,
+                  symbolic and enumerate warn that ok is not a proof)
   enumerate -c    explicit completions and linearizations: exact, exponential
   enumerate       linearizations enumerated, completions left to the solver:
                   exact
