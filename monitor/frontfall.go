@@ -47,6 +47,13 @@ func (f *frontier) confBudget() int {
 	return frontBudget
 }
 
+// fallbackRounds bounds what the fallback may cost: once it has created,
+// over the returns after exactness was lost, this many times confBudget
+// configurations (at least 1,024), the frontier gives up (nothing more
+// is checked), as when its pool has grown so that every return comes
+// near the budget.
+const fallbackRounds = 4
+
 // overflow follows an operation called with label l, for which no slot
 // is free, as a crashed one.
 func (f *frontier) overflow(l h.Label, why string) {
@@ -64,8 +71,9 @@ func (f *frontier) overflow(l h.Label, why string) {
 // state right after j is known, and every other open operation that took
 // effect after j is still a crashed one to take: the one configuration
 // with that state and no crashed operation used (all usable again: more
-// linearizations, never fewer) stands for the history so far, and j
-// stays checked. Otherwise j is a crashed one too (a read or a failed
+// linearizations, never fewer) stands for the history so far, and j's
+// effect is kept (whether a compare-and-set could succeed is no longer
+// checked). Otherwise j is a crashed one too (a read or a failed
 // compare-and-set unchecked) and the configurations before the return
 // are kept, with their states alone: every crashed operation is usable
 // again (more linearizations, never fewer), and free.
@@ -115,10 +123,22 @@ func (f *frontier) lose(why string) {
 }
 
 // noteLost records the step of the action e after which the frontier
-// stopped being exact.
+// stopped being exact, and what the fallback costs (fallbackRounds).
 func (c *frontChecker) noteLost(e *fevent) {
-	if c.f.lost != "" && c.f.lostAt == 0 {
-		c.f.lostAt = e.step
+	f := c.f
+	if f.lost == "" || f.top {
+		return
+	}
+	if f.lostAt == 0 {
+		f.lostAt = e.step
+	}
+	if limit := max(fallbackRounds*f.confBudget(), 1<<10); e.kind == fRet {
+		// Read once: a return the frontier does not follow creates none.
+		f.spent += f.created
+		f.created = 0
+		if f.spent > limit {
+			f.giveUp(fmt.Sprintf("after exactness was lost, more than %d configurations explored", limit))
+		}
 	}
 }
 

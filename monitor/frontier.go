@@ -157,6 +157,7 @@ type frontier struct {
 	lostSaid        bool
 	maxOpen, budget int
 	degraded        int // how many returns degrade rebuilt
+	spent           int // configurations created since exactness was lost
 }
 
 func newFrontier(obj h.Object, init regState, hasInit bool) *frontier {
