@@ -195,7 +195,7 @@ func pictureTitle(res engine.Result, name string) string {
 		if res.Exact {
 			return fmt.Sprintf("%s: %s: ok, linearizable (%s)", res.File, who, res.Algorithm)
 		}
-		return fmt.Sprintf("%s: %s: ok, no violation found (%s can miss violations; -a symbolic decides)", res.File, who, res.Algorithm)
+		return fmt.Sprintf("%s: %s: ok, no violation found (%s can miss violations; %s)", res.File, who, res.Algorithm, decider(res.Algorithm))
 	}
 	return fmt.Sprintf("%s: %s: %s, undecided", res.File, who, res.Verdict)
 }

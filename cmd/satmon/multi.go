@@ -298,7 +298,7 @@ func (p multiPrinter) log(lr multi.LogResult) {
 	default:
 		how := ""
 		if !lr.Exact {
-			how = "; " + lr.Algorithm + " can miss violations, -a symbolic decides"
+			how = "; " + lr.Algorithm + " can miss violations, " + decider(lr.Algorithm)
 		}
 		fmt.Fprintf(p.w, "%s: %s (%d steps%s); %s\n", lr.File, okWords(lr.Exact), lr.Steps, how, tail)
 	}

@@ -31,6 +31,10 @@ type tuning struct {
 	satOnly bool
 	// warnWindow overrides defaultWarnWindow when positive.
 	warnWindow int
+	// frontOpen, frontBudget: the frontier's limits (maxFrontSlots,
+	// frontBudget) when positive, to make it lose exactness on small
+	// histories (frontfall.go).
+	frontOpen, frontBudget int
 }
 
 // tuned is a variant with test-only knobs.
@@ -42,8 +46,11 @@ type tuned struct {
 // newTuned is NewContext with test-only knobs.
 func newTuned(ctx context.Context, obj h.Object, param string, opt Options, t tuning) (*Monitor, error) {
 	m, err := NewContext(ctx, obj, param, opt)
+	if err == nil && m.front != nil {
+		m.front.maxOpen, m.front.budget = t.frontOpen, t.frontBudget
+	}
 	if err != nil || m.chk == nil {
-		return m, err // a timeout, or the exact register check: no knob applies
+		return m, err // a timeout, or the exact register check: no other knob applies
 	}
 	stop := m.stopper()
 	if t.plainLimit {
@@ -98,4 +105,11 @@ func checkLogTuned(r io.Reader, name string, opt tuned) (Result, error) {
 		return Result{}, err
 	}
 	return m.replay(hist)
+}
+
+// checkFrontLimits is check with the frontier's limits lowered: at most
+// open operations followed open at once, at most budget configurations
+// per return (0: the production limit).
+func checkFrontLimits(hist *h.History, opt Options, open, budget int) Result {
+	return checkTuned(hist, tuned{Options: opt, tuning: tuning{frontOpen: open, frontBudget: budget}})
 }

@@ -94,6 +94,9 @@ type poolLabel struct {
 	n int
 	// from, to: a compare-and-set's old and new states (ids)
 	from, to uint32
+	// free: usable any number of times, not counted in used (the
+	// fallback's, frontfall.go)
+	free bool
 }
 
 // fconf is a configuration.
@@ -144,6 +147,17 @@ type frontier struct {
 	groups  map[[2]uint64][]int
 	all     []fconf
 	created int
+
+	// lost: why the frontier stopped being exact but goes on, soundly
+	// (frontfall.go); lostAt: the step where it was lost; lostSaid: the
+	// monitor warned. maxOpen, budget: test knobs for maxFrontSlots and
+	// frontBudget, 0 for those.
+	lost            string
+	lostAt          int
+	lostSaid        bool
+	maxOpen, budget int
+	degraded        int // how many returns degrade rebuilt
+	spent           int // configurations created since exactness was lost
 }
 
 func newFrontier(obj h.Object, init regState, hasInit bool) *frontier {
@@ -258,14 +272,14 @@ func (f *frontier) call(serial int, l h.Label, known bool, ret h.Value) {
 		return
 	}
 	p := -1
-	for i := range f.slots {
+	for i := range f.openLimit() {
 		if !f.slots[i].inUse {
 			p = i
 			break
 		}
 	}
 	if p < 0 {
-		f.giveUp(fmt.Sprintf("more than %d operations open at once", maxFrontSlots))
+		f.overflow(l, fmt.Sprintf("more than %d operations open at once", f.openLimit()))
 		return
 	}
 	f.slots[p] = fslot{inUse: true, serial: serial, l: l}
@@ -408,7 +422,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		if !f.cover(&c) {
 			return true
 		}
-		if f.created > frontBudget {
+		if f.created > f.confBudget() {
 			return false
 		}
 		if f.explains(&c, j, &l, want) {
@@ -424,7 +438,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	}
 	tooMany := func() bool {
 		f.stack = queue[:0]
-		f.giveUp(fmt.Sprintf("one return had more than %d configurations to explore", frontBudget))
+		f.degrade(j, l, fmt.Sprintf("one return had more than %d configurations to explore", f.confBudget()))
 		return true
 	}
 	for _, c := range f.confs {
@@ -486,8 +500,10 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 				continue
 			}
 			c2 := c.clone()
-			i, _ := slices.BinarySearch(c2.used, uint32(li))
-			c2.used = slices.Insert(c2.used, i, uint32(li))
+			if !pl.free {
+				i, _ := slices.BinarySearch(c2.used, uint32(li))
+				c2.used = slices.Insert(c2.used, i, uint32(li))
+			}
 			f.enter(&c2, ns, &pl.l)
 			if !add(c2) {
 				return tooMany()
@@ -643,6 +659,9 @@ func (f *frontier) prune(cs []fconf) []fconf {
 
 // avail is how many more times c may use pool label li.
 func (f *frontier) avail(c *fconf, li int) int {
+	if f.pool[li].free {
+		return 1
+	}
 	lo, _ := slices.BinarySearch(c.used, uint32(li))
 	hi, _ := slices.BinarySearch(c.used, uint32(li+1))
 	return f.pool[li].n - (hi - lo)
@@ -659,10 +678,35 @@ func (f *frontier) abandon(serial int) {
 		return
 	}
 	delete(f.bySerial, serial)
+	f.slotToPool(p, false)
+}
+
+// slotToPool turns the operation in slot p into a crashed one: a
+// transition of the pool if it may change the state (free: usable any
+// number of times), and the slot free.
+func (f *frontier) slotToPool(p int, free bool) {
 	l := f.slots[p].l
 	f.slots[p] = fslot{}
+	li := f.toPool(&l, free)
+	for i := range f.confs {
+		c := &f.confs[i]
+		if li >= 0 && !f.pool[li].free && c.taken&(1<<p) != 0 {
+			j, _ := slices.BinarySearch(c.used, uint32(li))
+			c.used = slices.Insert(c.used, j, uint32(li))
+		}
+		c.dropSlot(p)
+	}
+	f.confs = f.prune(f.confs)
+}
+
+// toPool adds one crashed operation with label l to the pool and returns
+// its transition's index, -1 when it changes nothing (a read, a
+// compare-and-set that returned fail). A free one makes its transition
+// usable any number of times (never an append's: the strings would
+// grow without end).
+func (f *frontier) toPool(l *h.Label, free bool) int {
 	li := -1
-	if stateChanging(&l) {
+	if stateChanging(l) && !(l.Method == h.CAS && !l.Pending && l.Ret == h.Fail) {
 		key := poolKey{l.Method, l.Arg, l.Old}
 		var ok bool
 		if li, ok = f.poolIdx[key]; !ok {
@@ -682,14 +726,7 @@ func (f *frontier) abandon(serial int) {
 			}
 		}
 		f.pool[li].n++
+		f.pool[li].free = f.pool[li].free || free && l.Method != h.Append
 	}
-	for i := range f.confs {
-		c := &f.confs[i]
-		if li >= 0 && c.taken&(1<<p) != 0 {
-			j, _ := slices.BinarySearch(c.used, uint32(li))
-			c.used = slices.Insert(c.used, j, uint32(li))
-		}
-		c.dropSlot(p)
-	}
-	f.confs = f.prune(f.confs)
+	return li
 }

@@ -270,6 +270,7 @@ type Monitor struct {
 	confirming  bool
 	crashed     []int
 	frontWarned bool
+	strp        *strParse         // a string register's ambiguous gets (strhonest.go)
 	coll        forget.CollSearch // a queue's or stack's summaries
 	// seg, segSerials and seqs are summarizeScope's buffers.
 	seg        h.History
@@ -508,6 +509,7 @@ func (m *Monitor) Step(a h.Action) (violation bool, err error) {
 	} else if i, err = m.win.add(&a); err != nil {
 		return false, err
 	}
+	m.noteStringParse(m.win.op(i))
 	m.seq++
 	var member = true
 	if a.Kind == h.Call {
@@ -633,6 +635,7 @@ func CheckLogFunc(r io.Reader, lo logfmt.Options, opt Options, onViolation func(
 // before the monitor steps it, so that an explanation can be built from
 // the history read.
 func checkLog(r io.Reader, lo logfmt.Options, opt Options, tee *ActionTee, onViolation func(Result)) (Result, error) {
+	lo.Abandons = true // "[ID] crash" lines: told to the monitor (Abandon)
 	rd := logfmt.NewReader(r, lo)
 	var m *Monitor
 	fail := func(err error) (Result, error) {
@@ -646,12 +649,21 @@ func checkLog(r io.Reader, lo logfmt.Options, opt Options, tee *ActionTee, onVio
 		return res, err
 	}
 	for {
-		a, err := rd.Next()
+		ev, err := rd.NextEvent()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return fail(err)
+		}
+		a := ev.Action
+		if ev.Abandon {
+			// The reader checked that the operation is open, so the
+			// monitor exists. It stays pending in the history (tee).
+			if err := m.Abandon(a.ID); err != nil {
+				return fail(fmt.Errorf("%s:%d: %w", lo.Name, a.Line, err))
+			}
+			continue
 		}
 		if rd.Named() {
 			return fail(fmt.Errorf("%s:%d: the log declares named objects: check it with CheckMulti", lo.Name, a.Line))

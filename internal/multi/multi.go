@@ -234,7 +234,9 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 			stopped = true
 			break
 		}
-		res.Steps++
+		if !ev.Abandon {
+			res.Steps++ // a crash is no action of the log
+		}
 		if ev.Kind == h.Call {
 			res.Operations++
 		}

@@ -245,8 +245,8 @@ func (r *Reader) fastReturn(id []byte, key uint64, b []byte, a *history.Action) 
 		nv = 1
 	}
 	o, _ := openset.Lookup(&r.open, id, key)
-	if o == nil {
-		return false
+	if o == nil || o.crashed != 0 {
+		return false // the general path words the error
 	}
 	switch o.ret {
 	case history.RetNone:

@@ -46,11 +46,24 @@ type Source interface {
 // NextEvent is Next with the object the action addresses. Events of one
 // object share one *ObjectDecl.
 func (r *Reader) NextEvent() (Event, error) {
-	a, err := r.Next()
+	var a history.Action
+	r.wantCrash = r.opt.Abandons
+	err := r.NextInto(&a)
+	r.wantCrash = false
 	if err != nil {
 		return Event{}, err
 	}
-	return Event{Object: r.last, Action: a}, nil
+	return Event{Object: r.last, Action: a, Abandon: r.crash}, nil
+}
+
+// NextIntoCrash is NextInto that also returns the log's "[ID] crash"
+// lines (docs/format.md), whatever Options.Abandons says: crash reports
+// one, and *a then holds only its ID and Line.
+func (r *Reader) NextIntoCrash(a *history.Action) (crash bool, err error) {
+	r.wantCrash = true
+	err = r.NextInto(a)
+	r.wantCrash = false
+	return err == nil && r.crash, err
 }
 
 // Named reports whether the log declares its objects by name

@@ -34,10 +34,11 @@ type Options struct {
 	Object history.Object
 	// Param is the object's parameter when the header gives none.
 	Param string
-	// Abandons: a foreign log's operation that ends without a result
-	// (Jepsen's :info, a :fail that says nothing) yields an Event with
+	// Abandons: an operation that will never return (a native log's
+	// "[ID] crash"; a foreign log's operation that ends without a result,
+	// Jepsen's :info or a :fail that says nothing) yields an Event with
 	// Abandon set, after which it stays open to the end. Without it, no
-	// event marks that point.
+	// event marks that point (Next never returns one).
 	Abandons bool
 }
 
@@ -64,6 +65,9 @@ type openOp struct {
 	// ret is what the method returns: its signature's Ret, known at the
 	// call (an object's methods have one signature each).
 	ret history.RetKind
+	// crashed is the line of its "[ID] crash", 0 when it did not crash:
+	// a crashed operation stays open to the end, and its id taken.
+	crashed int
 }
 
 // openID is an open operation's id, as the open set asks.
@@ -97,6 +101,11 @@ type Reader struct {
 
 	err error // sticky: once set, Next returns it forever
 	eof bool
+
+	// crash: the line parseLine read last was "[ID] crash"; wantCrash:
+	// NextInto returns such a line (NextEvent with Options.Abandons)
+	// rather than skipping it.
+	crash, wantCrash bool
 
 	// The fast path's state (fast.go): the methods of sigsOf's kind and
 	// those seen last, and the block an operation's strings are cut from
@@ -157,6 +166,7 @@ func (r *Reader) NextInto(a *history.Action) error {
 		*a = history.Action{}
 		return io.EOF
 	}
+	r.crash = false
 	for r.sc.Scan() {
 		r.line++
 		b := r.sc.Bytes()
@@ -175,6 +185,14 @@ func (r *Reader) NextInto(a *history.Action) error {
 			r.err = err
 			*a = history.Action{}
 			return err
+		}
+		if r.crash {
+			if !r.wantCrash {
+				continue
+			}
+			// Not an action: it counts in no Seq.
+			*a = act
+			return nil
 		}
 		if ok {
 			r.seq++
@@ -372,8 +390,9 @@ func (r *Reader) parseAction(s string, i int) (history.Action, error) {
 	// The keywords in any case; most logs write them in lower case.
 	isCall := kw.kind == tWord && (kw.text == "call" || strings.EqualFold(kw.text, "call"))
 	isRet := kw.kind == tWord && !isCall && (kw.text == "return" || strings.EqualFold(kw.text, "return"))
-	if !isCall && !isRet {
-		return a, r.errorf(kw.pos, "expected \"call\" or \"return\" after [%s], found %s", idText(id), kw.describe())
+	isCrash := kw.kind == tWord && strings.EqualFold(kw.text, "crash")
+	if !isCall && !isRet && !isCrash {
+		return a, r.errorf(kw.pos, "expected \"call\", \"return\" or \"crash\" after [%s], found %s", idText(id), kw.describe())
 	}
 	if r.obj == history.NoObject && r.named == nil {
 		if r.opt.Object == history.NoObject {
@@ -384,10 +403,37 @@ func (r *Reader) parseAction(s string, i int) (history.Action, error) {
 		}
 	}
 	r.started = true
-	if isCall {
+	switch {
+	case isCall:
 		return r.parseCall(&lx, id, p)
+	case isCrash:
+		return r.parseCrash(&lx, id, p)
 	}
 	return r.parseReturn(&lx, id, p)
+}
+
+// parseCrash parses the rest of "[ID] crash": the open operation ID will
+// never return. It stays pending to the end, its id taken, and may have
+// taken effect at any time after its call, or never (Jepsen's :info).
+func (r *Reader) parseCrash(lx *lexer, id string, idPos int) (history.Action, error) {
+	var a history.Action
+	if t := lx.next(); !isEnd(t) {
+		return a, r.errorf(t.pos, "unexpected %s after \"crash\"; expected the end of the line or a '#' comment", t.describe())
+	}
+	o, _ := r.open.Find(id)
+	switch {
+	case o == nil:
+		if line, ok := r.done.lookup(id); ok {
+			return a, r.errorf(idPos, "crash of [%s], which returned at line %d: only an open operation can crash", idText(id), line)
+		}
+		return a, r.errorf(idPos, "crash without call: no call [%s] is open", idText(id))
+	case o.crashed != 0:
+		return a, r.errorf(idPos, "second crash for [%s] (crashed at line %d)", idText(id), o.crashed)
+	}
+	o.crashed = r.line
+	r.last = o.obj
+	r.crash = true
+	return history.Action{ID: o.id, Line: r.line}, nil
 }
 
 func isEnd(t token) bool { return t.kind == tEOL || t.kind == tComment }
@@ -452,6 +498,9 @@ func (r *Reader) parseCall(lx *lexer, id string, idPos int) (history.Action, err
 	}
 
 	if o, _ := r.open.Find(id); o != nil {
+		if o.crashed != 0 {
+			return a, r.errorf(idPos, "duplicate id [%s]: it crashed at line %d and stays pending to the end, so its id is never free again", idText(id), o.crashed)
+		}
 		return a, r.errorf(idPos, "duplicate id [%s]: it is already open (called at line %d); an id may be reused only after its return", idText(id), o.line)
 	}
 	decl, err := r.callee(&m)
@@ -536,6 +585,9 @@ func (r *Reader) parseReturn(lx *lexer, id string, idPos int) (history.Action, e
 			return a, r.errorf(idPos, "second return for [%s] (returned at line %d)", idText(id), line)
 		}
 		return a, r.errorf(idPos, "return without call: no call [%s] is open", idText(id))
+	}
+	if o.crashed != 0 {
+		return a, r.errorf(idPos, "return of [%s], which crashed at line %d: a crashed operation never returns", idText(id), o.crashed)
 	}
 	sig, _ := history.SignatureOf(o.obj.Kind, o.label.Method)
 	n := len(vals)

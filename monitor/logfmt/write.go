@@ -123,3 +123,21 @@ func (lw *Writer) Write(a history.Action) error {
 
 // Flush writes any buffered data to the underlying writer.
 func (lw *Writer) Flush() error { return lw.w.Flush() }
+
+// AppendCrash appends the line "[ID] crash" (without newline) to dst: the
+// open operation ID will never return (docs/format.md, "Crashed
+// operations"). It reads the same in a log of named objects.
+func AppendCrash(dst []byte, id string) []byte {
+	dst = append(dst, '[')
+	dst = append(dst, id...)
+	return append(dst, "] crash"...)
+}
+
+// WriteCrash writes that the open operation id crashed: it will never
+// return, and may take effect once at any later time, or never.
+func (lw *Writer) WriteCrash(id string) error {
+	lw.buf = AppendCrash(lw.buf[:0], id)
+	lw.buf = append(lw.buf, '\n')
+	_, err := lw.w.Write(lw.buf)
+	return err
+}
