@@ -105,12 +105,14 @@ type fconf struct {
 	// taken since their call: as good as taken, and they may still be
 	// taken later.
 	hide uint64
-	seen []uint64 // open reads: slot<<32 | state id, sorted
-	used []uint32 // pool labels used, sorted, a multiset
+	// seenK: open reads whose result is known (fslot.known) that saw it
+	seenK uint64
+	seen  []uint64 // other open reads: slot<<32 | state id, sorted
+	used  []uint32 // pool labels used, sorted, a multiset
 }
 
 func (c *fconf) clone() fconf {
-	return fconf{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seen: slices.Clone(c.seen), used: slices.Clone(c.used)}
+	return fconf{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, seen: slices.Clone(c.seen), used: slices.Clone(c.used)}
 }
 
 type frontier struct {
@@ -141,14 +143,16 @@ type frontier struct {
 	poolCASAll []int
 	// cover's record of the configurations of one return, by state and
 	// operations taken; created counts them.
-	groups  map[[2]uint64][]int
+	groups  map[uint32][]gent
+	exact   map[ckey][]gent
+	need    []uint32 // covers' scratch
 	all     []fconf
 	created int
 }
 
 func newFrontier(obj h.Object, init regState, hasInit bool) *frontier {
 	f := &frontier{obj: obj, bySerial: map[int]int{}, poolIdx: map[poolKey]int{},
-		stateID: map[regState]uint32{}, groups: map[[2]uint64][]int{},
+		stateID: map[regState]uint32{}, groups: map[uint32][]gent{}, exact: map[ckey][]gent{},
 		poolWrite: map[uint32]int{}, poolCAS: map[h.Value][]int{}}
 	f.intern(regState{}) // id 0: no value
 	st := uint32(0)
@@ -216,7 +220,7 @@ func (f *frontier) enter(c *fconf, st uint32, l *h.Label) {
 			}
 		case h.Read:
 			if s.has && (!sl.known || sl.target == st) {
-				c.addSeen(p, st)
+				f.addSeen(c, p, st)
 			}
 		case h.CAS:
 			if c.taken&(1<<p) == 0 && s.has && s.val != sl.l.Old && !(sl.known && sl.ok) {
@@ -226,7 +230,12 @@ func (f *frontier) enter(c *fconf, st uint32, l *h.Label) {
 	}
 }
 
-func (c *fconf) addSeen(p int, st uint32) {
+// addSeen records that open read p saw state st in c.
+func (f *frontier) addSeen(c *fconf, p int, st uint32) {
+	if f.slots[p].known {
+		c.seenK |= 1 << p
+		return
+	}
 	x := uint64(p)<<32 | uint64(st)
 	i, found := slices.BinarySearch(c.seen, x)
 	if !found {
@@ -234,7 +243,11 @@ func (c *fconf) addSeen(p int, st uint32) {
 	}
 }
 
-func (c *fconf) hasSeen(p int, st uint32) bool {
+// hasSeen reports whether open read p saw state st in c.
+func (f *frontier) hasSeen(c *fconf, p int, st uint32) bool {
+	if f.slots[p].known {
+		return c.seenK&(1<<p) != 0 && st == f.slots[p].target
+	}
 	_, found := slices.BinarySearch(c.seen, uint64(p)<<32|uint64(st))
 	return found
 }
@@ -244,6 +257,7 @@ func (c *fconf) dropSlot(p int) {
 	c.taken &^= 1 << p
 	c.other &^= 1 << p
 	c.hide &^= 1 << p
+	c.seenK &^= 1 << p
 	lo, _ := slices.BinarySearch(c.seen, uint64(p)<<32)
 	hi, _ := slices.BinarySearch(c.seen, uint64(p+1)<<32)
 	if hi > lo {
@@ -289,7 +303,7 @@ func (f *frontier) call(serial int, l h.Label, known bool, ret h.Value) {
 		switch l.Method {
 		case h.Read:
 			if s.has && (!sl.known || sl.target == c.st) {
-				c.addSeen(p, c.st)
+				f.addSeen(c, p, c.st)
 			}
 		case h.CAS:
 			if s.has && s.val != l.Old && !(sl.known && sl.ok) {
@@ -303,7 +317,7 @@ func (f *frontier) call(serial int, l h.Label, known bool, ret h.Value) {
 func (f *frontier) explains(c *fconf, j int, l *h.Label, want uint32) bool {
 	switch {
 	case l.Method == h.Read:
-		return c.hasSeen(j, want)
+		return f.hasSeen(c, j, want)
 	case l.Method == h.CAS && l.Ret == h.Fail:
 		return c.taken&(1<<j) == 0 && c.other&(1<<j) != 0
 	}
@@ -335,7 +349,7 @@ func (f *frontier) wanted(c *fconf) (all bool) {
 			if !sl.known {
 				return true
 			}
-			if !c.hasSeen(p, sl.target) {
+			if !f.hasSeen(c, p, sl.target) {
 				f.want(sl.target)
 			}
 		case h.CAS:
@@ -504,7 +518,8 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	if cap(f.all) > 1<<14 {
 		// A rare return explored many: do not hold on to its room.
 		f.all, f.stack = nil, nil
-		f.groups = map[[2]uint64][]int{}
+		f.groups = map[uint32][]gent{}
+		f.exact = map[ckey][]gent{}
 	}
 	if f.checks%64 == 0 {
 		f.normalize()
@@ -562,12 +577,59 @@ func minus(a, b []uint32) []uint32 {
 	return out
 }
 
-// covers reports whether a covers b: the same state and operations
-// taken, and every way on open to b open to a: a's observers saw at least
-// b's, and a used at most the crashed operations b used.
-func covers(a, b *fconf) bool {
-	return a.st == b.st && a.taken == b.taken && a.other&b.other == b.other && a.hide&b.hide == b.hide &&
-		subset(b.seen, a.seen) && subset(a.used, b.used)
+// covers reports whether a covers b: the same state, and every way on
+// open to b open to a, so that b can go (docs/removal.md, "Covering").
+//   - Each open operation b took that a did not is a write hidden in a:
+//     as good as taken, and still free to take effect later.
+//   - Each open operation a took that b did not is a write, and a has, of
+//     the crashed writes of its value, one more left than b: where b
+//     takes the open write, a uses the crashed one, to the same effect
+//     (a crashed write may take effect at any time, an open one only
+//     until it returns).
+//   - a's observers saw at least b's (seen, other), a hides at least the
+//     writes b hides (but those a took), and a used, besides those, at
+//     most the crashed operations b used.
+//
+// Every move open to b is then open to a and leads to configurations of
+// which the one covers the other, and every return b explains a explains.
+func (f *frontier) covers(a, b *fconf) bool {
+	dA, dB := a.taken&^b.taken, b.taken&^a.taken
+	if a.st != b.st || a.hide&dB != dB || b.hide&^dA&^a.hide != 0 || a.other&b.other != b.other ||
+		a.seenK&b.seenK != b.seenK || !subset(b.seen, a.seen) {
+		return false
+	}
+	if dA == 0 {
+		return subset(a.used, b.used)
+	}
+	if dA&^f.writeMask() != 0 {
+		return false
+	}
+	need := f.need[:0]
+	need = append(need, a.used...)
+	for p := range f.slots {
+		if dA&(1<<p) == 0 {
+			continue
+		}
+		li, ok := f.poolWrite[f.slots[p].arg]
+		if !ok {
+			return false
+		}
+		i, _ := slices.BinarySearch(need, uint32(li))
+		need = slices.Insert(need, i, uint32(li))
+	}
+	f.need = need
+	return subset(need, b.used)
+}
+
+// writeMask is the open writes, by slot.
+func (f *frontier) writeMask() uint64 {
+	var m uint64
+	for p := range f.slots {
+		if f.slots[p].inUse && f.slots[p].l.Method == h.Write {
+			m |= 1 << p
+		}
+	}
+	return m
 }
 
 // subset reports whether the sorted multiset a is contained in b.
@@ -588,48 +650,94 @@ func subset[T uint32 | uint64](a, b []T) bool {
 	return true
 }
 
+// gent is a configuration as cover and prune index it: covers' tests
+// on bitsets, and a summary of its lists (one bit per hash), in one
+// place, so that the pairs that fail them, most, cost a few
+// instructions.
+type gent struct {
+	taken, other, hide, seenK uint64
+	seen, used                uint64 // the summaries of the lists
+	i                         int
+}
+
+func gentOf(c *fconf, i int) gent {
+	g := gent{taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, i: i}
+	for _, x := range c.seen {
+		g.seen |= 1 << ((x * 0x9E3779B97F4A7C15) >> 58)
+	}
+	for _, x := range c.used {
+		g.used |= 1 << ((uint64(x) * 0x9E3779B97F4A7C15) >> 58)
+	}
+	return g
+}
+
+// mayCover is covers' test on a's and b's bitsets and summaries: false
+// only if a does not cover b. writes is the open writes: a may have
+// taken some of them that b did not.
+func mayCover(a, b *gent, writes uint64) bool {
+	dA, dB := a.taken&^b.taken, b.taken&^a.taken
+	return dA&^writes == 0 && a.hide&dB == dB && b.hide&^dA&^a.hide == 0 && a.other&b.other == b.other &&
+		a.seenK&b.seenK == b.seenK && b.seen&^a.seen == 0 && a.used&^b.used == 0
+}
+
 // resetCover starts a new set of configurations for cover.
 func (f *frontier) resetCover() {
-	clear(f.groups)
+	clear(f.exact)
 	f.created = 0
 	f.all = f.all[:0]
 }
 
 // cover records c and reports whether it is new: no configuration
-// recorded since resetCover covers it.
+// recorded since resetCover with the same bitsets (state, taken, other,
+// hide, seenK) covers it. Configurations with other bitsets may cover it
+// too; prune finds those among the configurations kept. Comparing each
+// new configuration with only those of its bitsets keeps this linear in
+// practice: the configurations of one return can be many thousands.
 func (f *frontier) cover(c *fconf) bool {
-	g := [2]uint64{uint64(c.st), c.taken}
-	for _, i := range f.groups[g] {
-		if covers(&f.all[i], c) {
+	k := ckey{c.st, c.taken, c.other, c.hide, c.seenK}
+	g := f.exact[k]
+	e := gentOf(c, len(f.all))
+	for x := range g {
+		if mayCover(&g[x], &e, 0) && f.covers(&f.all[g[x].i], c) {
 			return false
 		}
 	}
-	f.groups[g] = append(f.groups[g], len(f.all))
+	f.exact[k] = append(g, e)
 	f.all = append(f.all, *c)
 	f.created++
 	return true
 }
 
+// ckey is a configuration's bitsets.
+type ckey struct {
+	st                        uint32
+	taken, other, hide, seenK uint64
+}
+
 // prune drops the configurations of cs that another covers (of two
-// that cover each other, the later). Only configurations with the same
-// state and operations taken can cover each other: they are compared by
-// group.
+// that cover each other, the later), comparing them by state.
 func (f *frontier) prune(cs []fconf) []fconf {
 	clear(f.groups)
 	for i := range cs {
-		g := [2]uint64{uint64(cs[i].st), cs[i].taken}
-		f.groups[g] = append(f.groups[g], i)
+		f.groups[cs[i].st] = append(f.groups[cs[i].st], gentOf(&cs[i], i))
 	}
+	writes := f.writeMask()
 	keep := f.keep[:0]
-	for i := range cs {
-		covered := false
-		for _, k := range f.groups[[2]uint64{uint64(cs[i].st), cs[i].taken}] {
-			if k != i && covers(&cs[k], &cs[i]) && !(k > i && covers(&cs[i], &cs[k])) {
-				covered = true
-				break
+	for range cs {
+		keep = append(keep, true)
+	}
+	for _, g := range f.groups {
+		for x := range g {
+			b := &g[x]
+			for y := range g {
+				a := &g[y]
+				if y != x && mayCover(a, b, writes) && f.covers(&cs[a.i], &cs[b.i]) &&
+					!(y > x && mayCover(b, a, writes) && f.covers(&cs[b.i], &cs[a.i])) {
+					keep[b.i] = false
+					break
+				}
 			}
 		}
-		keep = append(keep, !covered)
 	}
 	f.keep = keep
 	out := cs[:0]
