@@ -185,7 +185,9 @@ func closeFrontier(f *frontier) map[[2]uint64]bool {
 	seen := map[node]bool{}
 	out := map[[2]uint64]bool{}
 	var stack []fconf
-	stack = append(stack, f.confs...)
+	for i := range f.confs {
+		stack = append(stack, f.expand(&f.confs[i])...)
+	}
 	for len(stack) > 0 {
 		c := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]

@@ -351,7 +351,7 @@ func satmonReal(tb testing.TB, f realFile, opt Options) (Verdict, bool) {
 func BenchmarkRealHistories(b *testing.B) {
 	type side struct {
 		name      string
-		unit      string // name in metric units, which have no spaces
+		unit      string                         // name in metric units, which have no spaces
 		run       func(realFile) (Verdict, bool) // the verdict, and whether an ok is a proof
 		wall, cpu time.Duration
 		// agree counts the histories given verdicts.tsv's verdict;
