@@ -439,7 +439,12 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		}
 		if f.explains(&c, j, &l, want) {
 			out = append(out, c)
-			if c.taken&(1<<j) != 0 {
+			if c.taken&(1<<j) != 0 || !stateChanging(&l) || failed {
+				// What c would be extended by stays open (or
+				// crashed) after this return: the next return's
+				// search can take it, to the same effect, and an
+				// operation called meanwhile sees more states, not
+				// fewer, so c covers its extensions.
 				return true
 			}
 			// A write explained as hidden in the past may also take
