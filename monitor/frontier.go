@@ -895,7 +895,14 @@ func (f *frontier) merge(cs []fconf) []fconf {
 	}
 	byKey := map[mkey][]int{}
 	for i := range cs {
-		k := mkey{ckey{cs[i].st, cs[i].taken, cs[i].other, cs[i].hide, cs[i].seenK}, fmt.Sprint(cs[i].seen)}
+		if len(cs[i].used)+len(cs[i].alts) == 0 {
+			continue // nothing to merge on
+		}
+		var seen string
+		if len(cs[i].seen) > 0 {
+			seen = fmt.Sprint(cs[i].seen)
+		}
+		k := mkey{ckey{cs[i].st, cs[i].taken, cs[i].other, cs[i].hide, cs[i].seenK}, seen}
 		byKey[k] = append(byKey[k], i)
 	}
 	gone := make([]bool, len(cs))
@@ -935,6 +942,9 @@ func (f *frontier) merge(cs []fconf) []fconf {
 // mergeTwo is the configuration that stands for exactly a and b, when
 // they differ only in one crashed operation used.
 func mergeTwo(a, b *fconf) (fconf, bool) {
+	if len(a.used)+len(a.alts) != len(b.used)+len(b.alts) || len(a.used)+len(a.alts) == 0 {
+		return fconf{}, false
+	}
 	// As lists of sets, a label used a set of one.
 	sa, sb := asSets(a), asSets(b)
 	onlyA, onlyB := setsMinus(sa, sb), setsMinus(sb, sa)
