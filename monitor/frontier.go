@@ -51,7 +51,7 @@ import (
 // which crashed operation they used are merged into one that used either
 // (fconf.alts), exactly; one covers another across the operations taken
 // where a hidden write, or a crashed write of the same value left,
-// stands for an open write taken (covers; docs/removal.md, "Covering").
+// stands for an open write taken (covers; docs/removal.md, "Keeping it small").
 //
 // The window is therefore the open operations: bounded by the concurrency
 // (and not by the crashed operations, which are labels and counts). The
@@ -604,7 +604,7 @@ func minus(a, b []uint32) []uint32 {
 }
 
 // covers reports whether a covers b: the same state, and every way on
-// open to b open to a, so that b can go (docs/removal.md, "Covering").
+// open to b open to a, so that b can go (docs/removal.md, "Keeping it small").
 //   - Each open operation b took that a did not is a write hidden in a:
 //     as good as taken, and still free to take effect later.
 //   - Each open operation a took that b did not is a write, and a has, of
