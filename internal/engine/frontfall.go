@@ -82,7 +82,8 @@ func (f *frontier) degrade(j int, l h.Label, why string) {
 	f.degraded++
 	// The exploration's room: this return was a rare one.
 	f.all, f.stack = nil, nil
-	f.groups = map[[2]uint64][]int{}
+	f.groups = map[uint32][]gent{}
+	f.exact = map[ckey][]gent{}
 	sets := l.Method == h.Write || l.Method == h.CAS && l.Ret == h.OK
 	if sets {
 		f.slots[j] = fslot{}
@@ -110,7 +111,7 @@ func (f *frontier) degrade(j int, l h.Label, why string) {
 		return
 	}
 	for i := range f.confs {
-		f.confs[i].used = nil
+		f.confs[i].used, f.confs[i].alts = nil, nil
 	}
 	f.confs = f.prune(f.confs)
 }

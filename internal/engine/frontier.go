@@ -47,7 +47,11 @@ import (
 // usable as many times as crashed operations carry it: a configuration
 // counts which it used (used), and crashed operations with one label are
 // counted, not enumerated. A crashed read or failed compare-and-set
-// changes nothing and is dropped.
+// changes nothing and is dropped. Configurations that differ only in
+// which crashed operation they used are merged into one that used either
+// (fconf.alts), exactly; one covers another across the operations taken
+// where a hidden write, or a crashed write of the same value left,
+// stands for an open write taken (covers; docs/removal.md, "Keeping it small").
 //
 // The window is therefore the open operations: bounded by the concurrency
 // (and not by the crashed operations, which are labels and counts). The
@@ -108,12 +112,21 @@ type fconf struct {
 	// taken since their call: as good as taken, and they may still be
 	// taken later.
 	hide uint64
-	seen []uint64 // open reads: slot<<32 | state id, sorted
-	used []uint32 // pool labels used, sorted, a multiset
+	// seenK: open reads whose result is known (fslot.known) that saw it
+	seenK uint64
+	seen  []uint64 // other open reads: slot<<32 | state id, sorted
+	used  []uint32 // pool labels used, sorted, a multiset
+	// alts: crashed operations used, each one of a set of pool labels
+	// (sorted, two or more): c stands for every configuration that picks
+	// one label of each set and adds them to used. Configurations that
+	// differ only in which crashed operation they used are merged so
+	// (merge), exactly: the sets are never read but as such unions, and
+	// are not shared between configurations once changed.
+	alts [][]uint32
 }
 
 func (c *fconf) clone() fconf {
-	return fconf{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seen: slices.Clone(c.seen), used: slices.Clone(c.used)}
+	return fconf{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, seen: slices.Clone(c.seen), used: slices.Clone(c.used), alts: slices.Clone(c.alts)}
 }
 
 type frontier struct {
@@ -144,7 +157,10 @@ type frontier struct {
 	poolCASAll []int
 	// cover's record of the configurations of one return, by state and
 	// operations taken; created counts them.
-	groups  map[[2]uint64][]int
+	groups  map[uint32][]gent
+	exact   map[ckey][]gent
+	need    []uint32 // covers' scratch
+	rest    []uint32 // usedCovers' scratch
 	all     []fconf
 	created int
 
@@ -162,7 +178,7 @@ type frontier struct {
 
 func newFrontier(obj h.Object, init regState, hasInit bool) *frontier {
 	f := &frontier{obj: obj, bySerial: map[int]int{}, poolIdx: map[poolKey]int{},
-		stateID: map[regState]uint32{}, groups: map[[2]uint64][]int{},
+		stateID: map[regState]uint32{}, groups: map[uint32][]gent{}, exact: map[ckey][]gent{},
 		poolWrite: map[uint32]int{}, poolCAS: map[h.Value][]int{}}
 	f.intern(regState{}) // id 0: no value
 	st := uint32(0)
@@ -230,7 +246,7 @@ func (f *frontier) enter(c *fconf, st uint32, l *h.Label) {
 			}
 		case h.Read:
 			if s.has && (!sl.known || sl.target == st) {
-				c.addSeen(p, st)
+				f.addSeen(c, p, st)
 			}
 		case h.CAS:
 			if c.taken&(1<<p) == 0 && s.has && s.val != sl.l.Old && !(sl.known && sl.ok) {
@@ -240,7 +256,12 @@ func (f *frontier) enter(c *fconf, st uint32, l *h.Label) {
 	}
 }
 
-func (c *fconf) addSeen(p int, st uint32) {
+// addSeen records that open read p saw state st in c.
+func (f *frontier) addSeen(c *fconf, p int, st uint32) {
+	if f.slots[p].known {
+		c.seenK |= 1 << p
+		return
+	}
 	x := uint64(p)<<32 | uint64(st)
 	i, found := slices.BinarySearch(c.seen, x)
 	if !found {
@@ -248,7 +269,11 @@ func (c *fconf) addSeen(p int, st uint32) {
 	}
 }
 
-func (c *fconf) hasSeen(p int, st uint32) bool {
+// hasSeen reports whether open read p saw state st in c.
+func (f *frontier) hasSeen(c *fconf, p int, st uint32) bool {
+	if f.slots[p].known {
+		return c.seenK&(1<<p) != 0 && st == f.slots[p].target
+	}
 	_, found := slices.BinarySearch(c.seen, uint64(p)<<32|uint64(st))
 	return found
 }
@@ -258,6 +283,7 @@ func (c *fconf) dropSlot(p int) {
 	c.taken &^= 1 << p
 	c.other &^= 1 << p
 	c.hide &^= 1 << p
+	c.seenK &^= 1 << p
 	lo, _ := slices.BinarySearch(c.seen, uint64(p)<<32)
 	hi, _ := slices.BinarySearch(c.seen, uint64(p+1)<<32)
 	if hi > lo {
@@ -303,7 +329,7 @@ func (f *frontier) call(serial int, l h.Label, known bool, ret h.Value) {
 		switch l.Method {
 		case h.Read:
 			if s.has && (!sl.known || sl.target == c.st) {
-				c.addSeen(p, c.st)
+				f.addSeen(c, p, c.st)
 			}
 		case h.CAS:
 			if s.has && s.val != l.Old && !(sl.known && sl.ok) {
@@ -317,7 +343,7 @@ func (f *frontier) call(serial int, l h.Label, known bool, ret h.Value) {
 func (f *frontier) explains(c *fconf, j int, l *h.Label, want uint32) bool {
 	switch {
 	case l.Method == h.Read:
-		return c.hasSeen(j, want)
+		return f.hasSeen(c, j, want)
 	case l.Method == h.CAS && l.Ret == h.Fail:
 		return c.taken&(1<<j) == 0 && c.other&(1<<j) != 0
 	}
@@ -349,7 +375,7 @@ func (f *frontier) wanted(c *fconf) (all bool) {
 			if !sl.known {
 				return true
 			}
-			if !c.hasSeen(p, sl.target) {
+			if !f.hasSeen(c, p, sl.target) {
 				f.want(sl.target)
 			}
 		case h.CAS:
@@ -427,7 +453,12 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		}
 		if f.explains(&c, j, &l, want) {
 			out = append(out, c)
-			if c.taken&(1<<j) != 0 {
+			if c.taken&(1<<j) != 0 || !stateChanging(&l) || failed {
+				// What c would be extended by stays open (or
+				// crashed) after this return: the next return's
+				// search can take it, to the same effect, and an
+				// operation called meanwhile sees more states, not
+				// fewer, so c covers its extensions.
 				return true
 			}
 			// A write explained as hidden in the past may also take
@@ -492,21 +523,30 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		}
 		for _, li := range pool {
 			pl := &f.pool[li]
-			if f.avail(&c, li) == 0 {
-				continue
-			}
 			ns, ok := f.apply(c.st, &pl.l)
 			if !ok || ns == c.st {
 				continue
 			}
-			c2 := c.clone()
-			if !pl.free {
-				i, _ := slices.BinarySearch(c2.used, uint32(li))
-				c2.used = slices.Insert(c2.used, i, uint32(li))
+			// Where some of the configurations c stands for have used
+			// every crashed operation with label li, c is split on the
+			// sets that hold li: only those left with one may use it.
+			from := []fconf{c}
+			if f.avail(&c, li) == 0 {
+				from = f.splitOn(&c, uint32(li))
 			}
-			f.enter(&c2, ns, &pl.l)
-			if !add(c2) {
-				return tooMany()
+			for k := range from {
+				if f.avail(&from[k], li) == 0 {
+					continue
+				}
+				c2 := from[k].clone()
+				if !pl.free { // a free label is never counted used (frontfall.go)
+					i, _ := slices.BinarySearch(c2.used, uint32(li))
+					c2.used = slices.Insert(c2.used, i, uint32(li))
+				}
+				f.enter(&c2, ns, &pl.l)
+				if !add(c2) {
+					return tooMany()
+				}
 			}
 		}
 	}
@@ -515,12 +555,13 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	for i := range out {
 		out[i].dropSlot(j)
 	}
-	f.confs = f.prune(out)
+	f.confs = f.prune(f.merge(f.prune(out)))
 	f.maxConfs = max(f.maxConfs, len(f.confs))
 	if cap(f.all) > 1<<14 {
 		// A rare return explored many: do not hold on to its room.
 		f.all, f.stack = nil, nil
-		f.groups = map[[2]uint64][]int{}
+		f.groups = map[uint32][]gent{}
+		f.exact = map[ckey][]gent{}
 	}
 	if f.checks%64 == 0 {
 		f.normalize()
@@ -578,12 +619,59 @@ func minus(a, b []uint32) []uint32 {
 	return out
 }
 
-// covers reports whether a covers b: the same state and operations
-// taken, and every way on open to b open to a: a's observers saw at least
-// b's, and a used at most the crashed operations b used.
-func covers(a, b *fconf) bool {
-	return a.st == b.st && a.taken == b.taken && a.other&b.other == b.other && a.hide&b.hide == b.hide &&
-		subset(b.seen, a.seen) && subset(a.used, b.used)
+// covers reports whether a covers b: the same state, and every way on
+// open to b open to a, so that b can go (docs/removal.md, "Keeping it small").
+//   - Each open operation b took that a did not is a write hidden in a:
+//     as good as taken, and still free to take effect later.
+//   - Each open operation a took that b did not is a write, and a has, of
+//     the crashed writes of its value, one more left than b: where b
+//     takes the open write, a uses the crashed one, to the same effect
+//     (a crashed write may take effect at any time, an open one only
+//     until it returns).
+//   - a's observers saw at least b's (seen, other), a hides at least the
+//     writes b hides (but those a took), and a used, besides those, at
+//     most the crashed operations b used.
+//
+// Every move open to b is then open to a and leads to configurations of
+// which the one covers the other, and every return b explains a explains.
+func (f *frontier) covers(a, b *fconf) bool {
+	dA, dB := a.taken&^b.taken, b.taken&^a.taken
+	if a.st != b.st || a.hide&dB != dB || b.hide&^dA&^a.hide != 0 || a.other&b.other != b.other ||
+		a.seenK&b.seenK != b.seenK || !subset(b.seen, a.seen) {
+		return false
+	}
+	if dA == 0 {
+		return f.usedCovers(a.used, a.alts, b)
+	}
+	if dA&^f.writeMask() != 0 {
+		return false
+	}
+	need := f.need[:0]
+	need = append(need, a.used...)
+	for p := range f.slots {
+		if dA&(1<<p) == 0 {
+			continue
+		}
+		li, ok := f.poolWrite[f.slots[p].arg]
+		if !ok {
+			return false
+		}
+		i, _ := slices.BinarySearch(need, uint32(li))
+		need = slices.Insert(need, i, uint32(li))
+	}
+	f.need = need
+	return f.usedCovers(need, a.alts, b)
+}
+
+// writeMask is the open writes, by slot.
+func (f *frontier) writeMask() uint64 {
+	var m uint64
+	for p := range f.slots {
+		if f.slots[p].inUse && f.slots[p].l.Method == h.Write {
+			m |= 1 << p
+		}
+	}
+	return m
 }
 
 // subset reports whether the sorted multiset a is contained in b.
@@ -604,48 +692,94 @@ func subset[T uint32 | uint64](a, b []T) bool {
 	return true
 }
 
+// gent is a configuration as cover and prune index it: covers' tests
+// on bitsets, and a summary of its lists (one bit per hash), in one
+// place, so that the pairs that fail them, most, cost a few
+// instructions.
+type gent struct {
+	taken, other, hide, seenK uint64
+	seen, used                uint64 // the summaries of the lists
+	i                         int
+}
+
+func gentOf(c *fconf, i int) gent {
+	g := gent{taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, i: i}
+	for _, x := range c.seen {
+		g.seen |= 1 << ((x * 0x9E3779B97F4A7C15) >> 58)
+	}
+	for _, x := range c.used {
+		g.used |= 1 << ((uint64(x) * 0x9E3779B97F4A7C15) >> 58)
+	}
+	return g
+}
+
+// mayCover is covers' test on a's and b's bitsets and summaries: false
+// only if a does not cover b. writes is the open writes: a may have
+// taken some of them that b did not.
+func mayCover(a, b *gent, writes uint64) bool {
+	dA, dB := a.taken&^b.taken, b.taken&^a.taken
+	return dA&^writes == 0 && a.hide&dB == dB && b.hide&^dA&^a.hide == 0 && a.other&b.other == b.other &&
+		a.seenK&b.seenK == b.seenK && b.seen&^a.seen == 0 && a.used&^b.used == 0
+}
+
 // resetCover starts a new set of configurations for cover.
 func (f *frontier) resetCover() {
-	clear(f.groups)
+	clear(f.exact)
 	f.created = 0
 	f.all = f.all[:0]
 }
 
 // cover records c and reports whether it is new: no configuration
-// recorded since resetCover covers it.
+// recorded since resetCover with the same bitsets (state, taken, other,
+// hide, seenK) covers it. Configurations with other bitsets may cover it
+// too; prune finds those among the configurations kept. Comparing each
+// new configuration with only those of its bitsets keeps this linear in
+// practice: the configurations of one return can be many thousands.
 func (f *frontier) cover(c *fconf) bool {
-	g := [2]uint64{uint64(c.st), c.taken}
-	for _, i := range f.groups[g] {
-		if covers(&f.all[i], c) {
+	k := ckey{c.st, c.taken, c.other, c.hide, c.seenK}
+	g := f.exact[k]
+	e := gentOf(c, len(f.all))
+	for x := range g {
+		if mayCover(&g[x], &e, 0) && f.covers(&f.all[g[x].i], c) {
 			return false
 		}
 	}
-	f.groups[g] = append(f.groups[g], len(f.all))
+	f.exact[k] = append(g, e)
 	f.all = append(f.all, *c)
 	f.created++
 	return true
 }
 
+// ckey is a configuration's bitsets.
+type ckey struct {
+	st                        uint32
+	taken, other, hide, seenK uint64
+}
+
 // prune drops the configurations of cs that another covers (of two
-// that cover each other, the later). Only configurations with the same
-// state and operations taken can cover each other: they are compared by
-// group.
+// that cover each other, the later), comparing them by state.
 func (f *frontier) prune(cs []fconf) []fconf {
 	clear(f.groups)
 	for i := range cs {
-		g := [2]uint64{uint64(cs[i].st), cs[i].taken}
-		f.groups[g] = append(f.groups[g], i)
+		f.groups[cs[i].st] = append(f.groups[cs[i].st], gentOf(&cs[i], i))
 	}
+	writes := f.writeMask()
 	keep := f.keep[:0]
-	for i := range cs {
-		covered := false
-		for _, k := range f.groups[[2]uint64{uint64(cs[i].st), cs[i].taken}] {
-			if k != i && covers(&cs[k], &cs[i]) && !(k > i && covers(&cs[i], &cs[k])) {
-				covered = true
-				break
+	for range cs {
+		keep = append(keep, true)
+	}
+	for _, g := range f.groups {
+		for x := range g {
+			b := &g[x]
+			for y := range g {
+				a := &g[y]
+				if y != x && mayCover(a, b, writes) && f.covers(&cs[a.i], &cs[b.i]) &&
+					!(y > x && mayCover(b, a, writes) && f.covers(&cs[b.i], &cs[a.i])) {
+					keep[b.i] = false
+					break
+				}
 			}
 		}
-		keep = append(keep, !covered)
 	}
 	f.keep = keep
 	out := cs[:0]
@@ -657,14 +791,233 @@ func (f *frontier) prune(cs []fconf) []fconf {
 	return out
 }
 
-// avail is how many more times c may use pool label li.
+// avail is how many more times every configuration c stands for may
+// use pool label li.
 func (f *frontier) avail(c *fconf, li int) int {
 	if f.pool[li].free {
 		return 1
 	}
 	lo, _ := slices.BinarySearch(c.used, uint32(li))
 	hi, _ := slices.BinarySearch(c.used, uint32(li+1))
-	return f.pool[li].n - (hi - lo)
+	n := f.pool[li].n - (hi - lo)
+	for _, a := range c.alts {
+		if _, found := slices.BinarySearch(a, uint32(li)); found {
+			n--
+		}
+	}
+	return n
+}
+
+// splitOn is c as configurations that stand for the same, each set of
+// c.alts that holds li resolved into li or the rest of the set.
+func (f *frontier) splitOn(c *fconf, li uint32) []fconf {
+	out := []fconf{{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, seen: c.seen, used: c.used}}
+	for _, a := range c.alts {
+		i, found := slices.BinarySearch(a, li)
+		if !found {
+			for k := range out {
+				out[k].alts = append(out[k].alts, a)
+			}
+			continue
+		}
+		rest := slices.Delete(slices.Clone(a), i, i+1)
+		n := len(out)
+		for k := range n {
+			// out[k] picks li; a copy picks one of rest.
+			o := out[k].clone()
+			if len(rest) == 1 {
+				j, _ := slices.BinarySearch(o.used, rest[0])
+				o.used = slices.Insert(o.used, j, rest[0])
+			} else {
+				o.alts = append(o.alts, rest)
+			}
+			out = append(out, o)
+			u := slices.Clone(out[k].used)
+			j, _ := slices.BinarySearch(u, li)
+			out[k].used = slices.Insert(u, j, li)
+		}
+	}
+	return out
+}
+
+// expand is every configuration c stands for, its sets resolved.
+func (f *frontier) expand(c *fconf) []fconf {
+	out := []fconf{c.clone()}
+	out[0].alts = nil
+	for _, a := range c.alts {
+		var next []fconf
+		for _, o := range out {
+			for _, li := range a {
+				o2 := o.clone()
+				j, _ := slices.BinarySearch(o2.used, li)
+				o2.used = slices.Insert(o2.used, j, li)
+				next = append(next, o2)
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// usedCovers reports whether every choice of crashed operations b stands
+// for contains one a (used, alts) stands for: a's labels among b's, and
+// each of a's sets matched to one of b's that it contains or to one of
+// b's other labels that it holds.
+func (f *frontier) usedCovers(used []uint32, alts [][]uint32, b *fconf) bool {
+	if !subset(used, b.used) {
+		return false
+	}
+	if len(alts) == 0 {
+		return true
+	}
+	rest := minus(append(f.rest[:0], b.used...), used)
+	f.rest = rest
+	var doneAlt, doneRest uint64
+	for _, x := range alts {
+		found := false
+		for k, y := range b.alts {
+			if k < 64 && doneAlt&(1<<k) == 0 && subset(y, x) {
+				doneAlt |= 1 << k
+				found = true
+				break
+			}
+		}
+		for k := 0; !found && k < len(rest) && k < 64; k++ {
+			if doneRest&(1<<k) == 0 {
+				if _, in := slices.BinarySearch(x, rest[k]); in {
+					doneRest |= 1 << k
+					found = true
+				}
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// merge replaces, among cs, each two configurations that differ only in
+// one crashed operation used (a label, or a set of them) by one that uses
+// either: it stands for exactly the two. Configurations that used
+// different crashed operations to the same effect (a write of any value
+// no open operation observes, later overwritten) otherwise multiply with
+// every crashed operation, and stay apart for ever: a crashed operation
+// may take effect at any later time.
+func (f *frontier) merge(cs []fconf) []fconf {
+	if len(cs) < 2 || len(f.pool) == 0 {
+		return cs
+	}
+	type mkey struct {
+		ckey
+		seen string
+	}
+	byKey := map[mkey][]int{}
+	for i := range cs {
+		if len(cs[i].used)+len(cs[i].alts) == 0 {
+			continue // nothing to merge on
+		}
+		var seen string
+		if len(cs[i].seen) > 0 {
+			seen = fmt.Sprint(cs[i].seen)
+		}
+		k := mkey{ckey{cs[i].st, cs[i].taken, cs[i].other, cs[i].hide, cs[i].seenK}, seen}
+		byKey[k] = append(byKey[k], i)
+	}
+	gone := make([]bool, len(cs))
+	merged := false
+	for _, g := range byKey {
+		if len(g) < 2 {
+			continue
+		}
+		for x := 0; x < len(g); x++ {
+			if gone[g[x]] {
+				continue
+			}
+			for y := x + 1; y < len(g); y++ {
+				if gone[g[y]] {
+					continue
+				}
+				if m, ok := mergeTwo(&cs[g[x]], &cs[g[y]]); ok {
+					cs[g[x]] = m
+					gone[g[y]] = true
+					merged = true
+				}
+			}
+		}
+	}
+	if !merged {
+		return cs
+	}
+	out := cs[:0]
+	for i := range cs {
+		if !gone[i] {
+			out = append(out, cs[i])
+		}
+	}
+	return out
+}
+
+// mergeTwo is the configuration that stands for exactly a and b, when
+// they differ only in one crashed operation used.
+func mergeTwo(a, b *fconf) (fconf, bool) {
+	if len(a.used)+len(a.alts) != len(b.used)+len(b.alts) || len(a.used)+len(a.alts) == 0 {
+		return fconf{}, false
+	}
+	// As lists of sets, a label used a set of one.
+	sa, sb := asSets(a), asSets(b)
+	onlyA, onlyB := setsMinus(sa, sb), setsMinus(sb, sa)
+	if len(onlyA) != 1 || len(onlyB) != 1 {
+		return fconf{}, false
+	}
+	u := append(slices.Clone(onlyA[0]), onlyB[0]...)
+	slices.Sort(u)
+	u = slices.Compact(u)
+	m := fconf{st: a.st, taken: a.taken, other: a.other, hide: a.hide, seenK: a.seenK, seen: a.seen}
+	for _, x := range setsMinus(sa, onlyA) {
+		if len(x) == 1 {
+			m.used = append(m.used, x[0])
+		} else {
+			m.alts = append(m.alts, x)
+		}
+	}
+	slices.Sort(m.used)
+	if len(u) == 1 {
+		j, _ := slices.BinarySearch(m.used, u[0])
+		m.used = slices.Insert(m.used, j, u[0])
+	} else {
+		m.alts = append(m.alts, u)
+	}
+	return m, true
+}
+
+// asSets is c's crashed operations used as a list of sets of labels.
+func asSets(c *fconf) [][]uint32 {
+	out := make([][]uint32, 0, len(c.used)+len(c.alts))
+	for i := range c.used {
+		out = append(out, c.used[i:i+1])
+	}
+	return append(out, c.alts...)
+}
+
+// setsMinus is the list a less b, as multisets of sets.
+func setsMinus(a, b [][]uint32) [][]uint32 {
+	used := make([]bool, len(b))
+	var out [][]uint32
+	for _, x := range a {
+		found := false
+		for k, y := range b {
+			if !used[k] && slices.Equal(x, y) {
+				used[k] = true
+				found = true
+				break
+			}
+		}
+		if !found {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // abandon turns the open operation serial into a crashed one: it will
