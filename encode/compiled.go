@@ -851,7 +851,7 @@ func (e *Encoder) crec(st *instState, level int) {
 				e.cbind(st, lv, level, o, tied, admitted)
 			}
 		}
-	case lv.quick && e.virt && e.lazy != nil && !e.scr.noQuick:
+	case lv.quick && e.virt && e.lazy != nil && (e.hk == nil || !e.hk.noQuick):
 		// As below, passing over the candidates quickHolds finds ground
 		// nothing; one without a true match variable of its own
 		// (clevel.quick: the witness's x is the level's variable) is
@@ -862,7 +862,7 @@ func (e *Encoder) crec(st *instState, level int) {
 				e.cbind(st, lv, level, o, tied, false)
 			}
 		}
-		if len(tail) >= quickMin && !e.scr.noRuns && lv.gen == nil && !tied && v != st.fixed && m != h.NoMethod {
+		if len(tail) >= quickMin && (e.hk == nil || !e.hk.noRuns) && lv.gen == nil && !tied && v != st.fixed && m != h.NoMethod {
 			e.quickTail(st, lv, level, tail, limit, admitted)
 			break
 		}
@@ -1434,7 +1434,7 @@ func (e *Encoder) witnessesXCut(st *instState, x *Op, limit int) {
 // look-up of its variable.
 func (e *Encoder) rowExcluded(t *template, x *Op) int {
 	l := x.trueAsX
-	if t.witSrc < 0 || l == noLit || !e.injective || e.lazy == nil || e.val(l) != 1 || e.scr.noQuick {
+	if t.witSrc < 0 || l == noLit || !e.injective || e.lazy == nil || e.val(l) != 1 || e.hk != nil && e.hk.noQuick {
 		return -1
 	}
 	if m := &e.reg.meaning[l.Var()]; m.kind == vMatch && int(m.x) == x.Serial {

@@ -138,7 +138,7 @@ func TestCompiledAgreesWithInterpreter(t *testing.T) {
 func compareRuns(t *testing.T, name string, k *theory.Kernel, acts []h.Action, lazy bool, seed int64) {
 	t.Helper()
 	compareVariants(t, name, k, acts, lazy, seed, [2]string{"the interpreter", "the template"},
-		func(e *Encoder, first bool) { e.interpret = first })
+		func(e *Encoder, first bool) { e.test().interpret = first })
 }
 
 // compareVariants runs acts through two encoders of k that setup makes
@@ -503,7 +503,7 @@ func TestQuickHoldsAgrees(t *testing.T) {
 			compareVariants(t, fmt.Sprintf("%v/seed%d", obj, seed), k, acts, true, seed,
 				[2]string{"without quickHolds", "with quickHolds"},
 				func(e *Encoder, first bool) {
-					e.scr.noQuick = first
+					e.test().noQuick = first
 					if !first {
 						quick = e
 					}
@@ -541,7 +541,7 @@ func TestQuickRunsAgree(t *testing.T) {
 			compareVariants(t, fmt.Sprintf("%v/seed%d", obj, seed), k, generate(t, cfg), true, seed,
 				[2]string{"without runs", "with runs"},
 				func(e *Encoder, first bool) {
-					e.scr.noRuns = first
+					e.test().noRuns = first
 					if !first {
 						runs = e
 					}

@@ -178,11 +178,8 @@ type Encoder struct {
 	// retLive[id] counts the returned operations of the window whose
 	// return value has ID id, with virt (callPartners).
 	retLive []int32
-	// interpret makes instances ground every axiom with the formula
-	// interpreter, the reference the templates are tested against.
-	interpret bool
-	lazy      Values     // non-nil: transitivity is generated on demand
-	assign    *[]z.Value // lazy's assignment as a table (Values), read by val
+	lazy    Values     // non-nil: transitivity is generated on demand
+	assign  *[]z.Value // lazy's assignment as a table (Values), read by val
 
 	methPair [memoMethods * memoMethods]bool // methodsMayMatch's table, by method pair
 	retKinds [memoMethods]h.RetKind          // retPossible's memo, by method (0: not yet)
@@ -200,10 +197,7 @@ type Encoder struct {
 
 	bindings int    // GroundingStats
 	stamp    uint32 // marks operations (Op.mark) for one pass
-	// plainEdge, when set (by tests), replaces edgeAssigned: a version
-	// without its shortcuts, whose clauses the tests compare.
-	plainEdge func(p, q *Op, l Lit)
-	afterBuf  []*Op // openAfter's result
+	afterBuf []*Op  // openAfter's result
 	// openLists are openAfter's lists, for the few operations (stalled
 	// ones) it reads; openUse counts its calls, to replace the list
 	// least recently used.
@@ -228,6 +222,8 @@ type Encoder struct {
 	stop    func() bool // polled during long groundings (Config.Stop)
 	stopped bool
 	polls   uint32
+
+	hk *hooks // tests' switches (hooks.go); nil outside tests
 }
 
 // Values is the solver whose assignment the lazy grounding reads: it

@@ -660,7 +660,7 @@ func futureValue(f *theory.Formula, nf, fut int) tri {
 // already emitted for good. extra literals are added to every clause.
 func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 	nf := len(a.Forall)
-	compiled := a.tmpl != nil && !e.interpret
+	compiled := a.tmpl != nil && (e.hk == nil || !e.hk.interpret)
 	// At a return (must returned, closed), the fixed plans the template
 	// enters are known from must's label and partner lists alone, which
 	// grounding does not change: the variables whose first level

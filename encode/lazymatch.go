@@ -81,7 +81,7 @@ func (e *Encoder) flushMatches() {
 
 // flushNew is flushMatches when there are new match variables.
 func (e *Encoder) flushNew() {
-	if e.matchPRC && !flushByActs {
+	if e.matchPRC && (e.hk == nil || !e.hk.flushByActs) {
 		e.flushPairRowCol() // the queue's, stack's and priority queue's
 		return
 	}
@@ -134,10 +134,6 @@ func (e *Encoder) flushPairRowCol() {
 		e.exclusionMade(m, m.y.trueAsY, false)
 	}
 }
-
-// flushByActs (tests only) makes flushMatches go through its loop over
-// the actions even for those flushPairRowCol writes out.
-var flushByActs bool
 
 // newMatch is a match variable v = match(x,y) waiting for flushMatches.
 type newMatch struct {

@@ -45,8 +45,8 @@ import (
 //
 //go:noinline
 func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
-	if e.plainEdge != nil {
-		e.plainEdge(p, q, l)
+	if e.hk != nil && e.hk.plainEdge != nil {
+		e.hk.plainEdge(p, q, l)
 		return
 	}
 	p.succ = e.tab.push(p.succ, q)
@@ -333,7 +333,7 @@ func markAll(l []*Op, mark uint32) {
 	}
 }
 
-// checkOverlapsP (tests: checkConcMarks) checks overlapsP against p.conc
+// checkOverlapsP (tests: hooks.checkConcMarks) checks overlapsP against p.conc
 // for every operation usedAssigned may ask it of; it returns true (and
 // panics if one disagrees).
 func (e *Encoder) checkOverlapsP(p *Op) bool {
@@ -342,7 +342,7 @@ func (e *Encoder) checkOverlapsP(p *Op) bool {
 			if y == p {
 				continue
 			}
-			concChecked++
+			e.hk.concChecked++
 			if overlapsP(y, p) != slices.Contains(p.conc, y) {
 				panic("encode: usedAssigned: overlapsP does not say which operations are in p.conc")
 			}
@@ -350,14 +350,6 @@ func (e *Encoder) checkOverlapsP(p *Op) bool {
 	}
 	return true
 }
-
-// checkConcMarks (tests only) makes usedAssigned check, where it reads
-// from real time whether an operation is in p.conc, that p.conc says so;
-// concChecked counts the checks.
-var (
-	checkConcMarks bool
-	concChecked    int
-)
 
 // usedAssigned visits the clauses in which ¬used(p) is now false: every
 // cycle through p with two overlapping pairs. Such a clause can only be
@@ -397,7 +389,7 @@ func (e *Encoder) usedAssigned(p *Op) {
 	if len(p.succ) == 0 && len(p.pred) == 0 {
 		// The usual case, p's edges all open: us is p.conc itself (read
 		// only, and not kept in the scratch), marked only if need be.
-		if marked = e.tab.unordered || e.calledAfterReturn(p) || checkConcMarks && !e.checkOverlapsP(p); marked {
+		if marked = e.tab.unordered || e.calledAfterReturn(p) || e.hk != nil && e.hk.checkConcMarks && !e.checkOverlapsP(p); marked {
 			markAll(p.conc, base+1+uint32(vUnknown))
 		}
 		us = p.conc

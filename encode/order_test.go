@@ -257,7 +257,7 @@ func TestOrderShortcutsExact(t *testing.T) {
 				compareVariants(t, fmt.Sprintf("%v/seed%d/openScan=%d", obj, seed, scan), k, acts, true, seed,
 					[2]string{"plain", "with shortcuts"}, func(e *Encoder, first bool) {
 						if first {
-							e.plainEdge = e.edgeAssignedPlain
+							e.test().plainEdge = e.edgeAssignedPlain
 						}
 					})
 			}

@@ -75,7 +75,7 @@ func TestQuickRunCheckOverlap(t *testing.T) {
 	compareVariants(t, "queue/overlap", k, s.acts, true, 1,
 		[2]string{"without runs", "with runs"},
 		func(e *Encoder, first bool) {
-			e.scr.noRuns = first
+			e.test().noRuns = first
 			if !first {
 				runs = e
 			}

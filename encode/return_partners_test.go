@@ -146,15 +146,14 @@ func TestFlushPairRowColAgrees(t *testing.T) {
 			acts := generate(t, cfg)
 			var clauses [2][][]Lit
 			for pass, byActs := range []bool{true, false} {
-				flushByActs = byActs
 				r := lazyRun(k, Config{Watch: true, ClosedRemoval: true})
+				r.e.test().flushByActs = byActs
 				if a := r.e.matchAct; !byActs && !(len(a) == 3 && a[0] == matchPair && a[1] == matchExclRow && a[2] == matchExclCol && r.e.matchPRC) {
 					t.Fatalf("%v: actions %v, matchPRC %v: flushPairRowCol is not used", obj, a, r.e.matchPRC)
 				}
 				feedForgetting(t, r, acts, rand.New(rand.NewSource(seed)), 3, nil, r.step)
 				clauses[pass] = r.sink.clauses
 			}
-			flushByActs = false
 			if !slices.EqualFunc(clauses[0], clauses[1], slices.Equal) {
 				t.Fatalf("%v/seed%d: %d clauses through the actions, %d with flushPairRowCol, or a clause differs", obj, seed, len(clauses[0]), len(clauses[1]))
 			}

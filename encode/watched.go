@@ -160,9 +160,6 @@ type watchState struct {
 	// the guards of its instance, when every other part was already
 	// settled (see cleaf and watchInstance).
 	settledAt int
-	// evalAll (tests only) evaluates every instance at every event instead
-	// of counting: the reference the counts are checked against.
-	evalAll bool
 }
 
 // minCompact is the fewest instances at which a sweep is considered (a
@@ -302,7 +299,7 @@ func (e *Encoder) watchSettled(parts []cpart, nf int) {
 	// exactly when there are more literals than parts.
 	hasConj := k-lits0 > len(parts)
 	w.items, w.lits = w.items[:items0+len(parts)], w.lits[:k]
-	if w.evalAll { // tests: check the claim
+	if e.hk != nil && e.hk.evalAll { // tests: check the claim
 		for _, wl := range lits[lits0:k] {
 			if e.val(wl.l) != 0 {
 				panic("encode: a watched instance's literal was assigned since cleaf settled it")
@@ -505,7 +502,7 @@ func (e *Encoder) settle(in *winst, last int32) {
 // visit evaluates instance id from scratch, and materialises it if it is
 // unit or false; it reports whether the instance is done. The counts
 // call it only once they say that at most one item is left (and the
-// tests' evalAll at every event).
+// tests' hooks.evalAll at every event).
 func (e *Encoder) visit(id int32) bool {
 	w := &e.w
 	in := &w.insts[id]
@@ -640,7 +637,7 @@ func (w *watchState) ownersAlive(in *winst) bool {
 // against that).
 func (e *Encoder) watchAssigned(t Lit) {
 	// Small enough to be inlined: most variables have no watch list.
-	if h := e.w.head; int(t.Var()) < len(h) && h[t.Var()] != 0 || e.w.evalAll {
+	if h := e.w.head; int(t.Var()) < len(h) && h[t.Var()] != 0 || e.hk != nil && e.hk.evalAll {
 		e.wakeWatched(t)
 	}
 }
@@ -650,7 +647,7 @@ func (e *Encoder) watchAssigned(t Lit) {
 // arena twice checked the index twice.
 func (e *Encoder) wakeWatched(t Lit) {
 	w := &e.w
-	if w.evalAll {
+	if e.hk != nil && e.hk.evalAll {
 		e.visitAll()
 		return
 	}
@@ -761,7 +758,7 @@ func (e *Encoder) forgetWatched(v z.Var) {
 // forgetting left unit or false (or dead), with ClosedRemoval.
 func (e *Encoder) revisitForgotten() {
 	w := &e.w
-	if w.evalAll {
+	if e.hk != nil && e.hk.evalAll {
 		e.visitAll()
 	}
 	for _, id := range w.revisit {
@@ -770,7 +767,7 @@ func (e *Encoder) revisitForgotten() {
 	w.revisit = w.revisit[:0]
 }
 
-// visitAll (tests only: watchState.evalAll) evaluates every instance
+// visitAll (tests only: hooks.evalAll) evaluates every instance
 // from scratch, as at every event: the counts must act exactly as this.
 func (e *Encoder) visitAll() {
 	for id := range e.w.insts {

@@ -58,7 +58,7 @@ func compareSweep(t *testing.T, name string, k *theory.Kernel, acts []h.Action, 
 		sink := &recSink{s: saturate.New()}
 		sink.s.Observe()
 		e := New(k, sink, Config{Lazy: sink, Watch: true, ClosedRemoval: closed})
-		e.w.evalAll = all
+		e.test().evalAll = all
 		e.Begin()
 		return &run{e: e, sink: sink}
 	}
