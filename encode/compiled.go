@@ -1228,7 +1228,7 @@ func (e *Encoder) cleaf(st *instState) {
 	}
 	// st's fields are read where used, not copied: nothing grounded before
 	// cleaf returns changes them (instances is not entered again meanwhile).
-	e.w.settledAt = e.clause // watchInstance
+	settledAt := e.clause // watchInstance
 	// The instance's operations for origin.go are env's first nf, which
 	// stay put until cleaf returns (the witnesses bind env[nf]): curLeaf
 	// says so (curOps), and cur is emptied as the slice it replaced was
@@ -1309,7 +1309,7 @@ func (e *Encoder) cleaf(st *instState) {
 	}
 	if t.hasWit && e.watching(st.extra) {
 		if !e.scr.inst.truePart {
-			e.watchInstance(out, nf)
+			e.lazy.watchInstance(out, nf, settledAt)
 		}
 	} else {
 		e.cassert(out, st.extra)

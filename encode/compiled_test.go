@@ -288,7 +288,7 @@ func compareFixpoints(t *testing.T, name string, k *theory.Kernel, acts []h.Acti
 		return &run{e: e, sink: sink}
 	}
 	runs := [2]*run{mk(false), mk(true)}
-	if !runs[1].e.w.on {
+	if !runs[1].e.watches().on {
 		return 0 // not a sequential kernel: no lazy grounding
 	}
 	values := func(r *run) map[string]int8 {
@@ -316,7 +316,7 @@ func compareFixpoints(t *testing.T, name string, k *theory.Kernel, acts []h.Acti
 			t.Fatalf("%s: after action %d: conflict %v with clauses, %v watched", name, i, runs[0].dead, runs[1].dead)
 		}
 		if runs[0].dead {
-			return runs[1].e.w.materialised
+			return runs[1].e.watches().materialised
 		}
 		want, got := values(runs[0]), values(runs[1])
 		for n, v := range want {
@@ -340,7 +340,7 @@ func compareFixpoints(t *testing.T, name string, k *theory.Kernel, acts []h.Acti
 			}
 		}
 	}
-	return runs[1].e.w.materialised
+	return runs[1].e.watches().materialised
 }
 
 // feed gives the action a to each run: a call gets the serial next (and
@@ -686,12 +686,12 @@ func TestQuickHoldsExact(t *testing.T) {
 							}
 							hits++
 							vars, clauses := e.Stats()
-							watched := e.w.watched
+							watched := e.watches().watched
 							e.cbind(st, lv, last, o, false, false)
 							v2, c2 := e.Stats()
-							if v2 != vars || c2 != clauses || e.w.watched != watched {
+							if v2 != vars || c2 != clauses || e.watches().watched != watched {
 								t.Fatalf("%v seed %d %s fixed %d: quickHolds passed over %d, whose binding made %d variables, %d clauses, %d watched instances",
-									obj, seed, a.Name, f, o.Serial, v2-vars, c2-clauses, e.w.watched-watched)
+									obj, seed, a.Name, f, o.Serial, v2-vars, c2-clauses, e.watches().watched-watched)
 							}
 						}
 					}

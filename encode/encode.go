@@ -143,11 +143,10 @@ type Encoder struct {
 	ax         []*axiom
 
 	// The parts, each the one owner of its state.
-	tab   opTable    // the window's operations and their lists (table.go)
-	reg   varReg     // the variables made, and what each stands for (vars.go)
-	w     watchState // watched ∀∃ instances (watched.go)
-	scr   scratch    // buffers that no state outlives a call in (scratch.go)
-	Names bool       // name variables (VarName), for tests and DIMACS comments
+	tab   opTable // the window's operations and their lists (table.go)
+	reg   varReg  // the variables made, and what each stands for (vars.go)
+	scr   scratch // buffers that no state outlives a call in (scratch.go)
+	Names bool    // name variables (VarName), for tests and DIMACS comments
 
 	clause int // clauses emitted (Stats)
 
@@ -178,8 +177,11 @@ type Encoder struct {
 	// retLive[id] counts the returned operations of the window whose
 	// return value has ID id, with virt (callPartners).
 	retLive []int32
-	lazy    Values     // non-nil: transitivity is generated on demand
-	assign  *[]z.Value // lazy's assignment as a table (Values), read by val
+	// lazy is SATURATE's lazy grounding (lazy.go), nil for SYMBOLIC and
+	// DIMACS; assign is its solver's assignment as a table (Values),
+	// which the grounder folds literals by (val).
+	lazy   *lazyGround
+	assign *[]z.Value
 
 	methPair [memoMethods * memoMethods]bool // methodsMayMatch's table, by method pair
 	retKinds [memoMethods]h.RetKind          // retPossible's memo, by method (0: not yet)
@@ -197,12 +199,6 @@ type Encoder struct {
 
 	bindings int    // GroundingStats
 	stamp    uint32 // marks operations (Op.mark) for one pass
-	afterBuf []*Op  // openAfter's result
-	// openLists are openAfter's lists, for the few operations (stalled
-	// ones) it reads; openUse counts its calls, to replace the list
-	// least recently used.
-	openLists [maxOpenLists]openList
-	openUse   uint64
 	// curAxiom is the axiom of the instance being emitted (origin.go).
 	curAxiom *theory.Axiom
 	// curLeaf, when not 0, says that the instance being emitted is a
@@ -213,11 +209,6 @@ type Encoder struct {
 	// newMatches are match variables created since the last
 	// flushMatches, whose sanity instances are still to be emitted.
 	newMatches []newMatch
-	// usedFacts are operations that returned without a used variable
-	// (SATURATE makes one only when a clause needs it while the operation
-	// is pending, see Call): the next Assigned acts on their used facts
-	// as on the unit used(o) that the return would have emitted.
-	usedFacts []*Op
 
 	stop    func() bool // polled during long groundings (Config.Stop)
 	stopped bool
@@ -388,10 +379,8 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 	e.foldMethods()
 	e.virt = e.pairRet && k.Object != h.Exchanger
 	if k.Sequential && cfg.Lazy != nil {
-		e.lazy = cfg.Lazy
+		e.lazy = newLazy(e, cfg)
 		e.assign = cfg.Lazy.Assignment()
-		e.w.on = cfg.Watch
-		e.w.closed = cfg.Watch && cfg.ClosedRemoval
 	}
 	e.reg.trackOwners = cfg.TrackOwners
 	e.stepAxioms()
@@ -438,7 +427,11 @@ type GroundingStats struct {
 
 // GroundingStats reports the grounding's work so far.
 func (e *Encoder) GroundingStats() GroundingStats {
-	return GroundingStats{Bindings: e.bindings, Watched: e.w.watched, Materialised: e.w.materialised}
+	s := GroundingStats{Bindings: e.bindings}
+	if e.lazy != nil {
+		s.Watched, s.Materialised = e.lazy.w.watched, e.lazy.w.materialised
+	}
+	return s
 }
 
 // VarName returns the meaning of variable v, when Names is on.
@@ -572,8 +565,8 @@ func (e *Encoder) makeVar(k *varKey) Lit {
 		// the pairwise clauses.
 		o := x
 		o.rets.add(&e.tab, k.v, l)
-		if e.lazySide() {
-			e.pendingVarMade(o, l, true)
+		if e.lazy != nil {
+			e.lazy.pendingVarMade(o, l, true)
 			return l
 		}
 		if o.retTail == z.LitNull {
@@ -596,8 +589,8 @@ func (e *Encoder) makeVar(k *varKey) Lit {
 		for _, o := range [2]*Op{x, y} {
 			switch {
 			case !o.pending():
-			case e.lazySide():
-				e.pendingVarMade(o, l, false)
+			case e.lazy != nil:
+				e.lazy.pendingVarMade(o, l, false)
 			default:
 				e.emit2(l.Not(), e.used(o))
 			}

@@ -8,3 +8,11 @@ func (e *Encoder) test() *hooks {
 	}
 	return e.hk
 }
+
+// watches returns e's watched instances, empty without a lazy grounding.
+func (e *Encoder) watches() *watchState {
+	if e.lazy == nil {
+		return new(watchState)
+	}
+	return &e.lazy.w
+}

@@ -109,7 +109,7 @@ func (e *Encoder) flushNew() {
 				e.atMostOne(m, e.functionCands(m.x, m.y), false)
 				e.scr.pbuf = e.scr.pbuf[:mark]
 			case matchPair:
-				e.pairMade(m)
+				e.lazy.pairMade(m)
 			default:
 				a := e.matchAx[i]
 				for _, at := range a.matchAtoms {
@@ -129,7 +129,7 @@ func (e *Encoder) flushPairRowCol() {
 		n := len(e.newMatches) - 1
 		m := e.newMatches[n]
 		e.newMatches = e.newMatches[:n]
-		e.pairMade(m)
+		e.lazy.pairMade(m)
 		e.exclusionMade(m, m.x.trueAsX, true)
 		e.exclusionMade(m, m.y.trueAsY, false)
 	}

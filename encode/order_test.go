@@ -282,13 +282,13 @@ func (e *Encoder) edgeAssignedPlain(p, q *Op, l Lit) {
 	for _, z := range q.succ {
 		if z.mark != seen {
 			z.mark = seen
-			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
+			e.lazy.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
 		}
 	}
 	for _, z := range p.pred {
 		if z.mark != seen {
 			z.mark = seen
-			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
+			e.lazy.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
 		}
 	}
 	// For these z two edges of the cycle are true (p→q, and q→z or z→p
@@ -302,7 +302,7 @@ func (e *Encoder) edgeAssignedPlain(p, q *Op, l Lit) {
 	// that only the others are looked up, when the part of p.conc called
 	// after q is longer than p.succ (a stalled p has most of the window
 	// in its conc, and p→z is known for most of it).
-	after := e.calledAfter(p.conc, q)
+	after := e.lazy.calledAfter(p.conc, q)
 	if len(after) > len(p.succ) {
 		for _, z := range p.succ {
 			z.mark = seen
@@ -325,7 +325,7 @@ func (e *Encoder) edgeAssignedPlain(p, q *Op, l Lit) {
 				continue
 			}
 			z.mark = seen
-			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
+			e.lazy.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
 		}
 	}
 	// z returned before p was called, so was called before p: while
@@ -342,7 +342,7 @@ func (e *Encoder) edgeAssignedPlain(p, q *Op, l Lit) {
 				continue
 			}
 			z.mark = seen
-			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
+			e.lazy.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
 		}
 	}
 }

@@ -71,7 +71,7 @@ func (e *Encoder) ret(serial int, ret h.Value, retID valtab.ID, seq int) {
 	// the other literals of this return (Waiting asks the caller for that
 	// call even if the solver assigns nothing new).
 	if e.lazy != nil && op.usedVar == z.LitNull {
-		e.usedFacts = append(e.usedFacts, op)
+		e.lazy.returned(op)
 	} else {
 		e.emit1(e.used(op))
 	}
@@ -110,7 +110,7 @@ func (e *Encoder) ret(serial int, ret h.Value, retID valtab.ID, seq int) {
 // Waiting reports whether the encoder has facts of its own for the next
 // Assigned (returns without a used variable, see Return): the caller then
 // calls Assigned even if the solver assigned nothing new.
-func (e *Encoder) Waiting() bool { return len(e.usedFacts) > 0 }
+func (e *Encoder) Waiting() bool { return e.lazy != nil && len(e.lazy.usedFacts) > 0 }
 
 // Assigned is told of literals that became true in the solver since the
 // last call. With Config.Lazy set, it visits the watched ∀∃ instances
@@ -128,56 +128,7 @@ func (e *Encoder) Assigned(lits []Lit) {
 	if e.lazy == nil {
 		return
 	}
-	e.scr.nodes.reset()
-	for _, o := range e.usedFacts { // see Return
-		e.usedAssigned(o)
-	}
-	e.usedFacts = e.usedFacts[:0]
-	for _, l := range lits {
-		if e.poll() {
-			return
-		}
-		v := l.Var()
-		if e.w.on {
-			e.watchAssigned(l)
-		}
-		if int(v) >= len(e.reg.meaning) {
-			continue
-		}
-		m := e.reg.meaning[v]
-		switch m.kind {
-		case vB:
-			x, y := e.reg.varOps[v][0], e.reg.varOps[v][1]
-			if l.IsNeg() {
-				x, y = y, x
-			}
-			e.edgeAssigned(x, y, l)
-		case vUsed:
-			if o := e.reg.varOps[v][0]; l.IsPos() {
-				e.usedAssigned(o)
-			} else if o.pending() {
-				e.usedFalse(o)
-			}
-		case vRet:
-			switch o := e.reg.varOps[v][0]; {
-			case !o.pending():
-			case l.IsPos():
-				e.retTrue(o, l)
-			case e.lazyPair():
-				e.retFalse(o, l.Not())
-			}
-		case vMatch:
-			if l.IsPos() {
-				x, y := e.reg.varOps[v][0], e.reg.varOps[v][1]
-				e.usedBy(x, l)
-				e.usedBy(y, l)
-				if e.lazyPair() {
-					e.pairTrue(x, y, l)
-				}
-				e.matchTrue(x, y, l)
-			}
-		}
-	}
+	e.lazy.assigned(lits)
 }
 
 // Remove forgets returned operations and returns the variables that only
@@ -209,7 +160,9 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 		forget = e.reg.forgetOwned(o.owned, forget)
 		// The watched instances read no variable's registry entry, so
 		// they may be told after o's variables are all gone.
-		e.watchForgotten(forget[from:])
+		if e.lazy != nil {
+			e.lazy.watchForgotten(forget[from:])
+		}
 		e.tab.keepOwned(o)
 	}
 	// A match variable waiting for flushMatches names its operations by
@@ -226,16 +179,9 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 		}
 		e.newMatches = keep
 	}
-	// Likewise used facts not acted on yet (callers propagate before they
-	// forget, so there are normally none).
-	if len(e.usedFacts) > 0 {
-		keep := e.usedFacts[:0]
-		for _, o := range e.usedFacts {
-			if o.mark != gone {
-				keep = append(keep, o)
-			}
-		}
-		e.usedFacts = keep
+	// Likewise used facts not acted on yet.
+	if e.lazy != nil {
+		e.lazy.forgetFacts(gone)
 	}
 	if e.scr.quickMemos {
 		e.quickForgotten(serials, gone)
@@ -243,7 +189,9 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 	e.stamp++
 	e.tab.drop(gone, e.stamp, pendGone)
 	e.scr.forget = forget
-	e.revisitForgotten()
+	if e.lazy != nil {
+		e.lazy.revisitForgotten()
+	}
 	return forget
 }
 
