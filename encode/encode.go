@@ -180,7 +180,9 @@ type Encoder struct {
 	// lazy is SATURATE's lazy grounding (lazy.go), nil for SYMBOLIC and
 	// DIMACS; assign is its solver's assignment as a table (Values),
 	// which the grounder folds literals by (val).
-	lazy   *lazyGround
+	lazy *lazyGround
+	// limit grounds LIMIT by counting (limit.go), when the kernel has it.
+	limit  *limitGround
 	assign *[]z.Value
 
 	methPair [memoMethods * memoMethods]bool // methodsMayMatch's table, by method pair
@@ -357,6 +359,9 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 		if p.matchAtoms != nil {
 			e.matchAx = append(e.matchAx, p)
 		}
+		if p.shape == shapeLimit && e.limit == nil {
+			e.limit = &limitGround{e: e}
+		}
 		e.injective = e.injective || p.shape == shapeInjective && !cfg.EagerMatching
 		e.function = e.function || p.shape == shapeFunction && !cfg.EagerMatching
 	}
@@ -440,7 +445,7 @@ func (e *Encoder) VarName(v z.Var) string { return e.reg.names[v] }
 func (e *Encoder) emit(cl []Lit) {
 	e.clause++
 	if len(cl) == 1 {
-		e.unit(cl[0])
+		e.reg.unit(cl[0])
 	}
 	e.sink.AddClause(cl)
 }

@@ -99,7 +99,7 @@ func (e *Encoder) ret(serial int, ret h.Value, retID valtab.ID, seq int) {
 	}
 	for _, a := range e.retAx {
 		if a.shape == shapeLimit {
-			e.limitReturned(a, op)
+			e.limit.returned(a, op)
 		} else {
 			e.instances(a, op, true, nil)
 		}
@@ -207,7 +207,7 @@ func (e *Encoder) EmitOpen(act Lit) {
 	for _, a := range e.ax {
 		switch {
 		case a.shape == shapeLimit:
-			e.limitOpen(a, extra)
+			e.limit.open(a, extra)
 		case len(a.Exists) > 0:
 			e.instances(a, nil, false, extra)
 		}

@@ -168,3 +168,12 @@ func (r *varReg) forgetOwned(owned ownedList, out []z.Var) []z.Var {
 	}
 	return out
 }
+
+// unit records that the unit clause l was emitted.
+func (r *varReg) unit(l Lit) {
+	v, s := l.Var(), int8(1)
+	if l.IsNeg() {
+		s = -1
+	}
+	r.fix(v, s)
+}
