@@ -566,7 +566,7 @@ func (e *Encoder) knownAtom(c *catom) (tri, Lit) {
 		var ok bool
 		// excluded needs a true match variable in x's row or y's column.
 		if l, ok = e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); !ok &&
-			(x.trueAsX != noLit || y.trueAsY != noLit) && e.excluded(x, y) {
+			(x.trueAsX != noLit || y.trueAsY != noLit) && e.match.excluded(x, y) {
 			t = vFalse
 		}
 	case theory.KUsed:
@@ -628,7 +628,7 @@ func (e *Encoder) knownWit(t *template) tri {
 		km := vUnknown
 		if !ok {
 			// excluded needs a true match variable in x's row or y's column.
-			if (x.trueAsX != noLit || y.trueAsY != noLit) && e.excluded(x, y) {
+			if (x.trueAsX != noLit || y.trueAsY != noLit) && e.match.excluded(x, y) {
 				return vFalse
 			}
 			r = vUnknown
@@ -703,7 +703,7 @@ func (e *Encoder) witnessMB(t *template, x, y, u, w *Op) {
 	lm, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
 	if !ok {
 		// excluded needs a true match variable in x's row or y's column.
-		if (x.trueAsX != noLit || y.trueAsY != noLit) && e.excluded(x, y) {
+		if (x.trueAsX != noLit || y.trueAsY != noLit) && e.match.excluded(x, y) {
 			return
 		}
 	} else if e.lazy != nil {
@@ -1434,7 +1434,7 @@ func (e *Encoder) witnessesXCut(st *instState, x *Op, limit int) {
 // look-up of its variable.
 func (e *Encoder) rowExcluded(t *template, x *Op) int {
 	l := x.trueAsX
-	if t.witSrc < 0 || l == noLit || !e.injective || e.lazy == nil || e.val(l) != 1 || e.hk != nil && e.hk.noQuick {
+	if t.witSrc < 0 || l == noLit || !e.match.injective || e.lazy == nil || e.val(l) != 1 || e.hk != nil && e.hk.noQuick {
 		return -1
 	}
 	if m := &e.reg.meaning[l.Var()]; m.kind == vMatch && int(m.x) == x.Serial {

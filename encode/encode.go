@@ -146,6 +146,7 @@ type Encoder struct {
 	tab   opTable // the window's operations and their lists (table.go)
 	reg   varReg  // the variables made, and what each stands for (vars.go)
 	scr   scratch // buffers that no state outlives a call in (scratch.go)
+	match matcher // the instances that wait for match variables (lazymatch.go)
 	Names bool    // name variables (VarName), for tests and DIMACS comments
 
 	clause int // clauses emitted (Stats)
@@ -153,21 +154,10 @@ type Encoder struct {
 	// valueTied: the kernel's MATCH axiom ties the partners' values
 	// (arg(x) = ret(y) or arg(x) = arg(y)).
 	valueTied bool
-	// injective and function: the kernel has INJECTIVE, FUNCTION, and
-	// they wait for their match variables (lazymatch.go).
-	injective, function bool
 	// pairRet: MATCH says meth(x) = … ∧ meth(y) = … ∧ arg(x) = ret(y)
 	// and nothing else (lazypair.go).
 	pairRet bool
 	pairAx  *axiom // MATCH among ax
-	// matchAx are the axioms of ax that wait for match variables
-	// (flushMatches), in matchBuf unless there are more.
-	matchAx  []*axiom
-	matchBuf [8]*axiom
-	matchAct []matchAction // what flushMatches does for each (stepAxioms)
-	// matchPRC: matchAct is [matchPair, matchExclRow, matchExclCol],
-	// which flushPairRowCol writes out (stepAxioms).
-	matchPRC bool
 	// callAx and retAx are the axioms of ax that Call and Return act on
 	// (stepAxioms), in ax's order.
 	callAx, retAx []*axiom
@@ -208,9 +198,6 @@ type Encoder struct {
 	// rather than scr.cur: cleaf stores an int where it would otherwise
 	// swap a slice for each leaf (curOps).
 	curLeaf int
-	// newMatches are match variables created since the last
-	// flushMatches, whose sanity instances are still to be emitted.
-	newMatches []newMatch
 
 	stop    func() bool // polled during long groundings (Config.Stop)
 	stopped bool
@@ -335,6 +322,7 @@ type Config struct {
 // clauses to sink, grounding as cfg says.
 func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 	e := &Encoder{k: k, sink: sink}
+	e.match.e = e
 	if e.tab.vals, e.sharedVals = cfg.Values, cfg.Values != nil; !e.sharedVals {
 		e.tab.vals = valtab.NewValues()
 	}
@@ -349,21 +337,21 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 			ax[i] = &c
 		}
 		e.ax = ax
-		e.injective, e.function = false, false
+		e.match.injective, e.match.function = false, false
 	}
-	e.matchAx = e.matchBuf[:0]
+	e.match.matchAx = e.match.matchBuf[:0]
 	for _, p := range e.ax {
 		if p.Axiom == k.Pair {
 			e.pairAx = p
 		}
 		if p.matchAtoms != nil {
-			e.matchAx = append(e.matchAx, p)
+			e.match.matchAx = append(e.match.matchAx, p)
 		}
 		if p.shape == shapeLimit && e.limit == nil {
 			e.limit = &limitGround{e: e}
 		}
-		e.injective = e.injective || p.shape == shapeInjective && !cfg.EagerMatching
-		e.function = e.function || p.shape == shapeFunction && !cfg.EagerMatching
+		e.match.injective = e.match.injective || p.shape == shapeInjective && !cfg.EagerMatching
+		e.match.function = e.match.function || p.shape == shapeFunction && !cfg.EagerMatching
 	}
 	if c := k.Pair.Body; c.Kind == theory.KImplies {
 		rets := 0
@@ -600,7 +588,7 @@ func (e *Encoder) makeVar(k *varKey) Lit {
 				e.emit2(l.Not(), e.used(o))
 			}
 		}
-		e.newMatches = append(e.newMatches, newMatch{x, y, l})
+		e.match.made(newMatch{x, y, l})
 	}
 	return l
 }

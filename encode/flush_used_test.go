@@ -28,10 +28,10 @@ func TestMatchPRCIsTheActions(t *testing.T) {
 				} else {
 					e = New(k, &recSink{}, cfg)
 				}
-				a := e.matchAct
+				a := e.match.matchAct
 				want := len(a) == 3 && a[0] == matchPair && a[1] == matchExclRow && a[2] == matchExclCol
-				if e.matchPRC != want {
-					t.Fatalf("%v (lazy %v, %+v): actions %v, matchPRC %v", obj, lazy, cfg, a, e.matchPRC)
+				if e.match.matchPRC != want {
+					t.Fatalf("%v (lazy %v, %+v): actions %v, matchPRC %v", obj, lazy, cfg, a, e.match.matchPRC)
 				}
 				if want {
 					prc++

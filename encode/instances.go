@@ -1147,7 +1147,7 @@ func (e *Encoder) known(f *theory.Formula) tri {
 	case theory.KMatch:
 		x, y := env[f.X], env[f.Y]
 		l, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
-		if !ok && e.excluded(x, y) {
+		if !ok && e.match.excluded(x, y) {
 			return vFalse
 		}
 		return val(l, ok)

@@ -95,7 +95,7 @@ func (g *lazyGround) assigned(lits []Lit) {
 				if e.lazyPair() {
 					g.pairTrue(x, y, l)
 				}
-				e.matchTrue(x, y, l)
+				e.match.matchTrue(x, y, l)
 			}
 		}
 	}

@@ -34,7 +34,7 @@ func TestRowOpsArePartners(t *testing.T) {
 			sink := &recSink{s: saturate.New()}
 			sink.s.Observe()
 			e := New(k, sink, Config{Lazy: sink, Watch: true, ClosedRemoval: true})
-			if !e.injective {
+			if !e.match.injective {
 				break
 			}
 			e.Begin()
@@ -54,7 +54,7 @@ func TestRowOpsArePartners(t *testing.T) {
 					mark := len(e.scr.pbuf)
 					want := inTable(x, e.partnersX(x))
 					e.scr.pbuf = e.scr.pbuf[:mark]
-					got := inTable(x, e.rowOps(x))
+					got := inTable(x, e.match.rowOps(x))
 					clear(e.scr.opScratch)
 					e.scr.opScratch = e.scr.opScratch[:0]
 					if !slices.Equal(want, got) {

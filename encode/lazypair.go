@@ -105,7 +105,7 @@ func (g *lazyGround) pairClauses(y *Op, r Lit, same bool) {
 func (g *lazyGround) pairClauseOf(x, y *Op) {
 	e := g.e
 	m, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
-	if ok && !e.waiting(m) && e.val(m) != -1 {
+	if ok && !e.match.waiting(m) && e.val(m) != -1 {
 		g.pairClause(x, y, m)
 	}
 }

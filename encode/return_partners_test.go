@@ -148,8 +148,8 @@ func TestFlushPairRowColAgrees(t *testing.T) {
 			for pass, byActs := range []bool{true, false} {
 				r := lazyRun(k, Config{Watch: true, ClosedRemoval: true})
 				r.e.test().flushByActs = byActs
-				if a := r.e.matchAct; !byActs && !(len(a) == 3 && a[0] == matchPair && a[1] == matchExclRow && a[2] == matchExclCol && r.e.matchPRC) {
-					t.Fatalf("%v: actions %v, matchPRC %v: flushPairRowCol is not used", obj, a, r.e.matchPRC)
+				if a := r.e.match.matchAct; !byActs && !(len(a) == 3 && a[0] == matchPair && a[1] == matchExclRow && a[2] == matchExclCol && r.e.match.matchPRC) {
+					t.Fatalf("%v: actions %v, matchPRC %v: flushPairRowCol is not used", obj, a, r.e.match.matchPRC)
 				}
 				feedForgetting(t, r, acts, rand.New(rand.NewSource(seed)), 3, nil, r.step)
 				clauses[pass] = r.sink.clauses

@@ -50,7 +50,7 @@ func (e *Encoder) call(op *Op) {
 			e.instances(a, op, false, nil)
 		}
 	}
-	e.flushMatches()
+	e.match.flushMatches()
 }
 
 // Return records that the operation serial returned ret at action seq and
@@ -104,7 +104,7 @@ func (e *Encoder) ret(serial int, ret h.Value, retID valtab.ID, seq int) {
 			e.instances(a, op, true, nil)
 		}
 	}
-	e.flushMatches()
+	e.match.flushMatches()
 }
 
 // Waiting reports whether the encoder has facts of its own for the next
@@ -165,20 +165,7 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 		}
 		e.tab.keepOwned(o)
 	}
-	// A match variable waiting for flushMatches names its operations by
-	// pointer, and the struct of a forgotten operation is recycled by the
-	// next Call: such entries go now (flushMatches would skip them, but
-	// could not tell a recycled struct from its new operation). The entry
-	// points flush before they return, so there are normally none.
-	if len(e.newMatches) > 0 {
-		keep := e.newMatches[:0]
-		for _, m := range e.newMatches {
-			if m.x.mark != gone && m.y.mark != gone {
-				keep = append(keep, m)
-			}
-		}
-		e.newMatches = keep
-	}
+	e.match.forget(gone)
 	// Likewise used facts not acted on yet.
 	if e.lazy != nil {
 		e.lazy.forgetFacts(gone)
@@ -212,5 +199,5 @@ func (e *Encoder) EmitOpen(act Lit) {
 			e.instances(a, nil, false, extra)
 		}
 	}
-	e.flushMatches()
+	e.match.flushMatches()
 }
