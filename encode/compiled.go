@@ -796,7 +796,7 @@ func (e *Encoder) crec(st *instState, level int) {
 		// merged in only to be skipped.
 		cands, full, m = g.stored(e.scr.env), false, h.NoMethod
 	} else if g != nil {
-		cands, full, m = e.partners(g, e.scr.env), false, h.NoMethod
+		cands, full, m = e.ptn.partners(g, e.scr.env), false, h.NoMethod
 	} else if m != h.NoMethod {
 		cands = e.tab.opsOf(m)
 	} else if lv.feedSides != 0 && st.closed {
@@ -851,7 +851,7 @@ func (e *Encoder) crec(st *instState, level int) {
 				e.cbind(st, lv, level, o, tied, admitted)
 			}
 		}
-	case lv.quick && e.virt && e.lazy != nil && (e.hk == nil || !e.hk.noQuick):
+	case lv.quick && e.ptn.virt && e.lazy != nil && (e.hk == nil || !e.hk.noQuick):
 		// As below, passing over the candidates quickHolds finds ground
 		// nothing; one without a true match variable of its own
 		// (clevel.quick: the witness's x is the level's variable) is
@@ -1258,7 +1258,7 @@ func (e *Encoder) cleaf(st *instState) {
 	e.scr.cparts = parts
 	if t.hasWit {
 		e.scr.inst.truePart = false
-		if g := a.witGen; g != nil && g.asX && e.virt {
+		if g := a.witGen; g != nil && g.asX && e.ptn.virt {
 			if limit := e.witLimit(t); limit != math.MaxInt {
 				e.witnessesXCut(st, e.scr.env[g.from], limit)
 			} else {
@@ -1268,7 +1268,7 @@ func (e *Encoder) cleaf(st *instState) {
 			mark := len(e.scr.pbuf)
 			cands := st.win
 			if g != nil {
-				cands = e.partners(g, e.scr.env)
+				cands = e.ptn.partners(g, e.scr.env)
 			}
 			for _, o := range cands {
 				e.scr.env[nf] = o
@@ -1333,14 +1333,14 @@ func (e *Encoder) witnessesX(st *instState, x *Op) {
 	stored, slot := x.asX, &e.scr.env[st.nf]
 	// When the pending operations all have one method, pendingMayMatch
 	// says of each what it says of the first (partnersX).
-	pend, same := e.pendingForSame(x.Label.Method)
-	if same && len(pend) > 0 && !e.pendingMayMatch(x, pend[0]) {
+	pend, same := e.ptn.pendingForSame(x.Label.Method)
+	if same && len(pend) > 0 && !e.ptn.pendingMayMatch(x, pend[0]) {
 		pend = nil
 	}
 	i := 0
 	ex := e.rowExcluded(a.tmpl, x)
 	for _, p := range pend {
-		if !same && !e.pendingMayMatch(x, p) {
+		if !same && !e.ptn.pendingMayMatch(x, p) {
 			continue
 		}
 		for ; i < len(stored) && stored[i].Serial < p.Serial; i++ {
@@ -1384,14 +1384,14 @@ func (e *Encoder) witnessesXCut(st *instState, x *Op, limit int) {
 		u = e.scr.env[t.quickU]
 	}
 	stored := x.asX
-	pend, same := e.pendingForSame(x.Label.Method)
-	if same && len(pend) > 0 && !e.pendingMayMatch(x, pend[0]) {
+	pend, same := e.ptn.pendingForSame(x.Label.Method)
+	if same && len(pend) > 0 && !e.ptn.pendingMayMatch(x, pend[0]) {
 		pend = nil
 	}
 	i := 0
 	ex := e.rowExcluded(a.tmpl, x)
 	for _, p := range pend {
-		if !same && !e.pendingMayMatch(x, p) {
+		if !same && !e.ptn.pendingMayMatch(x, p) {
 			continue
 		}
 		for ; i < len(stored) && stored[i].Serial < p.Serial; i++ {
@@ -1739,9 +1739,9 @@ func (e *Encoder) cwitnessHolds(a *axiom, win []*Op, nf int) bool {
 	if g == nil {
 		return e.witHoldsAmong(a, nf, win)
 	}
-	if !g.asX || !e.virt {
+	if !g.asX || !e.ptn.virt {
 		mark := len(e.scr.pbuf)
-		holds := e.witHoldsAmong(a, nf, e.partners(g, e.scr.env))
+		holds := e.witHoldsAmong(a, nf, e.ptn.partners(g, e.scr.env))
 		e.scr.pbuf = e.scr.pbuf[:mark]
 		return holds
 	}
@@ -1755,7 +1755,7 @@ func (e *Encoder) cwitnessHolds(a *axiom, win []*Op, nf int) bool {
 			return true
 		}
 	} else {
-		// The stored partners have returned (e.virt: partners.go). What
+		// The stored partners have returned (e.ptn.virt: partners.go). What
 		// knownWit finds for them is kept for cleaf's witnesses, which
 		// look at them again when none is true.
 		st := &e.scr.inst
@@ -1769,8 +1769,8 @@ func (e *Encoder) cwitnessHolds(a *axiom, win []*Op, nf int) bool {
 		}
 		st.nheld = len(x.asX)
 	}
-	for _, o := range e.pendingFor(x.Label.Method) {
-		if o.usedVar == z.LitNull || e.val(o.usedVar) != 1 || !e.pendingMayMatch(x, o) {
+	for _, o := range e.ptn.pendingFor(x.Label.Method) {
+		if o.usedVar == z.LitNull || e.val(o.usedVar) != 1 || !e.ptn.pendingMayMatch(x, o) {
 			continue
 		}
 		e.scr.env[nf] = o

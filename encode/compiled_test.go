@@ -202,9 +202,9 @@ func compareVariants(t *testing.T, name string, k *theory.Kernel, acts []h.Actio
 			// pendingForSame (witnessesX) is pendingFor with its memo's
 			// same flag, for methods kept in the memo and beyond.
 			for m := h.Method(0); m <= memoMethods; m++ {
-				l, same := r.e.pendingForSame(m)
-				want := r.e.pendingFor(m)
-				wantSame := m < memoMethods && r.e.pendFor[m].same
+				l, same := r.e.ptn.pendingForSame(m)
+				want := r.e.ptn.pendingFor(m)
+				wantSame := m < memoMethods && r.e.ptn.pendFor[m].same
 				if !slices.Equal(l, want) || same != wantSame {
 					t.Errorf("%s: after action %d: pendingForSame(%d) = %v, %v; pendingFor %v, same %v", name, i, m, l, same, want, wantSame)
 					return false
@@ -658,7 +658,7 @@ func TestQuickHoldsExact(t *testing.T) {
 							}
 						}
 					}
-					if a.tmpl == nil || !a.tmpl.quick || len(done) == 0 || !e.virt {
+					if a.tmpl == nil || !a.tmpl.quick || len(done) == 0 || !e.ptn.virt {
 						continue
 					}
 					for f, lvs := range a.tmpl.fixedLevels {

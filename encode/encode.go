@@ -143,11 +143,12 @@ type Encoder struct {
 	ax         []*axiom
 
 	// The parts, each the one owner of its state.
-	tab   opTable // the window's operations and their lists (table.go)
-	reg   varReg  // the variables made, and what each stands for (vars.go)
-	scr   scratch // buffers that no state outlives a call in (scratch.go)
-	match matcher // the instances that wait for match variables (lazymatch.go)
-	Names bool    // name variables (VarName), for tests and DIMACS comments
+	tab   opTable      // the window's operations and their lists (table.go)
+	reg   varReg       // the variables made, and what each stands for (vars.go)
+	scr   scratch      // buffers that no state outlives a call in (scratch.go)
+	match matcher      // the instances that wait for match variables (lazymatch.go)
+	ptn   partnerLists // which operations may match which (partners.go)
+	Names bool         // name variables (VarName), for tests and DIMACS comments
 
 	clause int // clauses emitted (Stats)
 
@@ -161,33 +162,19 @@ type Encoder struct {
 	// callAx and retAx are the axioms of ax that Call and Return act on
 	// (stepAxioms), in ax's order.
 	callAx, retAx []*axiom
-	// virt: the pairs (x,y) of a pending y are not stored in the partner
-	// lists but read on demand (partners.go).
-	virt bool
-	// retLive[id] counts the returned operations of the window whose
-	// return value has ID id, with virt (callPartners).
-	retLive []int32
 	// lazy is SATURATE's lazy grounding (lazy.go), nil for SYMBOLIC and
 	// DIMACS; assign is its solver's assignment as a table (Values),
 	// which the grounder folds literals by (val).
-	lazy *lazyGround
-	// limit grounds LIMIT by counting (limit.go), when the kernel has it.
-	limit  *limitGround
+	lazy   *lazyGround
 	assign *[]z.Value
+	// limit grounds LIMIT by counting (limit.go), when the kernel has it.
+	limit *limitGround
 
 	methPair [memoMethods * memoMethods]bool // methodsMayMatch's table, by method pair
 	retKinds [memoMethods]h.RetKind          // retPossible's memo, by method (0: not yet)
 	// methAsX[m] and methAsY[m] have bit mo set when methodsMayMatch(m,
 	// mo), respectively methodsMayMatch(mo, m) (partnerCands).
 	methAsX, methAsY [memoMethods]uint16
-	// pendFor[m] caches pendingFor(m) while tab.pendGen is gen; same
-	// says that its operations all have one method, below memoMethods.
-	pendFor [memoMethods]struct {
-		l    []*Op
-		gen  uint64
-		ok   bool
-		same bool
-	}
 
 	bindings int    // GroundingStats
 	stamp    uint32 // marks operations (Op.mark) for one pass
@@ -323,6 +310,7 @@ type Config struct {
 func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 	e := &Encoder{k: k, sink: sink}
 	e.match.e = e
+	e.ptn.e = e
 	if e.tab.vals, e.sharedVals = cfg.Values, cfg.Values != nil; !e.sharedVals {
 		e.tab.vals = valtab.NewValues()
 	}
@@ -370,7 +358,7 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 		e.pairRet = e.pairRet && rets == 1
 	}
 	e.foldMethods()
-	e.virt = e.pairRet && k.Object != h.Exchanger
+	e.ptn.virt = e.pairRet && k.Object != h.Exchanger
 	if k.Sequential && cfg.Lazy != nil {
 		e.lazy = newLazy(e, cfg)
 		e.assign = cfg.Lazy.Assignment()
@@ -952,91 +940,6 @@ func (e *Encoder) fold(f *theory.Formula, noMatch bool) *node {
 	panic("encode: unknown formula kind")
 }
 
-// linkPartners makes the partner lists of op, just called, in call order:
-// x with match(x,op) possible (op.asY), then y with match(op,y) possible
-// (op.asX). Only the operations of methods that MATCH allows opposite
-// op's are looked at (partnerCands).
-func (e *Encoder) linkPartners(op *Op) {
-	if e.virt {
-		e.callPartners(op)
-	} else {
-		for _, o := range e.partnerCands(op.Label.Method, false) {
-			if e.matchPossible(o, op) {
-				o.asX = e.tab.push(o.asX, op)
-				op.asY = e.tab.push(op.asY, o)
-			}
-		}
-		for _, o := range e.partnerCands(op.Label.Method, true) {
-			if e.matchPossible(op, o) {
-				op.asX = e.tab.push(op.asX, o)
-				o.asY = e.tab.push(o.asY, op)
-			}
-		}
-	}
-	if e.k.Object == h.Exchanger && e.matchPossible(op, op) {
-		op.asX = e.tab.push(op.asX, op)
-		op.asY = e.tab.push(op.asY, op)
-	}
-}
-
-// prunePartners drops the pairs that the value of op, just returned,
-// rules out.
-func (e *Encoder) prunePartners(op *Op) {
-	// With its return value known, op matches fewer operations: prune the
-	// partner lists, which otherwise grow with every call it overlapped.
-	// A pair ruled out loses its match variable (ruleOut); only the
-	// partners marked by matchPartners can have one.
-	mark := e.matchPartners(op, false)
-	keep := op.asY[:0]
-	for _, x := range op.asY {
-		if e.matchPossible(x, op) {
-			keep = append(keep, x)
-		} else {
-			x.asX = removeOp(x.asX, op)
-			if x.mark == mark {
-				e.ruleOut(x, op)
-			}
-		}
-	}
-	clear(op.asY[len(keep):])
-	op.asY = keep
-	mark = e.matchPartners(op, true)
-	keep = op.asX[:0]
-	for _, y := range op.asX {
-		if e.matchPossible(op, y) {
-			keep = append(keep, y)
-		} else {
-			y.asY = removeOp(y.asY, op)
-			if y.mark == mark {
-				e.ruleOut(op, y)
-			}
-		}
-	}
-	clear(op.asX[len(keep):])
-	op.asX = keep
-}
-
-// matchPartners marks, with a fresh stamp that it returns, the
-// operations o that share a live match variable with op: match(op,o)
-// when asX, else match(o,op). Every match variable is owned by both of
-// its operations, so op's owned list names them all.
-func (e *Encoder) matchPartners(op *Op, asX bool) uint32 {
-	e.stamp++
-	for _, ov := range op.owned {
-		if e.reg.liveKind(ov) != vMatch {
-			continue
-		}
-		x, y := e.reg.varOps[ov.v][0], e.reg.varOps[ov.v][1]
-		switch {
-		case asX && x == op:
-			y.mark = e.stamp
-		case !asX && y == op:
-			x.mark = e.stamp
-		}
-	}
-	return e.stamp
-}
-
 // removeOp removes o, which is in l once, from l, keeping the order. It
 // looks from the end, where an operation's latest partners are.
 func removeOp(l []*Op, o *Op) []*Op {
@@ -1048,20 +951,6 @@ func removeOp(l []*Op, o *Op) []*Op {
 		}
 	}
 	return l
-}
-
-// ruleOut forgets the match variable of a pair that a return has made
-// impossible: later groundings fold match(x,y) to false, as they would
-// have had the return come first. The variable itself stays in the
-// solver, where its MATCH clause makes it false by propagation, until one
-// of its operations is removed.
-func (e *Encoder) ruleOut(x, y *Op) {
-	key := varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()
-	if m, ok := e.reg.vars.get(key); ok && e.lazyPair() && e.val(m) != -1 {
-		// MATCH's instance, now that the labels decide it (lazypair.go).
-		e.emit1(m.Not())
-	}
-	e.reg.vars.del(key)
 }
 
 // Ops returns the live operations in call order; the slice is the
@@ -1086,7 +975,7 @@ func (e *Encoder) CheckWindow() error {
 		if v := e.tab.vals.Value(o.retID); v != o.Label.Ret {
 			return fmt.Errorf("encode: %d's return ID %d names %q, not %q", o.Serial, o.retID, v, o.Label.Ret)
 		}
-		if e.virt {
+		if e.ptn.virt {
 			// Only pairs whose y has returned are stored (partners.go).
 			for _, p := range o.asX {
 				if p.pending() {
@@ -1140,66 +1029,6 @@ func listClass(c int) int {
 		return -1
 	}
 	return bits.TrailingZeros(uint(c)) - bits.TrailingZeros(minListCap)
-}
-
-// partnerCands are the candidates for the other side of a match with an
-// operation of method m, as y when asX (match(op,y)), else as x: the
-// window's operations of the one method that MATCH allows there, or the
-// window when several are (nil when none is). They are in call order,
-// as the window is, so the partner lists are the same as when the whole
-// window is looked at.
-func (e *Encoder) partnerCands(m h.Method, asX bool) []*Op {
-	byMeth := e.tab.byMeth
-	if m >= memoMethods || len(byMeth) > memoMethods {
-		return e.partnerCandsAll(m, asX)
-	}
-	// The methods MATCH allows opposite m's (foldMethods), most often one.
-	mask := e.methAsY[m]
-	if asX {
-		mask = e.methAsX[m]
-	}
-	var one []*Op
-	found := 0
-	for ; mask != 0; mask &= mask - 1 {
-		if mo := bits.TrailingZeros16(mask); mo < len(byMeth) && len(byMeth[mo]) > 0 {
-			one = byMeth[mo]
-			found++
-		}
-	}
-	switch found {
-	case 0:
-		return nil
-	case 1:
-		return one
-	}
-	return e.tab.win
-}
-
-// partnerCandsAll is partnerCands by methodsMayMatch for each method of
-// the window, where the masks do not reach.
-func (e *Encoder) partnerCandsAll(m h.Method, asX bool) []*Op {
-	var one []*Op
-	found := 0
-	for mo, l := range e.tab.byMeth {
-		if len(l) == 0 {
-			continue
-		}
-		ok := e.methodsMayMatch(h.Method(mo), m)
-		if asX {
-			ok = e.methodsMayMatch(m, h.Method(mo))
-		}
-		if ok {
-			one = l
-			found++
-		}
-	}
-	switch found {
-	case 0:
-		return nil
-	case 1:
-		return one
-	}
-	return e.tab.win
 }
 
 // maxKeptLists bounds the recycled return-value tables kept (each of at

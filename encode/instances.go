@@ -880,7 +880,7 @@ func (e *Encoder) rec(st *instState, level int) {
 	m := pl.meth[level]
 	mark := len(e.scr.pbuf)
 	if g := pl.gen[level]; g != nil {
-		cands, full, m = e.partners(g, e.scr.env), false, h.NoMethod
+		cands, full, m = e.ptn.partners(g, e.scr.env), false, h.NoMethod
 	} else if m != h.NoMethod {
 		cands = e.tab.opsOf(m)
 	}
@@ -1083,7 +1083,7 @@ func (e *Encoder) witnessHolds(a *axiom, win []*Op, nf int) bool {
 	mark := len(e.scr.pbuf)
 	cands := win
 	if g := a.witGen; g != nil {
-		cands = e.partners(g, e.scr.env)
+		cands = e.ptn.partners(g, e.scr.env)
 	}
 	holds := false
 	for _, o := range cands {
@@ -1192,7 +1192,7 @@ func (e *Encoder) witnesses(a *axiom, win []*Op, j int, parts *[]*node) {
 	mark := len(e.scr.pbuf)
 	cands := win
 	if g := a.witGen; g != nil && j == len(a.Forall) && len(a.Exists) == 1 {
-		cands = e.partners(g, e.scr.env)
+		cands = e.ptn.partners(g, e.scr.env)
 	}
 	for _, o := range cands {
 		e.scr.env[j] = o

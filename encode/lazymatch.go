@@ -146,7 +146,7 @@ func (mt *matcher) flushNew() {
 				mt.exclusionMade(m, m.y.trueAsY, false)
 			case matchAtMostRow:
 				mark := len(e.scr.pbuf)
-				mt.atMostOne(m, e.partnersX(m.x), true)
+				mt.atMostOne(m, e.ptn.partnersX(m.x), true)
 				e.scr.pbuf = e.scr.pbuf[:mark]
 			case matchAtMostCol:
 				mark := len(e.scr.pbuf)
@@ -228,7 +228,7 @@ func (mt *matcher) functionCands(x, y *Op) []*Op {
 	if e.valueTied {
 		return e.tab.byArg[x.argID]
 	}
-	return e.partnersY(y)
+	return e.ptn.partnersY(y)
 }
 
 // In SATURATE, INJECTIVE's and FUNCTION's clauses ¬m ∨ ¬n are generated
@@ -405,9 +405,9 @@ func (mt *matcher) groundFromMatch(a *axiom, at *theory.Formula, x, y *Op) {
 			mark := len(e.scr.pbuf)
 			switch {
 			case e.scr.env[c.X] != nil && e.scr.env[c.Y] == nil:
-				v, cands = c.Y, e.partnersX(e.scr.env[c.X])
+				v, cands = c.Y, e.ptn.partnersX(e.scr.env[c.X])
 			case e.scr.env[c.Y] != nil && e.scr.env[c.X] == nil:
-				v, cands = c.X, e.partnersY(e.scr.env[c.Y])
+				v, cands = c.X, e.ptn.partnersY(e.scr.env[c.Y])
 			default:
 				continue
 			}

@@ -52,7 +52,7 @@ func TestRowOpsArePartners(t *testing.T) {
 			feedForgetting(t, r, acts, rng, 3, func(i int) {
 				for _, x := range e.tab.win {
 					mark := len(e.scr.pbuf)
-					want := inTable(x, e.partnersX(x))
+					want := inTable(x, e.ptn.partnersX(x))
 					e.scr.pbuf = e.scr.pbuf[:mark]
 					got := inTable(x, e.match.rowOps(x))
 					clear(e.scr.opScratch)

@@ -30,7 +30,7 @@ func (e *Encoder) call(op *Op) {
 	e.scr.nodes.reset()
 	// Its partners are found before it joins the window, where it would
 	// be a candidate of its own.
-	e.linkPartners(op)
+	e.ptn.linkPartners(op)
 	e.tab.add(op)
 	// With only one operation the used variable might otherwise never be
 	// created; create it so that callers can assume on it. SATURATE
@@ -92,10 +92,10 @@ func (e *Encoder) ret(serial int, ret h.Value, retID valtab.ID, seq int) {
 		e.scr.retUnits = units
 	}
 	e.tab.returned(op, ret, retID, seq)
-	if e.virt {
-		e.returnPartners(op)
+	if e.ptn.virt {
+		e.ptn.returnPartners(op)
 	} else {
-		e.prunePartners(op)
+		e.ptn.prunePartners(op)
 	}
 	for _, a := range e.retAx {
 		if a.shape == shapeLimit {
@@ -152,8 +152,8 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 		o.life++
 		if o.pending() {
 			pendGone = true
-		} else if e.virt {
-			e.retLive[o.retID]-- // see callPartners
+		} else if e.ptn.virt {
+			e.ptn.retLive[o.retID]-- // see callPartners
 		}
 		e.tab.doom(o)
 		from := len(forget)
