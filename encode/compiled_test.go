@@ -440,12 +440,12 @@ func TestKnownMatchBAgrees(t *testing.T) {
 						for i := range e.scr.env {
 							e.scr.env[i] = win[rng.Intn(len(win))]
 						}
-						got := e.knownWit(tm)
+						got := e.gr.knownWit(tm)
 						gl, gv := e.scr.inst.witLits, e.scr.inst.witVals
 						// The template is the encoder's own here (no other
 						// test runs in parallel with this one).
 						tm.witMB = false
-						want := e.knownWit(tm)
+						want := e.gr.knownWit(tm)
 						tm.witMB = true
 						wl, wv := e.scr.inst.witLits, e.scr.inst.witVals
 						if got != want || got != vFalse && (gl != wl || gv != wv) {
@@ -503,7 +503,7 @@ func TestQuickHoldsAgrees(t *testing.T) {
 			compareVariants(t, fmt.Sprintf("%v/seed%d", obj, seed), k, acts, true, seed,
 				[2]string{"without quickHolds", "with quickHolds"},
 				func(e *Encoder, first bool) {
-					e.test().noQuick = first
+					e.setNoQuick(first)
 					if !first {
 						quick = e
 					}
@@ -650,9 +650,9 @@ func TestQuickHoldsExact(t *testing.T) {
 						}
 						e.scr.env = env
 						x, p := env[g.from], env[len(a.Forall)]
-						if ex := e.rowExcluded(a.tmpl, x); ex >= 0 && p.Serial != ex && !e.hasMatchVar(x, p) {
+						if ex := e.gr.rowExcluded(a.tmpl, x); ex >= 0 && p.Serial != ex && !e.gr.hasMatchVar(x, p) {
 							excl++
-							if got := e.knownWit(a.tmpl); got != vFalse {
+							if got := e.gr.knownWit(a.tmpl); got != vFalse {
 								t.Fatalf("%v seed %d %s: rowExcluded(%d) = %d, and knownWit finds the witness %d %v",
 									obj, seed, a.Name, x.Serial, ex, p.Serial, got)
 							}
@@ -681,13 +681,13 @@ func TestQuickHoldsExact(t *testing.T) {
 							}
 							e.scr.env[lvs[0].v] = must
 							o := done[rng.Intn(len(done))]
-							if o.trueAsX == noLit || !e.quickHolds(st, lv, o) {
+							if o.trueAsX == noLit || !e.gr.quickHolds(st, lv, o) {
 								continue
 							}
 							hits++
 							vars, clauses := e.Stats()
 							watched := e.watches().watched
-							e.cbind(st, lv, last, o, false, false)
+							e.gr.cbind(st, lv, last, o, false, false)
 							v2, c2 := e.Stats()
 							if v2 != vars || c2 != clauses || e.watches().watched != watched {
 								t.Fatalf("%v seed %d %s fixed %d: quickHolds passed over %d, whose binding made %d variables, %d clauses, %d watched instances",

@@ -148,6 +148,7 @@ type Encoder struct {
 	scr   scratch      // buffers that no state outlives a call in (scratch.go)
 	match matcher      // the instances that wait for match variables (lazymatch.go)
 	ptn   partnerLists // which operations may match which (partners.go)
+	gr    grounder     // the instances of the axioms (instances.go, compiled.go, node.go)
 	Names bool         // name variables (VarName), for tests and DIMACS comments
 
 	clause int // clauses emitted (Stats)
@@ -176,15 +177,7 @@ type Encoder struct {
 	// mo), respectively methodsMayMatch(mo, m) (partnerCands).
 	methAsX, methAsY [memoMethods]uint16
 
-	bindings int    // GroundingStats
-	stamp    uint32 // marks operations (Op.mark) for one pass
-	// curAxiom is the axiom of the instance being emitted (origin.go).
-	curAxiom *theory.Axiom
-	// curLeaf, when not 0, says that the instance being emitted is a
-	// compiled leaf's (cleaf), whose operations are env's first curLeaf-1
-	// rather than scr.cur: cleaf stores an int where it would otherwise
-	// swap a slice for each leaf (curOps).
-	curLeaf int
+	stamp uint32 // marks operations (Op.mark) for one pass
 
 	stop    func() bool // polled during long groundings (Config.Stop)
 	stopped bool
@@ -311,6 +304,7 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 	e := &Encoder{k: k, sink: sink}
 	e.match.e = e
 	e.ptn.e = e
+	e.gr.e = e
 	if e.tab.vals, e.sharedVals = cfg.Values, cfg.Values != nil; !e.sharedVals {
 		e.tab.vals = valtab.NewValues()
 	}
@@ -365,6 +359,7 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 	}
 	e.reg.trackOwners = cfg.TrackOwners
 	e.stepAxioms()
+	e.gr.setQuick()
 	e.stop = cfg.Stop
 	return e
 }
@@ -408,7 +403,7 @@ type GroundingStats struct {
 
 // GroundingStats reports the grounding's work so far.
 func (e *Encoder) GroundingStats() GroundingStats {
-	s := GroundingStats{Bindings: e.bindings}
+	s := GroundingStats{Bindings: e.gr.bindings}
 	if e.lazy != nil {
 		s.Watched, s.Materialised = e.lazy.w.watched, e.lazy.w.materialised
 	}
@@ -435,15 +430,6 @@ func (e *Encoder) newVar(name func() string) z.Var {
 		e.reg.name(v, name())
 	}
 	return v
-}
-
-func (e *Encoder) aux() Lit {
-	v := e.newVar(func() string { return "aux" })
-	ov := e.reg.ownedOf(v)
-	for _, o := range e.curOps() {
-		e.own(o, ov)
-	}
-	return v.Pos()
 }
 
 // own adds ov to o's list of owned variables.
@@ -616,62 +602,6 @@ func (e *Encoder) used(o *Op) Lit {
 	return o.usedVar
 }
 
-func (e *Encoder) usedNode(o *Op) *node {
-	if !o.pending() {
-		return trueNode
-	}
-	return e.litNode(e.used(o))
-}
-
-// bLit is b(x,y) as a literal, or z.LitNull and its constant value.
-func (e *Encoder) bLit(x, y *Op) (Lit, bool) {
-	switch {
-	case x == y:
-		return z.LitNull, false
-	case before(x, y):
-		return z.LitNull, true
-	case before(y, x):
-		return z.LitNull, false
-	}
-	n := e.bNode(x, y)
-	return n.lit, false
-}
-
-func (e *Encoder) bNode(x, y *Op) *node {
-	if t := realTime(x, y); t != vUnknown {
-		return constNode(t == vTrue)
-	}
-	if e.k.Sequential {
-		// In a linearization b(y,x) = ¬b(x,y); identifying the two keeps
-		// totality implicit. Unused operations are outside the model, so
-		// their order is irrelevant.
-		if x.Serial < y.Serial {
-			return e.litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}))
-		}
-		return e.litNode(e.variable(varKey{kind: vB, x: y.Serial, y: x.Serial, xo: y, yo: x}).Not())
-	}
-	return e.litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}))
-}
-
-// retNode is ret(o) = v. A pending operation's ⊥ stands for "not used"; a
-// used pending operation with every ret variable false returns a value
-// seen nowhere in the window (docs/encoding.md shows this never helps).
-func (e *Encoder) retNode(o *Op, v h.Value) *node {
-	if !o.pending() {
-		return constNode(o.Label.Ret == v)
-	}
-	if v == theory.Bottom {
-		return e.litNode(e.used(o).Not())
-	}
-	if l, ok := o.rets.get(v); ok {
-		return e.litNode(l)
-	}
-	if !e.retPossible(o, v) {
-		return falseNode
-	}
-	return e.litNode(e.variable(varKey{kind: vRet, x: o.Serial, v: v, xo: o}))
-}
-
 // retPossible rules out return values of the wrong kind for the method.
 func (e *Encoder) retPossible(o *Op, v h.Value) bool {
 	var kind h.RetKind
@@ -709,21 +639,6 @@ func retKindOf(obj h.Object, m h.Method) h.RetKind {
 		return noRetKind
 	}
 	return sig.Ret
-}
-
-func (e *Encoder) matchNode(x, y *Op) *node {
-	if x == y && e.k.Object != h.Exchanger {
-		return falseNode
-	}
-	// A match variable is known only while its pair is possible (see
-	// ruleOut), so an existing one needs no new check.
-	if l, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); ok {
-		return e.litNode(l)
-	}
-	if !e.matchPossible(x, y) {
-		return falseNode
-	}
-	return e.litNode(e.variable(varKey{kind: vMatch, x: x.Serial, y: y.Serial, xo: x, yo: y}))
 }
 
 // matchPossible folds the kernel's MATCH axiom for the pair: false when
@@ -868,76 +783,6 @@ func (e *Encoder) possibleAtom(a *theory.Formula, x, y *Op) tri {
 		return relValue(a, func(i int) *Op { return op(i) })
 	}
 	return vUnknown // b, match, used: not label facts
-}
-
-// fold grounds f under e.env. With noMatch, match atoms are true (used
-// when folding the MATCH axiom's own consequent).
-func (e *Encoder) fold(f *theory.Formula, noMatch bool) *node {
-	env := e.scr.env
-	switch f.Kind {
-	case theory.KTrue:
-		return trueNode
-	case theory.KFalse:
-		return falseNode
-	case theory.KMeth:
-		return constNode(env[f.X].Label.Method == f.M)
-	case theory.KRet:
-		return e.retNode(env[f.X], f.V)
-	case theory.KArgEq:
-		return constNode(env[f.X].Label.Arg == env[f.Y].Label.Arg)
-	case theory.KArgRet:
-		return e.retNode(env[f.Y], env[f.X].Label.Arg)
-	case theory.KArgLess:
-		return constNode(env[f.X].Label.Prio < env[f.Y].Label.Prio)
-	case theory.KEq:
-		return constNode(env[f.X] == env[f.Y])
-	case theory.KB:
-		return e.bNode(env[f.X], env[f.Y])
-	case theory.KMatch:
-		if noMatch {
-			return trueNode
-		}
-		return e.matchNode(env[f.X], env[f.Y])
-	case theory.KUsed:
-		return e.usedNode(env[f.X])
-	case theory.KRel:
-		return e.relNode(f)
-	case theory.KNot:
-		return e.not(e.fold(f.Args[0], noMatch))
-	case theory.KAnd:
-		out := e.scr.nodes.list(len(f.Args))
-		for _, g := range f.Args {
-			n := e.fold(g, noMatch)
-			if n.kind == nFalse {
-				return falseNode
-			}
-			out = append(out, n)
-		}
-		return e.and(out...)
-	case theory.KOr:
-		out := e.scr.nodes.list(len(f.Args))
-		for _, g := range f.Args {
-			n := e.fold(g, noMatch)
-			if n.kind == nTrue {
-				return trueNode
-			}
-			out = append(out, n)
-		}
-		return e.or(out...)
-	case theory.KImplies:
-		a := e.fold(f.Args[0], noMatch)
-		if a.kind == nFalse {
-			return trueNode
-		}
-		return e.or(e.not(a), e.fold(f.Args[1], noMatch))
-	case theory.KIff:
-		a, b := e.fold(f.Args[0], noMatch), e.fold(f.Args[1], noMatch)
-		return e.and(e.or(e.not(a), b), e.or(a, e.not(b)))
-	case theory.KXor:
-		a, b := e.fold(f.Args[0], noMatch), e.fold(f.Args[1], noMatch)
-		return e.and(e.or(a, b), e.or(e.not(a), e.not(b)))
-	}
-	panic("encode: unknown formula kind")
 }
 
 // removeOp removes o, which is in l once, from l, keeping the order. It
@@ -1105,7 +950,7 @@ func (e *Encoder) UsedLit(serial int) Lit {
 // BLit is b(x,y) as a literal, or z.LitNull with the constant in val.
 func (e *Encoder) BLit(x, y int) (lit Lit, val bool) {
 	e.scr.nodes.reset()
-	n := e.bNode(e.tab.op(x), e.tab.op(y))
+	n := e.gr.bNode(e.tab.op(x), e.tab.op(y))
 	if n.kind == nLit {
 		return n.lit, false
 	}
@@ -1121,4 +966,15 @@ func (e *Encoder) RetVars(serial int) map[h.Value]Lit {
 		}
 	}
 	return out
+}
+
+func (e *Encoder) emit1(a Lit) {
+	e.scr.pair[0] = a
+	e.emit(e.scr.pair[:1])
+}
+
+func (e *Encoder) emit2(a, b Lit) {
+	// Its own buffer: callers may be building a clause in clauseBuf.
+	e.scr.pair = [2]Lit{a, b}
+	e.emit(e.scr.pair[:])
 }

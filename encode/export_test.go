@@ -5,6 +5,9 @@ package encode
 func (e *Encoder) test() *hooks {
 	if e.hk == nil {
 		e.hk = new(hooks)
+		if e.lazy != nil {
+			e.lazy.hk = e.hk
+		}
 	}
 	return e.hk
 }
@@ -15,4 +18,10 @@ func (e *Encoder) watches() *watchState {
 		return new(watchState)
 	}
 	return &e.lazy.w
+}
+
+// setNoQuick sets the noQuick hook and the grounder's shortcuts with it.
+func (e *Encoder) setNoQuick(on bool) {
+	e.test().noQuick = on
+	e.gr.setQuick()
 }

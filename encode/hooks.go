@@ -13,8 +13,8 @@ type hooks struct {
 	// plainEdge replaces edgeAssigned: a version without its shortcuts,
 	// whose clauses the tests compare.
 	plainEdge func(p, q *Op, l Lit)
-	// noQuick turns crec's quickHolds and witnessesX's rowExcluded off;
-	// noRuns turns quickTail off.
+	// noQuick turns crec's quickHolds and witnessesX's rowExcluded off
+	// (grounder.setQuick reads it); noRuns turns quickTail off.
 	noQuick, noRuns bool
 	// evalAll evaluates every watched instance at every event instead of
 	// counting: the reference the counts are checked against.

@@ -30,6 +30,7 @@ type lazyGround struct {
 	// least recently used.
 	openLists [maxOpenLists]openList
 	openUse   uint64
+	hk        *hooks // the encoder's, for the paths here (tests only)
 }
 
 func newLazy(e *Encoder, cfg Config) *lazyGround {
@@ -47,6 +48,12 @@ func (g *lazyGround) returned(op *Op) { g.usedFacts = append(g.usedFacts, op) }
 // assigned is Assigned: it visits the watched ∀∃ instances that watch the
 // literals (with Config.Watch) and emits the instances, transitivity and
 // side clauses that they made unit or false.
+//
+// Not inlined: its loop inlines the per-literal checks (watchAssigned),
+// which its caller, inlining it under profile-guided optimisation, ran
+// out of budget for.
+//
+//go:noinline
 func (g *lazyGround) assigned(lits []Lit) {
 	e := g.e
 	e.scr.nodes.reset()

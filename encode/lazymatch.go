@@ -450,18 +450,18 @@ func (mt *matcher) groundMatched(a *axiom) {
 	}
 	var ante, rest []*node
 	for _, c := range a.ante {
-		n := e.fold(c, false)
-		if n.kind == nFalse || e.isFalse(n) {
+		n := e.gr.fold(c, false)
+		if n.kind == nFalse || e.gr.isFalse(n) {
 			return
 		}
 		ante = append(ante, n)
 	}
 	for _, c := range a.rest {
-		n := e.fold(c, false)
-		if n.kind == nTrue || e.isTrue(n) {
+		n := e.gr.fold(c, false)
+		if n.kind == nTrue || e.gr.isTrue(n) {
 			return
 		}
 		rest = append(rest, n)
 	}
-	e.leaf(a, e.tab.win, ante, rest, nil)
+	e.gr.leaf(a, e.tab.win, ante, rest, nil)
 }

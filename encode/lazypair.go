@@ -113,7 +113,7 @@ func (g *lazyGround) pairClauseOf(x, y *Op) {
 // pairClause emits ¬m ∨ ret(y)=arg(x).
 func (g *lazyGround) pairClause(x, y *Op, m Lit) {
 	e := g.e
-	switch r := e.retNode(y, x.Label.Arg); r.kind {
+	switch r := e.gr.retNode(y, x.Label.Arg); r.kind {
 	case nLit:
 		e.emit2(m.Not(), r.lit)
 	case nFalse:

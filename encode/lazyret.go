@@ -91,14 +91,3 @@ func (g *lazyGround) usedFalse(o *Op) {
 		}
 	}
 }
-
-func (e *Encoder) emit1(a Lit) {
-	e.scr.pair[0] = a
-	e.emit(e.scr.pair[:1])
-}
-
-func (e *Encoder) emit2(a, b Lit) {
-	// Its own buffer: callers may be building a clause in clauseBuf.
-	e.scr.pair = [2]Lit{a, b}
-	e.emit(e.scr.pair[:])
-}

@@ -46,8 +46,8 @@ import (
 //go:noinline
 func (g *lazyGround) edgeAssigned(p, q *Op, l Lit) {
 	e := g.e
-	if e.hk != nil && e.hk.plainEdge != nil {
-		e.hk.plainEdge(p, q, l)
+	if g.hk != nil && g.hk.plainEdge != nil {
+		g.hk.plainEdge(p, q, l)
 		return
 	}
 	p.succ = e.tab.push(p.succ, q)
@@ -140,7 +140,7 @@ func (g *lazyGround) edgeAssigned(p, q *Op, l Lit) {
 			if ok {
 				zp.l = pz.Not()
 			}
-		} else if l, ok := e.bExisting(z, p); ok && e.val(l) == -1 {
+		} else if l, ok := e.reg.bExisting(z, p); ok && e.val(l) == -1 {
 			continue
 		}
 		z.mark = seen
@@ -155,7 +155,7 @@ func (g *lazyGround) edgeAssigned(p, q *Op, l Lit) {
 		}
 		if before(z, p) && z.mark != seen {
 			z.mark = seen
-			if qz, ok := e.bExisting(q, z); ok && e.val(qz) == -1 {
+			if qz, ok := e.reg.bExisting(q, z); ok && e.val(qz) == -1 {
 				continue
 			}
 			g.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{t: vTrue, known: true, read: true})
@@ -181,7 +181,7 @@ func (g *lazyGround) edgeOpenTail(p, q *Op, pq edgeVal, kp uint64, seen uint32) 
 		}
 		if before(z, p) && z.mark != seen {
 			z.mark = seen
-			if qz, ok := e.bExisting(q, z); ok && e.val(qz) == -1 {
+			if qz, ok := e.reg.bExisting(q, z); ok && e.val(qz) == -1 {
 				continue
 			}
 			g.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{t: vTrue, known: true, read: true})
@@ -342,13 +342,12 @@ func markAll(l []*Op, mark uint32) {
 // for every operation usedAssigned may ask it of; it returns true (and
 // panics if one disagrees).
 func (g *lazyGround) checkOverlapsP(p *Op) bool {
-	e := g.e
 	for _, x := range p.conc {
 		for _, y := range x.succ {
 			if y == p {
 				continue
 			}
-			e.hk.concChecked++
+			g.hk.concChecked++
 			if overlapsP(y, p) != slices.Contains(p.conc, y) {
 				panic("encode: usedAssigned: overlapsP does not say which operations are in p.conc")
 			}
@@ -396,7 +395,7 @@ func (g *lazyGround) usedAssigned(p *Op) {
 	if len(p.succ) == 0 && len(p.pred) == 0 {
 		// The usual case, p's edges all open: us is p.conc itself (read
 		// only, and not kept in the scratch), marked only if need be.
-		if marked = e.tab.unordered || g.calledAfterReturn(p) || e.hk != nil && e.hk.checkConcMarks && !g.checkOverlapsP(p); marked {
+		if marked = e.tab.unordered || g.calledAfterReturn(p) || g.hk != nil && g.hk.checkConcMarks && !g.checkOverlapsP(p); marked {
 			markAll(p.conc, base+1+uint32(vUnknown))
 		}
 		us = p.conc
@@ -480,7 +479,7 @@ func (g *lazyGround) usedAssigned(p *Op) {
 				continue
 			}
 			if px == z.LitNull {
-				px, _ = e.bExisting(p, x)
+				px, _ = e.reg.bExisting(p, x)
 			}
 			if px != z.LitNull && e.val(px) == -1 {
 				break
@@ -627,7 +626,7 @@ func (g *lazyGround) checkCycle(a, b, c *Op, ab, bc, ca edgeVal) {
 	for i, v := range ev {
 		if !v.read {
 			var ok bool
-			if v.l, ok = e.bExisting(ends[i][0], ends[i][1]); !ok && v.t != vUnknown {
+			if v.l, ok = e.reg.bExisting(ends[i][0], ends[i][1]); !ok && v.t != vUnknown {
 				// Leaving the literal out would make the clause stronger
 				// than transitivity: unsound.
 				panic("encode: an assigned order fact has no variable")
@@ -664,21 +663,8 @@ func (g *lazyGround) checkCycle(a, b, c *Op, ab, bc, ca edgeVal) {
 		n++
 	}
 	if openEdge[0] != nil {
-		lits[n] = e.bNode(openEdge[0], openEdge[1]).lit.Not()
+		lits[n] = e.gr.bNode(openEdge[0], openEdge[1]).lit.Not()
 		n++
 	}
 	e.emit(lits[:n])
-}
-
-// bExisting is b(x,y) for an overlapping pair, if its variable exists.
-func (e *Encoder) bExisting(x, y *Op) (Lit, bool) {
-	if x.Serial < y.Serial {
-		v, ok := e.reg.vars.get(varPair{vB, int32(x.Serial), int32(y.Serial)}.key())
-		return v, ok
-	}
-	v, ok := e.reg.vars.get(varPair{vB, int32(y.Serial), int32(x.Serial)}.key())
-	if !ok {
-		return z.LitNull, false
-	}
-	return v.Not(), true
 }

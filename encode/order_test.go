@@ -320,7 +320,7 @@ func (e *Encoder) edgeAssignedPlain(p, q *Op, l Lit) {
 					z.mark = seen
 					continue
 				}
-			} else if zp, ok := e.bExisting(z, p); ok && e.val(zp) == -1 {
+			} else if zp, ok := e.reg.bExisting(z, p); ok && e.val(zp) == -1 {
 				z.mark = seen
 				continue
 			}
@@ -337,7 +337,7 @@ func (e *Encoder) edgeAssignedPlain(p, q *Op, l Lit) {
 			break
 		}
 		if before(z, p) && z.mark != seen {
-			if qz, ok := e.bExisting(q, z); ok && e.val(qz) == -1 {
+			if qz, ok := e.reg.bExisting(q, z); ok && e.val(qz) == -1 {
 				z.mark = seen
 				continue
 			}

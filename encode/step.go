@@ -45,9 +45,9 @@ func (e *Encoder) call(op *Op) {
 	}
 	for _, a := range e.callAx {
 		if a.shape == shapeTransitive {
-			e.transitivity(a, op)
+			e.gr.transitivity(a, op)
 		} else {
-			e.instances(a, op, false, nil)
+			e.gr.instances(a, op, false, nil)
 		}
 	}
 	e.match.flushMatches()
@@ -101,7 +101,7 @@ func (e *Encoder) ret(serial int, ret h.Value, retID valtab.ID, seq int) {
 		if a.shape == shapeLimit {
 			e.limit.returned(a, op)
 		} else {
-			e.instances(a, op, true, nil)
+			e.gr.instances(a, op, true, nil)
 		}
 	}
 	e.match.flushMatches()
@@ -118,17 +118,10 @@ func (e *Encoder) Waiting() bool { return e.lazy != nil && len(e.lazy.usedFacts)
 // transitivity and side clauses that they made unit or false; the caller
 // propagates again and repeats until no literal is new. Otherwise it does
 // nothing.
-//
-// Not inlined: its loop inlines the per-literal checks (watchAssigned),
-// which its caller, inlining it under profile-guided optimisation, ran
-// out of budget for.
-//
-//go:noinline
 func (e *Encoder) Assigned(lits []Lit) {
-	if e.lazy == nil {
-		return
+	if e.lazy != nil {
+		e.lazy.assigned(lits)
 	}
-	e.lazy.assigned(lits)
 }
 
 // Remove forgets returned operations and returns the variables that only
@@ -171,7 +164,7 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 		e.lazy.forgetFacts(gone)
 	}
 	if e.scr.quickMemos {
-		e.quickForgotten(serials, gone)
+		e.gr.quickForgotten(serials, gone)
 	}
 	e.stamp++
 	e.tab.drop(gone, e.stamp, pendGone)
@@ -196,7 +189,7 @@ func (e *Encoder) EmitOpen(act Lit) {
 		case a.shape == shapeLimit:
 			e.limit.open(a, extra)
 		case len(a.Exists) > 0:
-			e.instances(a, nil, false, extra)
+			e.gr.instances(a, nil, false, extra)
 		}
 	}
 	e.match.flushMatches()

@@ -300,7 +300,7 @@ func (g *lazyGround) watchSettled(parts []cpart, nf int) {
 	// exactly when there are more literals than parts.
 	hasConj := k-lits0 > len(parts)
 	w.items, w.lits = w.items[:items0+len(parts)], w.lits[:k]
-	if e.hk != nil && e.hk.evalAll { // tests: check the claim
+	if g.hk != nil && g.hk.evalAll { // tests: check the claim
 		for _, wl := range lits[lits0:k] {
 			if e.val(wl.l) != 0 {
 				panic("encode: a watched instance's literal was assigned since cleaf settled it")
@@ -642,9 +642,8 @@ func (w *watchState) ownersAlive(in *winst) bool {
 // literals is assigned or forgotten (TestWatchedCountsSweep checks it
 // against that).
 func (g *lazyGround) watchAssigned(t Lit) {
-	e := g.e
 	// Small enough to be inlined: most variables have no watch list.
-	if h := g.w.head; int(t.Var()) < len(h) && h[t.Var()] != 0 || e.hk != nil && e.hk.evalAll {
+	if h := g.w.head; int(t.Var()) < len(h) && h[t.Var()] != 0 || g.hk != nil && g.hk.evalAll {
 		g.wakeWatched(t)
 	}
 }
@@ -653,9 +652,8 @@ func (g *lazyGround) watchAssigned(t Lit) {
 // literal of the list is taken once, its next read from it: indexing the
 // arena twice checked the index twice.
 func (g *lazyGround) wakeWatched(t Lit) {
-	e := g.e
 	w := &g.w
-	if e.hk != nil && e.hk.evalAll {
+	if g.hk != nil && g.hk.evalAll {
 		g.visitAll()
 		return
 	}
@@ -765,9 +763,8 @@ func (g *lazyGround) forgetWatched(v z.Var) {
 // revisitForgotten visits, at the end of Remove, the instances that
 // forgetting left unit or false (or dead), with ClosedRemoval.
 func (g *lazyGround) revisitForgotten() {
-	e := g.e
 	w := &g.w
-	if e.hk != nil && e.hk.evalAll {
+	if g.hk != nil && g.hk.evalAll {
 		g.visitAll()
 	}
 	for _, id := range w.revisit {
