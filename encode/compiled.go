@@ -376,7 +376,8 @@ const maxChecks = 16
 
 // atomLit grounds atom c under e.env as fold does: a literal (kind nLit)
 // or a constant (nTrue, nFalse), creating the same variables.
-func (e *Encoder) atomLit(c *catom) (Lit, nodeKind) {
+func (gr *grounder) atomLit(c *catom) (Lit, nodeKind) {
+	e := gr.e
 	env := e.scr.env
 	var l Lit
 	k := nLit
@@ -384,19 +385,19 @@ func (e *Encoder) atomLit(c *catom) (Lit, nodeKind) {
 	case theory.KMeth:
 		k = constKind(env[c.x].Label.Method == c.m)
 	case theory.KRet:
-		l, k = e.retLit(env[c.x], c.v)
+		l, k = gr.retLit(env[c.x], c.v)
 	case theory.KArgEq:
 		k = constKind(env[c.x].Label.Arg == env[c.y].Label.Arg)
 	case theory.KArgRet:
-		l, k = e.retLit(env[c.y], env[c.x].Label.Arg)
+		l, k = gr.retLit(env[c.y], env[c.x].Label.Arg)
 	case theory.KArgLess:
 		k = constKind(env[c.x].Label.Prio < env[c.y].Label.Prio)
 	case theory.KEq:
 		k = constKind(env[c.x] == env[c.y])
 	case theory.KB:
-		l, k = e.bLitKind(env[c.x], env[c.y])
+		l, k = gr.bLitKind(env[c.x], env[c.y])
 	case theory.KMatch:
-		l, k = e.matchLit(env[c.x], env[c.y])
+		l, k = gr.matchLit(env[c.x], env[c.y])
 	case theory.KUsed:
 		if o := env[c.x]; o.pending() {
 			l = e.used(o)
@@ -429,7 +430,8 @@ func constKind(b bool) nodeKind {
 }
 
 // retLit is retNode without the node.
-func (e *Encoder) retLit(o *Op, v h.Value) (Lit, nodeKind) {
+func (gr *grounder) retLit(o *Op, v h.Value) (Lit, nodeKind) {
+	e := gr.e
 	if !o.pending() {
 		return noLit, constKind(o.Label.Ret == v)
 	}
@@ -446,7 +448,8 @@ func (e *Encoder) retLit(o *Op, v h.Value) (Lit, nodeKind) {
 }
 
 // bLitKind is bNode without the node.
-func (e *Encoder) bLitKind(x, y *Op) (Lit, nodeKind) {
+func (gr *grounder) bLitKind(x, y *Op) (Lit, nodeKind) {
+	e := gr.e
 	switch realTime(x, y) {
 	case vTrue:
 		return noLit, nTrue
@@ -463,7 +466,8 @@ func (e *Encoder) bLitKind(x, y *Op) (Lit, nodeKind) {
 }
 
 // matchLit is matchNode without the node.
-func (e *Encoder) matchLit(x, y *Op) (Lit, nodeKind) {
+func (gr *grounder) matchLit(x, y *Op) (Lit, nodeKind) {
+	e := gr.e
 	if x == y && e.k.Object != h.Exchanger {
 		return noLit, nFalse
 	}
@@ -482,7 +486,8 @@ func (e *Encoder) matchLit(x, y *Op) (Lit, nodeKind) {
 // partner says that the atom is the match atom between a witness and
 // the operation whose partner it is (template.witSrc): the pair is
 // possible.
-func (e *Encoder) absentLit(c *catom, partner bool) (Lit, nodeKind) {
+func (gr *grounder) absentLit(c *catom, partner bool) (Lit, nodeKind) {
+	e := gr.e
 	x, y := e.scr.env[c.x], e.scr.env[c.y]
 	var l Lit
 	if c.kind == theory.KMatch {
@@ -506,7 +511,8 @@ func (e *Encoder) absentLit(c *catom, partner bool) (Lit, nodeKind) {
 
 // settledLit is settled for a literal: nTrue or nFalse when the saturator
 // has assigned it (SATURATE only), else nLit.
-func (e *Encoder) settledLit(l Lit) nodeKind {
+func (gr *grounder) settledLit(l Lit) nodeKind {
+	e := gr.e
 	if e.lazy != nil {
 		switch e.val(l) {
 		case 1:
@@ -523,7 +529,8 @@ func (e *Encoder) settledLit(l Lit) nodeKind {
 // folds to that literal (see witLits). Each kind either decides the atom
 // by labels and real time or finds its variable, whose value is then
 // read in one place.
-func (e *Encoder) knownAtom(c *catom) (tri, Lit) {
+func (gr *grounder) knownAtom(c *catom) (tri, Lit) {
+	e := gr.e
 	env := e.scr.env
 	t := vUnknown
 	var l Lit // the atom's variable (positive), if it exists
@@ -566,7 +573,7 @@ func (e *Encoder) knownAtom(c *catom) (tri, Lit) {
 		var ok bool
 		// excluded needs a true match variable in x's row or y's column.
 		if l, ok = e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); !ok &&
-			(x.trueAsX != noLit || y.trueAsY != noLit) && e.excluded(x, y) {
+			(x.trueAsX != noLit || y.trueAsY != noLit) && e.match.excluded(x, y) {
 			t = vFalse
 		}
 	case theory.KUsed:
@@ -598,7 +605,7 @@ func (e *Encoder) knownAtom(c *catom) (tri, Lit) {
 	return t, l
 }
 
-// knownWit is eval3(a.wit, e.known) for the template's conjunction. Unless
+// knownWit is eval3(a.wit, e.gr.known) for the template's conjunction. Unless
 // it returns vFalse, it leaves in e.scr.inst.witLits, for each atom, the
 // literal it found for it or z.LitNull, and in witVals the literal's
 // value: cwitness, right after, folds an atom with a literal to it
@@ -613,7 +620,8 @@ func (e *Encoder) knownAtom(c *catom) (tri, Lit) {
 // costs less than one per atom.
 //
 //go:noinline
-func (e *Encoder) knownWit(t *template) tri {
+func (gr *grounder) knownWit(t *template) tri {
+	e := gr.e
 	st := &e.scr.inst
 	if t.witMB {
 		// A witness match(x,y) ∧ b(u,w): knownAtom's KMatch and KB
@@ -628,7 +636,7 @@ func (e *Encoder) knownWit(t *template) tri {
 		km := vUnknown
 		if !ok {
 			// excluded needs a true match variable in x's row or y's column.
-			if (x.trueAsX != noLit || y.trueAsY != noLit) && e.excluded(x, y) {
+			if (x.trueAsX != noLit || y.trueAsY != noLit) && e.match.excluded(x, y) {
 				return vFalse
 			}
 			r = vUnknown
@@ -675,7 +683,7 @@ func (e *Encoder) knownWit(t *template) tri {
 	}
 	r := vTrue
 	for i := range t.wit {
-		k, l := e.knownAtom(&t.wit[i])
+		k, l := gr.knownAtom(&t.wit[i])
 		switch k {
 		case vFalse:
 			return vFalse
@@ -698,12 +706,13 @@ func (e *Encoder) knownWit(t *template) tri {
 // without reading them from env, nor the atoms from the template, per
 // candidate. A disagreement with knownWit changes the
 // clauses (TestCompiledAgreesWithInterpreter, TestQuickHoldsAgrees).
-func (e *Encoder) witnessMB(t *template, x, y, u, w *Op) {
+func (gr *grounder) witnessMB(t *template, x, y, u, w *Op) {
+	e := gr.e
 	km := vUnknown
 	lm, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
 	if !ok {
 		// excluded needs a true match variable in x's row or y's column.
-		if (x.trueAsX != noLit || y.trueAsY != noLit) && e.excluded(x, y) {
+		if (x.trueAsX != noLit || y.trueAsY != noLit) && e.match.excluded(x, y) {
 			return
 		}
 	} else if e.lazy != nil {
@@ -735,7 +744,7 @@ func (e *Encoder) witnessMB(t *template, x, y, u, w *Op) {
 			}
 		}
 	}
-	e.foldMB(t, lm, km, lb, kb)
+	gr.foldMB(t, lm, km, lb, kb)
 }
 
 // witLimit is the last call at which a witness candidate may have been
@@ -745,7 +754,8 @@ func (e *Encoder) witnessMB(t *template, x, y, u, w *Op) {
 // and when u is the operation the instance is grounded for: at u's own
 // return no operation was called after it (and none is left out when
 // the limit is not applied).
-func (e *Encoder) witLimit(t *template) int {
+func (gr *grounder) witLimit(t *template) int {
+	e := gr.e
 	if t.witCut >= 0 {
 		if u := e.scr.env[t.witCut]; u != e.scr.inst.must && !u.pending() {
 			return u.Return
@@ -757,13 +767,14 @@ func (e *Encoder) witLimit(t *template) int {
 // crec is rec through the template: the folded checks are literals in
 // st.lante[:st.na] and st.lrest[:st.nr] (constants that cannot prune are left out, as the
 // interpreter's disjunction drops them).
-func (e *Encoder) crec(st *instState, level int) {
+func (gr *grounder) crec(st *instState, level int) {
+	e := gr.e
 	if e.poll() {
 		return
 	}
 	if level == st.nf {
-		if !e.openDone(st) {
-			e.cleaf(st)
+		if !gr.openDone(st) {
+			gr.cleaf(st)
 		}
 		return
 	}
@@ -780,8 +791,8 @@ func (e *Encoder) crec(st *instState, level int) {
 			self = e.scr.env[lv.self]
 		}
 		for _, o := range lv.gen.stored(e.scr.env) {
-			if o != self && !o.pending() && (lv.feeds == nil || !e.noReturnedPartner(lv.feeds, o)) {
-				e.cbind(st, lv, level, o, false, true)
+			if o != self && !o.pending() && (lv.feeds == nil || !gr.noReturnedPartner(lv.feeds, o)) {
+				gr.cbind(st, lv, level, o, false, true)
 			}
 		}
 		return
@@ -796,7 +807,7 @@ func (e *Encoder) crec(st *instState, level int) {
 		// merged in only to be skipped.
 		cands, full, m = g.stored(e.scr.env), false, h.NoMethod
 	} else if g != nil {
-		cands, full, m = e.partners(g, e.scr.env), false, h.NoMethod
+		cands, full, m = e.ptn.partners(g, e.scr.env), false, h.NoMethod
 	} else if m != h.NoMethod {
 		cands = e.tab.opsOf(m)
 	} else if lv.feedSides != 0 && st.closed {
@@ -806,7 +817,7 @@ func (e *Encoder) crec(st *instState, level int) {
 		// method's operations, in the same order, as if it were the
 		// level's (LIFO's a1 at an add's return, FIFO's a2 at an add's:
 		// the adds, not the window).
-		if fm := e.feedMethod(st, lv); fm != h.NoMethod {
+		if fm := gr.feedMethod(st, lv); fm != h.NoMethod {
 			cands, m = e.tab.opsOf(fm), fm
 		}
 	}
@@ -822,7 +833,7 @@ func (e *Encoder) crec(st *instState, level int) {
 	if len(lv.cuts) == 0 {
 		tail = cands // levelRun without cuts
 	} else {
-		head, tail, limit, admitted = e.levelRun(lv.cuts, cands, full)
+		head, tail, limit, admitted = gr.levelRun(lv.cuts, cands, full)
 	}
 	// A closed instance binds no pending operation, nor one whose
 	// partners a later level reads when none of them has returned
@@ -840,7 +851,7 @@ func (e *Encoder) crec(st *instState, level int) {
 	case !st.closed:
 		for _, o := range head {
 			if (m == h.NoMethod || o.Label.Method == m) && o != self {
-				e.cbind(st, lv, level, o, tied, false)
+				gr.cbind(st, lv, level, o, tied, false)
 			}
 		}
 		for _, o := range tail {
@@ -848,30 +859,30 @@ func (e *Encoder) crec(st *instState, level int) {
 				break
 			}
 			if o != self {
-				e.cbind(st, lv, level, o, tied, admitted)
+				gr.cbind(st, lv, level, o, tied, admitted)
 			}
 		}
-	case lv.quick && e.virt && e.lazy != nil && !e.scr.noQuick:
+	case lv.quick && gr.quick:
 		// As below, passing over the candidates quickHolds finds ground
 		// nothing; one without a true match variable of its own
 		// (clevel.quick: the witness's x is the level's variable) is
 		// bound without asking it. Long tails of one method's list go
 		// to quickTail, which passes over runs of them at once.
 		for _, o := range head {
-			if (m == h.NoMethod || o.Label.Method == m) && o != self && !o.pending() && (o.trueAsX == noLit || !e.quickHolds(st, lv, o)) {
-				e.cbind(st, lv, level, o, tied, false)
+			if (m == h.NoMethod || o.Label.Method == m) && o != self && !o.pending() && (o.trueAsX == noLit || !gr.quickHolds(st, lv, o)) {
+				gr.cbind(st, lv, level, o, tied, false)
 			}
 		}
-		if len(tail) >= quickMin && !e.scr.noRuns && lv.gen == nil && !tied && v != st.fixed && m != h.NoMethod {
-			e.quickTail(st, lv, level, tail, limit, admitted)
+		if len(tail) >= quickMin && (e.hk == nil || !e.hk.noRuns) && lv.gen == nil && !tied && v != st.fixed && m != h.NoMethod {
+			gr.quickTail(st, lv, level, tail, limit, admitted)
 			break
 		}
 		for _, o := range tail {
 			if o.Call > limit {
 				break
 			}
-			if o != self && !o.pending() && (o.trueAsX == noLit || !e.quickHolds(st, lv, o)) {
-				e.cbind(st, lv, level, o, tied, admitted)
+			if o != self && !o.pending() && (o.trueAsX == noLit || !gr.quickHolds(st, lv, o)) {
+				gr.cbind(st, lv, level, o, tied, admitted)
 			}
 		}
 	case lv.feeds == nil && lv.label > 0:
@@ -881,7 +892,7 @@ func (e *Encoder) crec(st *instState, level int) {
 		// value.
 		for _, o := range head {
 			if (m == h.NoMethod || o.Label.Method == m) && o != self && !o.pending() && !labelPrunes(lv, o) {
-				e.cbind(st, lv, level, o, tied, false)
+				gr.cbind(st, lv, level, o, tied, false)
 			}
 		}
 		for _, o := range tail {
@@ -889,13 +900,13 @@ func (e *Encoder) crec(st *instState, level int) {
 				break
 			}
 			if o != self && !o.pending() && !labelPrunes(lv, o) {
-				e.cbind(st, lv, level, o, tied, admitted)
+				gr.cbind(st, lv, level, o, tied, admitted)
 			}
 		}
 	case lv.feeds == nil:
 		for _, o := range head {
 			if (m == h.NoMethod || o.Label.Method == m) && o != self && !o.pending() {
-				e.cbind(st, lv, level, o, tied, false)
+				gr.cbind(st, lv, level, o, tied, false)
 			}
 		}
 		for _, o := range tail {
@@ -903,21 +914,21 @@ func (e *Encoder) crec(st *instState, level int) {
 				break
 			}
 			if o != self && !o.pending() {
-				e.cbind(st, lv, level, o, tied, admitted)
+				gr.cbind(st, lv, level, o, tied, admitted)
 			}
 		}
 	default:
 		for _, o := range head {
-			if (m == h.NoMethod || o.Label.Method == m) && o != self && !o.pending() && !e.noReturnedPartner(lv.feeds, o) {
-				e.cbind(st, lv, level, o, tied, false)
+			if (m == h.NoMethod || o.Label.Method == m) && o != self && !o.pending() && !gr.noReturnedPartner(lv.feeds, o) {
+				gr.cbind(st, lv, level, o, tied, false)
 			}
 		}
 		for _, o := range tail {
 			if o.Call > limit {
 				break
 			}
-			if o != self && !o.pending() && !e.noReturnedPartner(lv.feeds, o) {
-				e.cbind(st, lv, level, o, tied, admitted)
+			if o != self && !o.pending() && !gr.noReturnedPartner(lv.feeds, o) {
+				gr.cbind(st, lv, level, o, tied, admitted)
 			}
 		}
 	}
@@ -933,7 +944,8 @@ func (e *Encoder) crec(st *instState, level int) {
 // (matchPossible), so an operation of another method has none there,
 // and noReturnedPartner leaves it out. The method for each set of sides
 // is found once per encoder, as the kernel's MATCH decides it.
-func (e *Encoder) feedMethod(st *instState, lv *clevel) h.Method {
+func (gr *grounder) feedMethod(st *instState, lv *clevel) h.Method {
+	e := gr.e
 	if !st.methsSet {
 		var x, y uint16
 		for m := range memoMethods {
@@ -969,32 +981,33 @@ func (e *Encoder) feedMethod(st *instState, lv *clevel) h.Method {
 // else (clevel.direct), as crec would bind it: returned, and with a
 // returned partner for every later level that reads its partners
 // (noReturnedPartner).
-func (e *Encoder) crecFixed(st *instState) {
+func (gr *grounder) crecFixed(st *instState) {
+	e := gr.e
 	lv := &st.clv[0]
 	if !lv.direct {
-		e.crec(st, 0)
+		gr.crec(st, 0)
 		return
 	}
 	if e.poll() {
 		return
 	}
-	if lv.feeds != nil && e.noReturnedPartner(lv.feeds, st.must) {
+	if lv.feeds != nil && gr.noReturnedPartner(lv.feeds, st.must) {
 		return
 	}
 	if len(lv.checks) != lv.label {
-		e.cbind(st, lv, 0, st.must, false, true)
+		gr.cbind(st, lv, 0, st.must, false, true)
 		return
 	}
 	// cbind, when the level's checks are all label checks, which must's
 	// label does not prune (instances asked labelPrunes): nothing to
 	// fold, must is bound and the next level entered.
-	e.bindings++
+	gr.bindings++
 	e.scr.env[lv.v] = st.must
 	st.clauseAt = e.clause
 	if st.nf > 1 {
-		e.crec(st, 1)
+		gr.crec(st, 1)
 	} else if !e.poll() {
-		e.cleaf(st) // openDone is false: must is given
+		gr.cleaf(st) // openDone is false: must is given
 	}
 }
 
@@ -1015,7 +1028,8 @@ func (e *Encoder) crecFixed(st *instState) {
 // time leaves open in the witness, or in a check without a variable
 // yet) is left to cbind. The cheap tests come first: most candidates
 // that fail, fail at the first.
-func (e *Encoder) quickHolds(st *instState, lv *clevel, o *Op) bool {
+func (gr *grounder) quickHolds(st *instState, lv *clevel, o *Op) bool {
+	e := gr.e
 	// o is the witness's x (clevel.quick).
 	l := o.trueAsX
 	if l == noLit || e.val(l) != 1 {
@@ -1059,21 +1073,22 @@ func (e *Encoder) quickHolds(st *instState, lv *clevel, o *Op) bool {
 // checks and goes down a level unless one prunes the tuple. admitted says
 // that levelRun's run already applied the level's cuts to o; crec leaves
 // out the candidates a closed instance does not bind.
-func (e *Encoder) cbind(st *instState, lv *clevel, level int, o *Op, tied, admitted bool) {
+func (gr *grounder) cbind(st *instState, lv *clevel, level int, o *Op, tied, admitted bool) {
+	e := gr.e
 	v := lv.v
 	if o == st.must && v < st.fixed {
 		return
 	}
-	if e.dropped(o) {
+	if gr.dropped(o) {
 		return
 	}
 	if tied && e.scr.env[1-v].Label.Arg != o.Label.Arg {
 		return
 	}
-	if !admitted && !e.cutsAdmit(lv.cuts, o) {
+	if !admitted && !gr.cutsAdmit(lv.cuts, o) {
 		return
 	}
-	e.bindings++
+	gr.bindings++
 	// A label check is a constant, true or false, as atomLit would find
 	// it without making a variable; a true antecedent conjunct or false
 	// disjunct adds nothing.
@@ -1106,15 +1121,15 @@ func (e *Encoder) cbind(st *instState, lv *clevel, level int, o *Op, tied, admit
 			// atomLit's case, without its dispatch: most checks below
 			// the first level are order atoms (LIFO's b(a1,a2) and
 			// b(a2,r1) at each a2).
-			l, k = e.bLitKind(e.scr.env[c.atom.x], e.scr.env[c.atom.y])
+			l, k = gr.bLitKind(e.scr.env[c.atom.x], e.scr.env[c.atom.y])
 			if c.atom.neg {
 				l, k = negLit(l, k)
 			}
 		} else {
-			l, k = e.atomLit(&c.atom)
+			l, k = gr.atomLit(&c.atom)
 		}
 		if k == nLit {
-			k = e.settledLit(l)
+			k = gr.settledLit(l)
 		}
 		if c.ante {
 			if k == nFalse {
@@ -1138,10 +1153,10 @@ func (e *Encoder) cbind(st *instState, lv *clevel, level int, o *Op, tied, admit
 	}
 	if ok {
 		if level+1 < st.nf {
-			e.crec(st, level+1)
-		} else if !e.poll() && !e.openDone(st) {
+			gr.crec(st, level+1)
+		} else if !e.poll() && !gr.openDone(st) {
 			// crec's leaf, without the call: one per instance.
-			e.cleaf(st)
+			gr.cleaf(st)
 		}
 	}
 	st.na, st.nr = na, nr
@@ -1150,7 +1165,8 @@ func (e *Encoder) cbind(st *instState, lv *clevel, level int, o *Op, tied, admit
 // openDone reports whether the instance bound in env, enumerated
 // without a given operation (EmitOpen), was emitted for good when its
 // last operation returned.
-func (e *Encoder) openDone(st *instState) bool {
+func (gr *grounder) openDone(st *instState) bool {
+	e := gr.e
 	return st.must == nil && st.a.closable && !anyPending(e.scr.env[:st.nf])
 }
 
@@ -1219,23 +1235,24 @@ type cpart struct {
 // A literal the saturator assigned while the checks were folded is
 // settled again here, where leaf's disjunction settles it: a unit clause
 // emitted meanwhile is a fact at once.
-func (e *Encoder) cleaf(st *instState) {
+func (gr *grounder) cleaf(st *instState) {
+	e := gr.e
 	a, nf := st.a, st.nf
 	t := a.tmpl
 	st.nheld = 0
-	if t.hasWit && e.cwitnessHolds(a, st.win, nf) {
+	if t.hasWit && gr.cwitnessHolds(a, st.win, nf) {
 		return
 	}
 	// st's fields are read where used, not copied: nothing grounded before
 	// cleaf returns changes them (instances is not entered again meanwhile).
-	e.w.settledAt = e.clause // watchInstance
+	settledAt := e.clause // watchInstance
 	// The instance's operations for origin.go are env's first nf, which
 	// stay put until cleaf returns (the witnesses bind env[nf]): curLeaf
 	// says so (curOps), and cur is emptied as the slice it replaced was
 	// at the end, so that what reads it after cleaf reads the same.
 	e.scr.cur = e.scr.cur[:0]
-	e.curLeaf = nf + 1
-	e.curAxiom = a.Axiom // origin.go
+	gr.curLeaf = nf + 1
+	gr.curAxiom = a.Axiom // origin.go
 	parts := e.scr.cparts[:0]
 	e.scr.conj = e.scr.conj[:0]
 	if !st.closed {
@@ -1258,21 +1275,21 @@ func (e *Encoder) cleaf(st *instState) {
 	e.scr.cparts = parts
 	if t.hasWit {
 		e.scr.inst.truePart = false
-		if g := a.witGen; g != nil && g.asX && e.virt {
-			if limit := e.witLimit(t); limit != math.MaxInt {
-				e.witnessesXCut(st, e.scr.env[g.from], limit)
+		if g := a.witGen; g != nil && g.asX && e.ptn.virt {
+			if limit := gr.witLimit(t); limit != math.MaxInt {
+				gr.witnessesXCut(st, e.scr.env[g.from], limit)
 			} else {
-				e.witnessesX(st, e.scr.env[g.from])
+				gr.witnessesX(st, e.scr.env[g.from])
 			}
 		} else {
 			mark := len(e.scr.pbuf)
 			cands := st.win
 			if g != nil {
-				cands = e.partners(g, e.scr.env)
+				cands = e.ptn.partners(g, e.scr.env)
 			}
 			for _, o := range cands {
 				e.scr.env[nf] = o
-				e.cwitness(a, o)
+				gr.cwitness(a, o)
 			}
 			e.scr.pbuf = e.scr.pbuf[:mark]
 		}
@@ -1296,9 +1313,9 @@ func (e *Encoder) cleaf(st *instState) {
 		out = parts[:0]
 		for _, p := range parts {
 			if p.n == 0 {
-				switch e.settledLit(p.lit) {
+				switch gr.settledLit(p.lit) {
 				case nTrue:
-					e.curLeaf, e.curAxiom = 0, nil
+					gr.curLeaf, gr.curAxiom = 0, nil
 					return
 				case nFalse:
 					continue
@@ -1309,19 +1326,20 @@ func (e *Encoder) cleaf(st *instState) {
 	}
 	if t.hasWit && e.watching(st.extra) {
 		if !e.scr.inst.truePart {
-			e.watchInstance(out, nf)
+			e.lazy.watchInstance(out, nf, settledAt)
 		}
 	} else {
-		e.cassert(out, st.extra)
+		gr.cassert(out, st.extra)
 	}
-	e.curLeaf, e.curAxiom = 0, nil
+	gr.curLeaf, gr.curAxiom = 0, nil
 }
 
 // witnessesX runs cwitness for each of partnersX(x), in the same order,
 // merging the stored partners with the pending ones as it goes rather
 // than into a list. The candidate's slot in env is found once: env stays
 // put while the leaf is grounded (cleaf).
-func (e *Encoder) witnessesX(st *instState, x *Op) {
+func (gr *grounder) witnessesX(st *instState, x *Op) {
+	e := gr.e
 	a := st.a
 	t := a.tmpl
 	// u: the witness's universal b operand (template.quick), bound for
@@ -1333,20 +1351,20 @@ func (e *Encoder) witnessesX(st *instState, x *Op) {
 	stored, slot := x.asX, &e.scr.env[st.nf]
 	// When the pending operations all have one method, pendingMayMatch
 	// says of each what it says of the first (partnersX).
-	pend, same := e.pendingForSame(x.Label.Method)
-	if same && len(pend) > 0 && !e.pendingMayMatch(x, pend[0]) {
+	pend, same := e.ptn.pendingForSame(x.Label.Method)
+	if same && len(pend) > 0 && !e.ptn.pendingMayMatch(x, pend[0]) {
 		pend = nil
 	}
 	i := 0
-	ex := e.rowExcluded(a.tmpl, x)
+	ex := gr.rowExcluded(a.tmpl, x)
 	for _, p := range pend {
-		if !same && !e.pendingMayMatch(x, p) {
+		if !same && !e.ptn.pendingMayMatch(x, p) {
 			continue
 		}
 		for ; i < len(stored) && stored[i].Serial < p.Serial; i++ {
-			e.storedWitness(st, stored[i], i)
+			gr.storedWitness(st, stored[i], i)
 		}
-		if ex >= 0 && p.Serial != ex && !e.hasMatchVar(x, p) {
+		if ex >= 0 && p.Serial != ex && !gr.hasMatchVar(x, p) {
 			e.scr.exclHits++
 			continue // excluded: knownWit finds the witness false
 		}
@@ -1360,23 +1378,24 @@ func (e *Encoder) witnessesX(st *instState, x *Op) {
 			if t.quickYFirst {
 				bu, bw = p, u
 			}
-			e.witnessMB(t, x, p, bu, bw)
-		} else if e.knownWit(t) != vFalse {
+			gr.witnessMB(t, x, p, bu, bw)
+		} else if gr.knownWit(t) != vFalse {
 			if t.witMB {
-				e.cfoldMB(t)
+				gr.cfoldMB(t)
 			} else {
-				e.cfold(a, p)
+				gr.cfold(a, p)
 			}
 		}
 	}
 	for ; i < len(stored); i++ {
-		e.storedWitness(st, stored[i], i)
+		gr.storedWitness(st, stored[i], i)
 	}
 }
 
 // witnessesXCut is witnessesX when the candidates called after limit
 // are false witnesses (witLimit): it passes over them.
-func (e *Encoder) witnessesXCut(st *instState, x *Op, limit int) {
+func (gr *grounder) witnessesXCut(st *instState, x *Op, limit int) {
+	e := gr.e
 	a := st.a
 	t := a.tmpl
 	var u *Op // as in witnessesX
@@ -1384,25 +1403,25 @@ func (e *Encoder) witnessesXCut(st *instState, x *Op, limit int) {
 		u = e.scr.env[t.quickU]
 	}
 	stored := x.asX
-	pend, same := e.pendingForSame(x.Label.Method)
-	if same && len(pend) > 0 && !e.pendingMayMatch(x, pend[0]) {
+	pend, same := e.ptn.pendingForSame(x.Label.Method)
+	if same && len(pend) > 0 && !e.ptn.pendingMayMatch(x, pend[0]) {
 		pend = nil
 	}
 	i := 0
-	ex := e.rowExcluded(a.tmpl, x)
+	ex := gr.rowExcluded(a.tmpl, x)
 	for _, p := range pend {
-		if !same && !e.pendingMayMatch(x, p) {
+		if !same && !e.ptn.pendingMayMatch(x, p) {
 			continue
 		}
 		for ; i < len(stored) && stored[i].Serial < p.Serial; i++ {
 			if stored[i].Call <= limit {
-				e.storedWitness(st, stored[i], i)
+				gr.storedWitness(st, stored[i], i)
 			}
 		}
 		if p.Call > limit {
 			continue
 		}
-		if ex >= 0 && p.Serial != ex && !e.hasMatchVar(x, p) {
+		if ex >= 0 && p.Serial != ex && !gr.hasMatchVar(x, p) {
 			e.scr.exclHits++
 			continue // excluded, as in witnessesX
 		}
@@ -1412,14 +1431,14 @@ func (e *Encoder) witnessesXCut(st *instState, x *Op, limit int) {
 			if t.quickYFirst {
 				bu, bw = p, u
 			}
-			e.witnessMB(t, x, p, bu, bw)
+			gr.witnessMB(t, x, p, bu, bw)
 		} else {
-			e.cwitness(a, p)
+			gr.cwitness(a, p)
 		}
 	}
 	for ; i < len(stored); i++ {
 		if stored[i].Call <= limit {
-			e.storedWitness(st, stored[i], i)
+			gr.storedWitness(st, stored[i], i)
 		}
 	}
 }
@@ -1432,9 +1451,10 @@ func (e *Encoder) witnessesXCut(st *instState, x *Op, limit int) {
 // whatever the other atoms are (it reads them without side effects), and
 // cwitness adds nothing for p. witnessesX then passes over p after one
 // look-up of its variable.
-func (e *Encoder) rowExcluded(t *template, x *Op) int {
+func (gr *grounder) rowExcluded(t *template, x *Op) int {
+	e := gr.e
 	l := x.trueAsX
-	if t.witSrc < 0 || l == noLit || !e.injective || e.lazy == nil || e.val(l) != 1 || e.scr.noQuick {
+	if t.witSrc < 0 || l == noLit || !gr.rowExcl || e.val(l) != 1 {
 		return -1
 	}
 	if m := &e.reg.meaning[l.Var()]; m.kind == vMatch && int(m.x) == x.Serial {
@@ -1444,13 +1464,15 @@ func (e *Encoder) rowExcluded(t *template, x *Op) int {
 }
 
 // hasMatchVar reports whether match(x,y) has a variable.
-func (e *Encoder) hasMatchVar(x, y *Op) bool {
+func (gr *grounder) hasMatchVar(x, y *Op) bool {
+	e := gr.e
 	_, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
 	return ok
 }
 
 // storedWitness is cwitness for o, x's i-th stored partner (witnessesX).
-func (e *Encoder) storedWitness(st *instState, o *Op, i int) {
+func (gr *grounder) storedWitness(st *instState, o *Op, i int) {
+	e := gr.e
 	e.scr.env[st.nf] = o
 	if i < st.nheld {
 		// Its atoms as cwitnessHolds found them: candidates' atoms share
@@ -1460,14 +1482,14 @@ func (e *Encoder) storedWitness(st *instState, o *Op, i int) {
 		if st.heldRes[i] == vFalse {
 			return
 		}
-	} else if e.knownWit(st.a.tmpl) == vFalse {
+	} else if gr.knownWit(st.a.tmpl) == vFalse {
 		return
 	}
 	// cfold's dispatch, written out as in witnessesX.
 	if st.a.tmpl.witMB {
-		e.cfoldMB(st.a.tmpl)
+		gr.cfoldMB(st.a.tmpl)
 	} else {
-		e.cfold(st.a, o)
+		gr.cfold(st.a, o)
 	}
 }
 
@@ -1477,18 +1499,19 @@ func (e *Encoder) storedWitness(st *instState, o *Op, i int) {
 // false conjunction adds nothing; a true one is a part that is always
 // true (a literal-free true part is coded as the empty conjunction at n
 // = -1). It calls knownWit for o first, and reads its witLits.
-func (e *Encoder) cwitness(a *axiom, o *Op) {
-	if e.knownWit(a.tmpl) == vFalse {
+func (gr *grounder) cwitness(a *axiom, o *Op) {
+	if gr.knownWit(a.tmpl) == vFalse {
 		return
 	}
-	e.cfold(a, o)
+	gr.cfold(a, o)
 }
 
 // cfold is cwitness after knownWit.
-func (e *Encoder) cfold(a *axiom, o *Op) {
+func (gr *grounder) cfold(a *axiom, o *Op) {
+	e := gr.e
 	t := a.tmpl
 	if t.witMB && a.witGen != nil {
-		e.cfoldMB(t)
+		gr.cfoldMB(t)
 		return
 	}
 	// lits[0] is used(o), read before the witness is folded, as
@@ -1511,11 +1534,11 @@ func (e *Encoder) cfold(a *axiom, o *Op) {
 		if l == noLit {
 			switch v := st.witVals[i]; {
 			case v == vUnknown && t.witFresh[i]:
-				l, k = e.absentLit(&t.wit[i], i == t.witSrc)
+				l, k = gr.absentLit(&t.wit[i], i == t.witSrc)
 			case v == vTrue && t.witSure[i]:
 				continue
 			default:
-				l, k = e.atomLit(&t.wit[i])
+				l, k = gr.atomLit(&t.wit[i])
 			}
 		} else if st.witVals[i] == vTrue {
 			continue
@@ -1538,7 +1561,7 @@ func (e *Encoder) cfold(a *axiom, o *Op) {
 	for i := m; i < n; i++ {
 		l := lits[i]
 		if known&(1<<i) == 0 {
-			switch e.settledLit(l) {
+			switch gr.settledLit(l) {
 			case nFalse:
 				return
 			case nTrue:
@@ -1574,9 +1597,10 @@ func (e *Encoder) cfold(a *axiom, o *Op) {
 // cfoldMB is cfold for a witness match ∧ b (template.witMB) whose
 // candidates witGen reads (no used(o) conjunct): foldMB over the
 // literals and values knownWit left in witLits and witVals.
-func (e *Encoder) cfoldMB(t *template) {
+func (gr *grounder) cfoldMB(t *template) {
+	e := gr.e
 	st := &e.scr.inst
-	e.foldMB(t, st.witLits[0], st.witVals[0], st.witLits[1], st.witVals[1])
+	gr.foldMB(t, st.witLits[0], st.witVals[0], st.witLits[1], st.witVals[1])
 }
 
 // foldMB folds a witness match ∧ b (template.witMB) into the clause's
@@ -1585,7 +1609,8 @@ func (e *Encoder) cfoldMB(t *template) {
 // no variable (or labels or real time decided it), and then the atom is
 // read or made here; the loop over the atoms and the settling of cfold
 // written out for its two literals.
-func (e *Encoder) foldMB(t *template, lm Lit, km tri, lb Lit, kb tri) {
+func (gr *grounder) foldMB(t *template, lm Lit, km tri, lb Lit, kb tri) {
+	e := gr.e
 	st := &e.scr.inst
 	// lm and lb become the atoms' literals, noLit when true; known says
 	// that witnessMB found the literal and read its value, unknown, so it
@@ -1601,11 +1626,11 @@ func (e *Encoder) foldMB(t *template, lm Lit, km tri, lb Lit, kb tri) {
 		var k nodeKind
 		switch {
 		case km == vUnknown && t.witFresh[0]:
-			lm, k = e.absentLit(&t.wit[0], t.witSrc == 0)
+			lm, k = gr.absentLit(&t.wit[0], t.witSrc == 0)
 		case km == vTrue && t.witSure[0]:
 			k = nTrue
 		default:
-			lm, k = e.atomLit(&t.wit[0])
+			lm, k = gr.atomLit(&t.wit[0])
 		}
 		switch k {
 		case nFalse:
@@ -1624,11 +1649,11 @@ func (e *Encoder) foldMB(t *template, lm Lit, km tri, lb Lit, kb tri) {
 		var k nodeKind
 		switch {
 		case kb == vUnknown && t.witFresh[1]:
-			lb, k = e.absentLit(&t.wit[1], t.witSrc == 1)
+			lb, k = gr.absentLit(&t.wit[1], t.witSrc == 1)
 		case kb == vTrue && t.witSure[1]:
 			k = nTrue
 		default:
-			lb, k = e.atomLit(&t.wit[1])
+			lb, k = gr.atomLit(&t.wit[1])
 		}
 		switch k {
 		case nFalse:
@@ -1639,7 +1664,7 @@ func (e *Encoder) foldMB(t *template, lm Lit, km tri, lb Lit, kb tri) {
 	}
 	// Settle as and does, in order.
 	if lm != noLit && !knownM {
-		switch e.settledLit(lm) {
+		switch gr.settledLit(lm) {
 		case nFalse:
 			return
 		case nTrue:
@@ -1647,7 +1672,7 @@ func (e *Encoder) foldMB(t *template, lm Lit, km tri, lb Lit, kb tri) {
 		}
 	}
 	if lb != noLit && !knownB {
-		switch e.settledLit(lb) {
+		switch gr.settledLit(lb) {
 		case nFalse:
 			return
 		case nTrue:
@@ -1672,7 +1697,8 @@ func (e *Encoder) foldMB(t *template, lm Lit, km tri, lb Lit, kb tri) {
 }
 
 // cassert is assert for the folded disjunction parts.
-func (e *Encoder) cassert(parts []cpart, extra []Lit) {
+func (gr *grounder) cassert(parts []cpart, extra []Lit) {
+	e := gr.e
 	for _, p := range parts {
 		if p.n < 0 {
 			return // a true witness: the instance holds
@@ -1685,21 +1711,21 @@ func (e *Encoder) cassert(parts []cpart, extra []Lit) {
 	case 1:
 		p := parts[0]
 		if p.n == 0 {
-			if e.isTrueLit(p.lit) {
+			if gr.isTrueLit(p.lit) {
 				return
 			}
-			e.emitWith(extra, p.lit)
+			gr.emitWith(extra, p.lit)
 			return
 		}
 		for _, l := range e.scr.conj[p.at : p.at+p.n] {
-			if !e.isTrueLit(l) {
-				e.emitWith(extra, l)
+			if !gr.isTrueLit(l) {
+				gr.emitWith(extra, l)
 			}
 		}
 		return
 	}
 	for _, p := range parts {
-		if p.n == 0 && e.isTrueLit(p.lit) {
+		if p.n == 0 && gr.isTrueLit(p.lit) {
 			return
 		}
 	}
@@ -1709,9 +1735,9 @@ func (e *Encoder) cassert(parts []cpart, extra []Lit) {
 			cl = append(cl, p.lit)
 			continue
 		}
-		aux := e.aux()
+		aux := e.gr.aux()
 		for _, l := range e.scr.conj[p.at : p.at+p.n] {
-			if !e.isTrueLit(l) {
+			if !gr.isTrueLit(l) {
 				e.emit2(aux.Not(), l)
 			}
 		}
@@ -1722,26 +1748,28 @@ func (e *Encoder) cassert(parts []cpart, extra []Lit) {
 }
 
 // emitWith emits extra ∨ l.
-func (e *Encoder) emitWith(extra []Lit, l Lit) {
+func (gr *grounder) emitWith(extra []Lit, l Lit) {
+	e := gr.e
 	cl := append(append(e.scr.cclause[:0], extra...), l)
 	e.scr.cclause = cl
 	e.emit(cl)
 }
 
-func (e *Encoder) isTrueLit(l Lit) bool { return e.lazy != nil && e.val(l) == 1 }
+func (gr *grounder) isTrueLit(l Lit) bool { return gr.e.lazy != nil && gr.e.val(l) == 1 }
 
 // cwitnessHolds is witnessHolds through the template.
-func (e *Encoder) cwitnessHolds(a *axiom, win []*Op, nf int) bool {
+func (gr *grounder) cwitnessHolds(a *axiom, win []*Op, nf int) bool {
+	e := gr.e
 	if e.lazy == nil {
 		return false
 	}
 	g := a.witGen
 	if g == nil {
-		return e.witHoldsAmong(a, nf, win)
+		return gr.witHoldsAmong(a, nf, win)
 	}
-	if !g.asX || !e.virt {
+	if !g.asX || !e.ptn.virt {
 		mark := len(e.scr.pbuf)
-		holds := e.witHoldsAmong(a, nf, e.partners(g, e.scr.env))
+		holds := gr.witHoldsAmong(a, nf, e.ptn.partners(g, e.scr.env))
 		e.scr.pbuf = e.scr.pbuf[:mark]
 		return holds
 	}
@@ -1751,17 +1779,17 @@ func (e *Encoder) cwitnessHolds(a *axiom, win []*Op, nf int) bool {
 	// one is).
 	x := e.scr.env[g.from]
 	if !a.tmpl.witOwn || len(x.asX) > maxHeld {
-		if e.witHoldsAmong(a, nf, x.asX) {
+		if gr.witHoldsAmong(a, nf, x.asX) {
 			return true
 		}
 	} else {
-		// The stored partners have returned (e.virt: partners.go). What
+		// The stored partners have returned (e.ptn.virt: partners.go). What
 		// knownWit finds for them is kept for cleaf's witnesses, which
 		// look at them again when none is true.
 		st := &e.scr.inst
 		for i, o := range x.asX {
 			e.scr.env[nf] = o
-			r := e.knownWit(a.tmpl)
+			r := gr.knownWit(a.tmpl)
 			if r == vTrue {
 				return true
 			}
@@ -1769,12 +1797,12 @@ func (e *Encoder) cwitnessHolds(a *axiom, win []*Op, nf int) bool {
 		}
 		st.nheld = len(x.asX)
 	}
-	for _, o := range e.pendingFor(x.Label.Method) {
-		if o.usedVar == z.LitNull || e.val(o.usedVar) != 1 || !e.pendingMayMatch(x, o) {
+	for _, o := range e.ptn.pendingFor(x.Label.Method) {
+		if o.usedVar == z.LitNull || e.val(o.usedVar) != 1 || !e.ptn.pendingMayMatch(x, o) {
 			continue
 		}
 		e.scr.env[nf] = o
-		if e.witTrue(a.tmpl) {
+		if gr.witTrue(a.tmpl) {
 			return true
 		}
 	}
@@ -1782,13 +1810,14 @@ func (e *Encoder) cwitnessHolds(a *axiom, win []*Op, nf int) bool {
 }
 
 // witHoldsAmong reports whether a candidate of cands is a true witness.
-func (e *Encoder) witHoldsAmong(a *axiom, nf int, cands []*Op) bool {
+func (gr *grounder) witHoldsAmong(a *axiom, nf int, cands []*Op) bool {
+	e := gr.e
 	for _, o := range cands {
 		if o.pending() && (o.usedVar == z.LitNull || e.val(o.usedVar) != 1) {
 			continue
 		}
 		e.scr.env[nf] = o
-		if e.witTrue(a.tmpl) {
+		if gr.witTrue(a.tmpl) {
 			return true
 		}
 	}
@@ -1798,9 +1827,9 @@ func (e *Encoder) witHoldsAmong(a *axiom, nf int, cands []*Op) bool {
 // witTrue reports whether knownWit(t) is vTrue, stopping at the first
 // atom not known true. It leaves witLits alone: only cwitness reads
 // them, right after the knownWit that wrote them.
-func (e *Encoder) witTrue(t *template) bool {
+func (gr *grounder) witTrue(t *template) bool {
 	for i := range t.wit {
-		if k, _ := e.knownAtom(&t.wit[i]); k != vTrue {
+		if k, _ := gr.knownAtom(&t.wit[i]); k != vTrue {
 			return false
 		}
 	}
@@ -1864,7 +1893,8 @@ func (r *quickRun) merge(q *quickRun) {
 // longer find it): then every memo is dropped (quickEpoch). x is one of
 // y's stored partners (match(x,y) is possible), so y.asY finds it; any
 // live x there with a true match variable counts, whichever y it names.
-func (e *Encoder) quickForgotten(serials []int, gone uint32) {
+func (gr *grounder) quickForgotten(serials []int, gone uint32) {
+	e := gr.e
 	ep := e.scr.quickEpoch
 	bump := false
 	for _, s := range serials {
@@ -1911,7 +1941,8 @@ func (e *Encoder) quickForgotten(serials []int, gone uint32) {
 // any of them was called (o = w, which real time also decides, fails
 // both: then the run is not passed over). A check between two earlier
 // levels' operations is left to quickHolds (false).
-func (e *Encoder) runPasses(st *instState, lv *clevel, r *quickRun) bool {
+func (gr *grounder) runPasses(st *instState, lv *clevel, r *quickRun) bool {
+	e := gr.e
 	t := st.a.tmpl
 	env := e.scr.env
 	u := env[t.quickU]
@@ -1958,7 +1989,8 @@ func (e *Encoder) runPasses(st *instState, lv *clevel, r *quickRun) bool {
 // at serial blocks of 1<<quickChunk, so that instances starting their
 // runs at different operations still meet the same holders; a run met
 // while one is open in the same block is merged into it.
-func (e *Encoder) quickTail(st *instState, lv *clevel, level int, tail []*Op, limit int, admitted bool) {
+func (gr *grounder) quickTail(st *instState, lv *clevel, level int, tail []*Op, limit int, admitted bool) {
+	e := gr.e
 	var rs *Op
 	var run quickRun
 	ep := e.scr.quickEpoch
@@ -1979,7 +2011,7 @@ func (e *Encoder) quickTail(st *instState, lv *clevel, level int, tail []*Op, li
 		if o.Call > limit {
 			break
 		}
-		if o.qEpoch == ep && o.qrun.start == o.Serial+1 && e.runPasses(st, lv, &o.qrun) {
+		if o.qEpoch == ep && o.qrun.start == o.Serial+1 && gr.runPasses(st, lv, &o.qrun) {
 			if rs != nil && rs.Serial>>quickChunk != o.Serial>>quickChunk {
 				closeRun()
 			}
@@ -2002,7 +2034,7 @@ func (e *Encoder) quickTail(st *instState, lv *clevel, level int, tail []*Op, li
 			closeRun()
 			continue
 		}
-		if o.trueAsX != noLit && e.quickHolds(st, lv, o) {
+		if o.trueAsX != noLit && gr.quickHolds(st, lv, o) {
 			y := e.reg.varOps[o.trueAsX.Var()][1]
 			if rs != nil && rs.Serial>>quickChunk != o.Serial>>quickChunk {
 				closeRun()
@@ -2017,7 +2049,7 @@ func (e *Encoder) quickTail(st *instState, lv *clevel, level int, tail []*Op, li
 		}
 		closeRun()
 		if o != self {
-			e.cbind(st, lv, level, o, false, admitted)
+			gr.cbind(st, lv, level, o, false, admitted)
 		}
 	}
 	closeRun()

@@ -138,7 +138,7 @@ func TestCompiledAgreesWithInterpreter(t *testing.T) {
 func compareRuns(t *testing.T, name string, k *theory.Kernel, acts []h.Action, lazy bool, seed int64) {
 	t.Helper()
 	compareVariants(t, name, k, acts, lazy, seed, [2]string{"the interpreter", "the template"},
-		func(e *Encoder, first bool) { e.interpret = first })
+		func(e *Encoder, first bool) { e.test().interpret = first })
 }
 
 // compareVariants runs acts through two encoders of k that setup makes
@@ -202,9 +202,9 @@ func compareVariants(t *testing.T, name string, k *theory.Kernel, acts []h.Actio
 			// pendingForSame (witnessesX) is pendingFor with its memo's
 			// same flag, for methods kept in the memo and beyond.
 			for m := h.Method(0); m <= memoMethods; m++ {
-				l, same := r.e.pendingForSame(m)
-				want := r.e.pendingFor(m)
-				wantSame := m < memoMethods && r.e.pendFor[m].same
+				l, same := r.e.ptn.pendingForSame(m)
+				want := r.e.ptn.pendingFor(m)
+				wantSame := m < memoMethods && r.e.ptn.pendFor[m].same
 				if !slices.Equal(l, want) || same != wantSame {
 					t.Errorf("%s: after action %d: pendingForSame(%d) = %v, %v; pendingFor %v, same %v", name, i, m, l, same, want, wantSame)
 					return false
@@ -288,7 +288,7 @@ func compareFixpoints(t *testing.T, name string, k *theory.Kernel, acts []h.Acti
 		return &run{e: e, sink: sink}
 	}
 	runs := [2]*run{mk(false), mk(true)}
-	if !runs[1].e.w.on {
+	if !runs[1].e.watches().on {
 		return 0 // not a sequential kernel: no lazy grounding
 	}
 	values := func(r *run) map[string]int8 {
@@ -316,7 +316,7 @@ func compareFixpoints(t *testing.T, name string, k *theory.Kernel, acts []h.Acti
 			t.Fatalf("%s: after action %d: conflict %v with clauses, %v watched", name, i, runs[0].dead, runs[1].dead)
 		}
 		if runs[0].dead {
-			return runs[1].e.w.materialised
+			return runs[1].e.watches().materialised
 		}
 		want, got := values(runs[0]), values(runs[1])
 		for n, v := range want {
@@ -340,7 +340,7 @@ func compareFixpoints(t *testing.T, name string, k *theory.Kernel, acts []h.Acti
 			}
 		}
 	}
-	return runs[1].e.w.materialised
+	return runs[1].e.watches().materialised
 }
 
 // feed gives the action a to each run: a call gets the serial next (and
@@ -440,12 +440,12 @@ func TestKnownMatchBAgrees(t *testing.T) {
 						for i := range e.scr.env {
 							e.scr.env[i] = win[rng.Intn(len(win))]
 						}
-						got := e.knownWit(tm)
+						got := e.gr.knownWit(tm)
 						gl, gv := e.scr.inst.witLits, e.scr.inst.witVals
 						// The template is the encoder's own here (no other
 						// test runs in parallel with this one).
 						tm.witMB = false
-						want := e.knownWit(tm)
+						want := e.gr.knownWit(tm)
 						tm.witMB = true
 						wl, wv := e.scr.inst.witLits, e.scr.inst.witVals
 						if got != want || got != vFalse && (gl != wl || gv != wv) {
@@ -503,7 +503,7 @@ func TestQuickHoldsAgrees(t *testing.T) {
 			compareVariants(t, fmt.Sprintf("%v/seed%d", obj, seed), k, acts, true, seed,
 				[2]string{"without quickHolds", "with quickHolds"},
 				func(e *Encoder, first bool) {
-					e.scr.noQuick = first
+					e.setNoQuick(first)
 					if !first {
 						quick = e
 					}
@@ -541,7 +541,7 @@ func TestQuickRunsAgree(t *testing.T) {
 			compareVariants(t, fmt.Sprintf("%v/seed%d", obj, seed), k, generate(t, cfg), true, seed,
 				[2]string{"without runs", "with runs"},
 				func(e *Encoder, first bool) {
-					e.scr.noRuns = first
+					e.test().noRuns = first
 					if !first {
 						runs = e
 					}
@@ -650,15 +650,15 @@ func TestQuickHoldsExact(t *testing.T) {
 						}
 						e.scr.env = env
 						x, p := env[g.from], env[len(a.Forall)]
-						if ex := e.rowExcluded(a.tmpl, x); ex >= 0 && p.Serial != ex && !e.hasMatchVar(x, p) {
+						if ex := e.gr.rowExcluded(a.tmpl, x); ex >= 0 && p.Serial != ex && !e.gr.hasMatchVar(x, p) {
 							excl++
-							if got := e.knownWit(a.tmpl); got != vFalse {
+							if got := e.gr.knownWit(a.tmpl); got != vFalse {
 								t.Fatalf("%v seed %d %s: rowExcluded(%d) = %d, and knownWit finds the witness %d %v",
 									obj, seed, a.Name, x.Serial, ex, p.Serial, got)
 							}
 						}
 					}
-					if a.tmpl == nil || !a.tmpl.quick || len(done) == 0 || !e.virt {
+					if a.tmpl == nil || !a.tmpl.quick || len(done) == 0 || !e.ptn.virt {
 						continue
 					}
 					for f, lvs := range a.tmpl.fixedLevels {
@@ -681,17 +681,17 @@ func TestQuickHoldsExact(t *testing.T) {
 							}
 							e.scr.env[lvs[0].v] = must
 							o := done[rng.Intn(len(done))]
-							if o.trueAsX == noLit || !e.quickHolds(st, lv, o) {
+							if o.trueAsX == noLit || !e.gr.quickHolds(st, lv, o) {
 								continue
 							}
 							hits++
 							vars, clauses := e.Stats()
-							watched := e.w.watched
-							e.cbind(st, lv, last, o, false, false)
+							watched := e.watches().watched
+							e.gr.cbind(st, lv, last, o, false, false)
 							v2, c2 := e.Stats()
-							if v2 != vars || c2 != clauses || e.w.watched != watched {
+							if v2 != vars || c2 != clauses || e.watches().watched != watched {
 								t.Fatalf("%v seed %d %s fixed %d: quickHolds passed over %d, whose binding made %d variables, %d clauses, %d watched instances",
-									obj, seed, a.Name, f, o.Serial, v2-vars, c2-clauses, e.w.watched-watched)
+									obj, seed, a.Name, f, o.Serial, v2-vars, c2-clauses, e.watches().watched-watched)
 							}
 						}
 					}

@@ -143,91 +143,47 @@ type Encoder struct {
 	ax         []*axiom
 
 	// The parts, each the one owner of its state.
-	tab   opTable    // the window's operations and their lists (table.go)
-	reg   varReg     // the variables made, and what each stands for (vars.go)
-	w     watchState // watched ∀∃ instances (watched.go)
-	scr   scratch    // buffers that no state outlives a call in (scratch.go)
-	Names bool       // name variables (VarName), for tests and DIMACS comments
+	tab   opTable      // the window's operations and their lists (table.go)
+	reg   varReg       // the variables made, and what each stands for (vars.go)
+	scr   scratch      // buffers that no state outlives a call in (scratch.go)
+	match matcher      // the instances that wait for match variables (lazymatch.go)
+	ptn   partnerLists // which operations may match which (partners.go)
+	gr    grounder     // the instances of the axioms (instances.go, compiled.go, node.go)
+	Names bool         // name variables (VarName), for tests and DIMACS comments
 
 	clause int // clauses emitted (Stats)
 
 	// valueTied: the kernel's MATCH axiom ties the partners' values
 	// (arg(x) = ret(y) or arg(x) = arg(y)).
 	valueTied bool
-	// injective and function: the kernel has INJECTIVE, FUNCTION, and
-	// they wait for their match variables (lazymatch.go).
-	injective, function bool
 	// pairRet: MATCH says meth(x) = … ∧ meth(y) = … ∧ arg(x) = ret(y)
 	// and nothing else (lazypair.go).
 	pairRet bool
 	pairAx  *axiom // MATCH among ax
-	// matchAx are the axioms of ax that wait for match variables
-	// (flushMatches), in matchBuf unless there are more.
-	matchAx  []*axiom
-	matchBuf [8]*axiom
-	matchAct []matchAction // what flushMatches does for each (stepAxioms)
-	// matchPRC: matchAct is [matchPair, matchExclRow, matchExclCol],
-	// which flushPairRowCol writes out (stepAxioms).
-	matchPRC bool
 	// callAx and retAx are the axioms of ax that Call and Return act on
 	// (stepAxioms), in ax's order.
 	callAx, retAx []*axiom
-	// virt: the pairs (x,y) of a pending y are not stored in the partner
-	// lists but read on demand (partners.go).
-	virt bool
-	// retLive[id] counts the returned operations of the window whose
-	// return value has ID id, with virt (callPartners).
-	retLive []int32
-	// interpret makes instances ground every axiom with the formula
-	// interpreter, the reference the templates are tested against.
-	interpret bool
-	lazy      Values     // non-nil: transitivity is generated on demand
-	assign    *[]z.Value // lazy's assignment as a table (Values), read by val
+	// lazy is SATURATE's lazy grounding (lazy.go), nil for SYMBOLIC and
+	// DIMACS; assign is its solver's assignment as a table (Values),
+	// which the grounder folds literals by (val).
+	lazy   *lazyGround
+	assign *[]z.Value
+	// limit grounds LIMIT by counting (limit.go), when the kernel has it.
+	limit *limitGround
 
 	methPair [memoMethods * memoMethods]bool // methodsMayMatch's table, by method pair
 	retKinds [memoMethods]h.RetKind          // retPossible's memo, by method (0: not yet)
 	// methAsX[m] and methAsY[m] have bit mo set when methodsMayMatch(m,
 	// mo), respectively methodsMayMatch(mo, m) (partnerCands).
 	methAsX, methAsY [memoMethods]uint16
-	// pendFor[m] caches pendingFor(m) while tab.pendGen is gen; same
-	// says that its operations all have one method, below memoMethods.
-	pendFor [memoMethods]struct {
-		l    []*Op
-		gen  uint64
-		ok   bool
-		same bool
-	}
 
-	bindings int    // GroundingStats
-	stamp    uint32 // marks operations (Op.mark) for one pass
-	// plainEdge, when set (by tests), replaces edgeAssigned: a version
-	// without its shortcuts, whose clauses the tests compare.
-	plainEdge func(p, q *Op, l Lit)
-	afterBuf  []*Op // openAfter's result
-	// openLists are openAfter's lists, for the few operations (stalled
-	// ones) it reads; openUse counts its calls, to replace the list
-	// least recently used.
-	openLists [maxOpenLists]openList
-	openUse   uint64
-	// curAxiom is the axiom of the instance being emitted (origin.go).
-	curAxiom *theory.Axiom
-	// curLeaf, when not 0, says that the instance being emitted is a
-	// compiled leaf's (cleaf), whose operations are env's first curLeaf-1
-	// rather than scr.cur: cleaf stores an int where it would otherwise
-	// swap a slice for each leaf (curOps).
-	curLeaf int
-	// newMatches are match variables created since the last
-	// flushMatches, whose sanity instances are still to be emitted.
-	newMatches []newMatch
-	// usedFacts are operations that returned without a used variable
-	// (SATURATE makes one only when a clause needs it while the operation
-	// is pending, see Call): the next Assigned acts on their used facts
-	// as on the unit used(o) that the return would have emitted.
-	usedFacts []*Op
+	stamp uint32 // marks operations (Op.mark) for one pass
 
 	stop    func() bool // polled during long groundings (Config.Stop)
 	stopped bool
 	polls   uint32
+
+	hk *hooks // tests' switches (hooks.go); nil outside tests
 }
 
 // Values is the solver whose assignment the lazy grounding reads: it
@@ -346,6 +302,9 @@ type Config struct {
 // clauses to sink, grounding as cfg says.
 func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 	e := &Encoder{k: k, sink: sink}
+	e.match.e = e
+	e.ptn.e = e
+	e.gr.e = e
 	if e.tab.vals, e.sharedVals = cfg.Values, cfg.Values != nil; !e.sharedVals {
 		e.tab.vals = valtab.NewValues()
 	}
@@ -360,18 +319,21 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 			ax[i] = &c
 		}
 		e.ax = ax
-		e.injective, e.function = false, false
+		e.match.injective, e.match.function = false, false
 	}
-	e.matchAx = e.matchBuf[:0]
+	e.match.matchAx = e.match.matchBuf[:0]
 	for _, p := range e.ax {
 		if p.Axiom == k.Pair {
 			e.pairAx = p
 		}
 		if p.matchAtoms != nil {
-			e.matchAx = append(e.matchAx, p)
+			e.match.matchAx = append(e.match.matchAx, p)
 		}
-		e.injective = e.injective || p.shape == shapeInjective && !cfg.EagerMatching
-		e.function = e.function || p.shape == shapeFunction && !cfg.EagerMatching
+		if p.shape == shapeLimit && e.limit == nil {
+			e.limit = &limitGround{e: e}
+		}
+		e.match.injective = e.match.injective || p.shape == shapeInjective && !cfg.EagerMatching
+		e.match.function = e.match.function || p.shape == shapeFunction && !cfg.EagerMatching
 	}
 	if c := k.Pair.Body; c.Kind == theory.KImplies {
 		rets := 0
@@ -390,15 +352,14 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 		e.pairRet = e.pairRet && rets == 1
 	}
 	e.foldMethods()
-	e.virt = e.pairRet && k.Object != h.Exchanger
+	e.ptn.virt = e.pairRet && k.Object != h.Exchanger
 	if k.Sequential && cfg.Lazy != nil {
-		e.lazy = cfg.Lazy
+		e.lazy = newLazy(e, cfg)
 		e.assign = cfg.Lazy.Assignment()
-		e.w.on = cfg.Watch
-		e.w.closed = cfg.Watch && cfg.ClosedRemoval
 	}
 	e.reg.trackOwners = cfg.TrackOwners
 	e.stepAxioms()
+	e.gr.setQuick()
 	e.stop = cfg.Stop
 	return e
 }
@@ -442,7 +403,11 @@ type GroundingStats struct {
 
 // GroundingStats reports the grounding's work so far.
 func (e *Encoder) GroundingStats() GroundingStats {
-	return GroundingStats{Bindings: e.bindings, Watched: e.w.watched, Materialised: e.w.materialised}
+	s := GroundingStats{Bindings: e.gr.bindings}
+	if e.lazy != nil {
+		s.Watched, s.Materialised = e.lazy.w.watched, e.lazy.w.materialised
+	}
+	return s
 }
 
 // VarName returns the meaning of variable v, when Names is on.
@@ -451,7 +416,7 @@ func (e *Encoder) VarName(v z.Var) string { return e.reg.names[v] }
 func (e *Encoder) emit(cl []Lit) {
 	e.clause++
 	if len(cl) == 1 {
-		e.unit(cl[0])
+		e.reg.unit(cl[0])
 	}
 	e.sink.AddClause(cl)
 }
@@ -465,15 +430,6 @@ func (e *Encoder) newVar(name func() string) z.Var {
 		e.reg.name(v, name())
 	}
 	return v
-}
-
-func (e *Encoder) aux() Lit {
-	v := e.newVar(func() string { return "aux" })
-	ov := e.reg.ownedOf(v)
-	for _, o := range e.curOps() {
-		e.own(o, ov)
-	}
-	return v.Pos()
 }
 
 // own adds ov to o's list of owned variables.
@@ -576,8 +532,8 @@ func (e *Encoder) makeVar(k *varKey) Lit {
 		// the pairwise clauses.
 		o := x
 		o.rets.add(&e.tab, k.v, l)
-		if e.lazySide() {
-			e.pendingVarMade(o, l, true)
+		if e.lazy != nil {
+			e.lazy.pendingVarMade(o, l, true)
 			return l
 		}
 		if o.retTail == z.LitNull {
@@ -600,13 +556,13 @@ func (e *Encoder) makeVar(k *varKey) Lit {
 		for _, o := range [2]*Op{x, y} {
 			switch {
 			case !o.pending():
-			case e.lazySide():
-				e.pendingVarMade(o, l, false)
+			case e.lazy != nil:
+				e.lazy.pendingVarMade(o, l, false)
 			default:
 				e.emit2(l.Not(), e.used(o))
 			}
 		}
-		e.newMatches = append(e.newMatches, newMatch{x, y, l})
+		e.match.made(newMatch{x, y, l})
 	}
 	return l
 }
@@ -646,62 +602,6 @@ func (e *Encoder) used(o *Op) Lit {
 	return o.usedVar
 }
 
-func (e *Encoder) usedNode(o *Op) *node {
-	if !o.pending() {
-		return trueNode
-	}
-	return e.litNode(e.used(o))
-}
-
-// bLit is b(x,y) as a literal, or z.LitNull and its constant value.
-func (e *Encoder) bLit(x, y *Op) (Lit, bool) {
-	switch {
-	case x == y:
-		return z.LitNull, false
-	case before(x, y):
-		return z.LitNull, true
-	case before(y, x):
-		return z.LitNull, false
-	}
-	n := e.bNode(x, y)
-	return n.lit, false
-}
-
-func (e *Encoder) bNode(x, y *Op) *node {
-	if t := realTime(x, y); t != vUnknown {
-		return constNode(t == vTrue)
-	}
-	if e.k.Sequential {
-		// In a linearization b(y,x) = ¬b(x,y); identifying the two keeps
-		// totality implicit. Unused operations are outside the model, so
-		// their order is irrelevant.
-		if x.Serial < y.Serial {
-			return e.litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}))
-		}
-		return e.litNode(e.variable(varKey{kind: vB, x: y.Serial, y: x.Serial, xo: y, yo: x}).Not())
-	}
-	return e.litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}))
-}
-
-// retNode is ret(o) = v. A pending operation's ⊥ stands for "not used"; a
-// used pending operation with every ret variable false returns a value
-// seen nowhere in the window (docs/encoding.md shows this never helps).
-func (e *Encoder) retNode(o *Op, v h.Value) *node {
-	if !o.pending() {
-		return constNode(o.Label.Ret == v)
-	}
-	if v == theory.Bottom {
-		return e.litNode(e.used(o).Not())
-	}
-	if l, ok := o.rets.get(v); ok {
-		return e.litNode(l)
-	}
-	if !e.retPossible(o, v) {
-		return falseNode
-	}
-	return e.litNode(e.variable(varKey{kind: vRet, x: o.Serial, v: v, xo: o}))
-}
-
 // retPossible rules out return values of the wrong kind for the method.
 func (e *Encoder) retPossible(o *Op, v h.Value) bool {
 	var kind h.RetKind
@@ -739,21 +639,6 @@ func retKindOf(obj h.Object, m h.Method) h.RetKind {
 		return noRetKind
 	}
 	return sig.Ret
-}
-
-func (e *Encoder) matchNode(x, y *Op) *node {
-	if x == y && e.k.Object != h.Exchanger {
-		return falseNode
-	}
-	// A match variable is known only while its pair is possible (see
-	// ruleOut), so an existing one needs no new check.
-	if l, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); ok {
-		return e.litNode(l)
-	}
-	if !e.matchPossible(x, y) {
-		return falseNode
-	}
-	return e.litNode(e.variable(varKey{kind: vMatch, x: x.Serial, y: y.Serial, xo: x, yo: y}))
 }
 
 // matchPossible folds the kernel's MATCH axiom for the pair: false when
@@ -900,161 +785,6 @@ func (e *Encoder) possibleAtom(a *theory.Formula, x, y *Op) tri {
 	return vUnknown // b, match, used: not label facts
 }
 
-// fold grounds f under e.env. With noMatch, match atoms are true (used
-// when folding the MATCH axiom's own consequent).
-func (e *Encoder) fold(f *theory.Formula, noMatch bool) *node {
-	env := e.scr.env
-	switch f.Kind {
-	case theory.KTrue:
-		return trueNode
-	case theory.KFalse:
-		return falseNode
-	case theory.KMeth:
-		return constNode(env[f.X].Label.Method == f.M)
-	case theory.KRet:
-		return e.retNode(env[f.X], f.V)
-	case theory.KArgEq:
-		return constNode(env[f.X].Label.Arg == env[f.Y].Label.Arg)
-	case theory.KArgRet:
-		return e.retNode(env[f.Y], env[f.X].Label.Arg)
-	case theory.KArgLess:
-		return constNode(env[f.X].Label.Prio < env[f.Y].Label.Prio)
-	case theory.KEq:
-		return constNode(env[f.X] == env[f.Y])
-	case theory.KB:
-		return e.bNode(env[f.X], env[f.Y])
-	case theory.KMatch:
-		if noMatch {
-			return trueNode
-		}
-		return e.matchNode(env[f.X], env[f.Y])
-	case theory.KUsed:
-		return e.usedNode(env[f.X])
-	case theory.KRel:
-		return e.relNode(f)
-	case theory.KNot:
-		return e.not(e.fold(f.Args[0], noMatch))
-	case theory.KAnd:
-		out := e.scr.nodes.list(len(f.Args))
-		for _, g := range f.Args {
-			n := e.fold(g, noMatch)
-			if n.kind == nFalse {
-				return falseNode
-			}
-			out = append(out, n)
-		}
-		return e.and(out...)
-	case theory.KOr:
-		out := e.scr.nodes.list(len(f.Args))
-		for _, g := range f.Args {
-			n := e.fold(g, noMatch)
-			if n.kind == nTrue {
-				return trueNode
-			}
-			out = append(out, n)
-		}
-		return e.or(out...)
-	case theory.KImplies:
-		a := e.fold(f.Args[0], noMatch)
-		if a.kind == nFalse {
-			return trueNode
-		}
-		return e.or(e.not(a), e.fold(f.Args[1], noMatch))
-	case theory.KIff:
-		a, b := e.fold(f.Args[0], noMatch), e.fold(f.Args[1], noMatch)
-		return e.and(e.or(e.not(a), b), e.or(a, e.not(b)))
-	case theory.KXor:
-		a, b := e.fold(f.Args[0], noMatch), e.fold(f.Args[1], noMatch)
-		return e.and(e.or(a, b), e.or(e.not(a), e.not(b)))
-	}
-	panic("encode: unknown formula kind")
-}
-
-// linkPartners makes the partner lists of op, just called, in call order:
-// x with match(x,op) possible (op.asY), then y with match(op,y) possible
-// (op.asX). Only the operations of methods that MATCH allows opposite
-// op's are looked at (partnerCands).
-func (e *Encoder) linkPartners(op *Op) {
-	if e.virt {
-		e.callPartners(op)
-	} else {
-		for _, o := range e.partnerCands(op.Label.Method, false) {
-			if e.matchPossible(o, op) {
-				o.asX = e.tab.push(o.asX, op)
-				op.asY = e.tab.push(op.asY, o)
-			}
-		}
-		for _, o := range e.partnerCands(op.Label.Method, true) {
-			if e.matchPossible(op, o) {
-				op.asX = e.tab.push(op.asX, o)
-				o.asY = e.tab.push(o.asY, op)
-			}
-		}
-	}
-	if e.k.Object == h.Exchanger && e.matchPossible(op, op) {
-		op.asX = e.tab.push(op.asX, op)
-		op.asY = e.tab.push(op.asY, op)
-	}
-}
-
-// prunePartners drops the pairs that the value of op, just returned,
-// rules out.
-func (e *Encoder) prunePartners(op *Op) {
-	// With its return value known, op matches fewer operations: prune the
-	// partner lists, which otherwise grow with every call it overlapped.
-	// A pair ruled out loses its match variable (ruleOut); only the
-	// partners marked by matchPartners can have one.
-	mark := e.matchPartners(op, false)
-	keep := op.asY[:0]
-	for _, x := range op.asY {
-		if e.matchPossible(x, op) {
-			keep = append(keep, x)
-		} else {
-			x.asX = removeOp(x.asX, op)
-			if x.mark == mark {
-				e.ruleOut(x, op)
-			}
-		}
-	}
-	clear(op.asY[len(keep):])
-	op.asY = keep
-	mark = e.matchPartners(op, true)
-	keep = op.asX[:0]
-	for _, y := range op.asX {
-		if e.matchPossible(op, y) {
-			keep = append(keep, y)
-		} else {
-			y.asY = removeOp(y.asY, op)
-			if y.mark == mark {
-				e.ruleOut(op, y)
-			}
-		}
-	}
-	clear(op.asX[len(keep):])
-	op.asX = keep
-}
-
-// matchPartners marks, with a fresh stamp that it returns, the
-// operations o that share a live match variable with op: match(op,o)
-// when asX, else match(o,op). Every match variable is owned by both of
-// its operations, so op's owned list names them all.
-func (e *Encoder) matchPartners(op *Op, asX bool) uint32 {
-	e.stamp++
-	for _, ov := range op.owned {
-		if e.reg.liveKind(ov) != vMatch {
-			continue
-		}
-		x, y := e.reg.varOps[ov.v][0], e.reg.varOps[ov.v][1]
-		switch {
-		case asX && x == op:
-			y.mark = e.stamp
-		case !asX && y == op:
-			x.mark = e.stamp
-		}
-	}
-	return e.stamp
-}
-
 // removeOp removes o, which is in l once, from l, keeping the order. It
 // looks from the end, where an operation's latest partners are.
 func removeOp(l []*Op, o *Op) []*Op {
@@ -1066,20 +796,6 @@ func removeOp(l []*Op, o *Op) []*Op {
 		}
 	}
 	return l
-}
-
-// ruleOut forgets the match variable of a pair that a return has made
-// impossible: later groundings fold match(x,y) to false, as they would
-// have had the return come first. The variable itself stays in the
-// solver, where its MATCH clause makes it false by propagation, until one
-// of its operations is removed.
-func (e *Encoder) ruleOut(x, y *Op) {
-	key := varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()
-	if m, ok := e.reg.vars.get(key); ok && e.lazyPair() && e.val(m) != -1 {
-		// MATCH's instance, now that the labels decide it (lazypair.go).
-		e.emit1(m.Not())
-	}
-	e.reg.vars.del(key)
 }
 
 // Ops returns the live operations in call order; the slice is the
@@ -1104,7 +820,7 @@ func (e *Encoder) CheckWindow() error {
 		if v := e.tab.vals.Value(o.retID); v != o.Label.Ret {
 			return fmt.Errorf("encode: %d's return ID %d names %q, not %q", o.Serial, o.retID, v, o.Label.Ret)
 		}
-		if e.virt {
+		if e.ptn.virt {
 			// Only pairs whose y has returned are stored (partners.go).
 			for _, p := range o.asX {
 				if p.pending() {
@@ -1158,66 +874,6 @@ func listClass(c int) int {
 		return -1
 	}
 	return bits.TrailingZeros(uint(c)) - bits.TrailingZeros(minListCap)
-}
-
-// partnerCands are the candidates for the other side of a match with an
-// operation of method m, as y when asX (match(op,y)), else as x: the
-// window's operations of the one method that MATCH allows there, or the
-// window when several are (nil when none is). They are in call order,
-// as the window is, so the partner lists are the same as when the whole
-// window is looked at.
-func (e *Encoder) partnerCands(m h.Method, asX bool) []*Op {
-	byMeth := e.tab.byMeth
-	if m >= memoMethods || len(byMeth) > memoMethods {
-		return e.partnerCandsAll(m, asX)
-	}
-	// The methods MATCH allows opposite m's (foldMethods), most often one.
-	mask := e.methAsY[m]
-	if asX {
-		mask = e.methAsX[m]
-	}
-	var one []*Op
-	found := 0
-	for ; mask != 0; mask &= mask - 1 {
-		if mo := bits.TrailingZeros16(mask); mo < len(byMeth) && len(byMeth[mo]) > 0 {
-			one = byMeth[mo]
-			found++
-		}
-	}
-	switch found {
-	case 0:
-		return nil
-	case 1:
-		return one
-	}
-	return e.tab.win
-}
-
-// partnerCandsAll is partnerCands by methodsMayMatch for each method of
-// the window, where the masks do not reach.
-func (e *Encoder) partnerCandsAll(m h.Method, asX bool) []*Op {
-	var one []*Op
-	found := 0
-	for mo, l := range e.tab.byMeth {
-		if len(l) == 0 {
-			continue
-		}
-		ok := e.methodsMayMatch(h.Method(mo), m)
-		if asX {
-			ok = e.methodsMayMatch(m, h.Method(mo))
-		}
-		if ok {
-			one = l
-			found++
-		}
-	}
-	switch found {
-	case 0:
-		return nil
-	case 1:
-		return one
-	}
-	return e.tab.win
 }
 
 // maxKeptLists bounds the recycled return-value tables kept (each of at
@@ -1294,7 +950,7 @@ func (e *Encoder) UsedLit(serial int) Lit {
 // BLit is b(x,y) as a literal, or z.LitNull with the constant in val.
 func (e *Encoder) BLit(x, y int) (lit Lit, val bool) {
 	e.scr.nodes.reset()
-	n := e.bNode(e.tab.op(x), e.tab.op(y))
+	n := e.gr.bNode(e.tab.op(x), e.tab.op(y))
 	if n.kind == nLit {
 		return n.lit, false
 	}
@@ -1310,4 +966,15 @@ func (e *Encoder) RetVars(serial int) map[h.Value]Lit {
 		}
 	}
 	return out
+}
+
+func (e *Encoder) emit1(a Lit) {
+	e.scr.pair[0] = a
+	e.emit(e.scr.pair[:1])
+}
+
+func (e *Encoder) emit2(a, b Lit) {
+	// Its own buffer: callers may be building a clause in clauseBuf.
+	e.scr.pair = [2]Lit{a, b}
+	e.emit(e.scr.pair[:])
 }

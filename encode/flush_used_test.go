@@ -28,10 +28,10 @@ func TestMatchPRCIsTheActions(t *testing.T) {
 				} else {
 					e = New(k, &recSink{}, cfg)
 				}
-				a := e.matchAct
+				a := e.match.matchAct
 				want := len(a) == 3 && a[0] == matchPair && a[1] == matchExclRow && a[2] == matchExclCol
-				if e.matchPRC != want {
-					t.Fatalf("%v (lazy %v, %+v): actions %v, matchPRC %v", obj, lazy, cfg, a, e.matchPRC)
+				if e.match.matchPRC != want {
+					t.Fatalf("%v (lazy %v, %+v): actions %v, matchPRC %v", obj, lazy, cfg, a, e.match.matchPRC)
 				}
 				if want {
 					prc++
@@ -49,8 +49,7 @@ func TestMatchPRCIsTheActions(t *testing.T) {
 // checking that where it reads from real time, rather than from marks,
 // whether an operation is in p.conc, p.conc agrees (it panics if not).
 func TestUsedAssignedConcByTime(t *testing.T) {
-	checkConcMarks, concChecked = true, 0
-	defer func() { checkConcMarks = false }()
+	checked := 0
 	for _, obj := range hist.Objects {
 		k, err := theory.KernelOf(obj, "")
 		if err != nil {
@@ -61,12 +60,15 @@ func TestUsedAssignedConcByTime(t *testing.T) {
 			acts := generate(t, cfg)
 			for _, c := range []Config{{Watch: true, ClosedRemoval: true}, {Watch: true}} {
 				r := lazyRun(k, c)
+				hk := r.e.test()
+				hk.checkConcMarks = true
 				feedForgetting(t, r, acts, rand.New(rand.NewSource(seed)), 3, nil, r.step)
+				checked += hk.concChecked
 			}
 		}
 	}
-	if concChecked == 0 {
+	if checked == 0 {
 		t.Fatal("usedAssigned never read p.conc from real time")
 	}
-	t.Logf("%d operations checked", concChecked)
+	t.Logf("%d operations checked", checked)
 }

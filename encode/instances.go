@@ -10,6 +10,41 @@ import (
 	"github.com/satmon/satmon/theory"
 )
 
+// grounder grounds the axioms' instances: it enumerates the tuples of
+// window operations an axiom's universal variables bind (instances.go,
+// with the compiled templates of compiled.go), folds what labels, real
+// time and the saturator's assignment decide (fold, known), and turns
+// what is left into clauses (node.go) or hands a ∀∃ instance to the
+// watched instances (lazyGround.watchInstance). Every encoder has one; it
+// reads the window, the variables and the partner lists through the
+// encoder it belongs to (e), and emits through it.
+type grounder struct {
+	e        *Encoder
+	bindings int // GroundingStats
+	// curAxiom is the axiom of the instance being emitted (origin.go).
+	curAxiom *theory.Axiom
+	// curLeaf, when not 0, says that the instance being emitted is a
+	// compiled leaf's (cleaf), whose operations are env's first curLeaf-1
+	// rather than scr.cur: cleaf stores an int where it would otherwise
+	// swap a slice for each leaf (curOps).
+	curLeaf int
+	// quick: crec passes over the candidates quickHolds finds ground
+	// nothing (partner lists read on demand, with SATURATE's assignment);
+	// rowExcl: witnessesX passes over the partners a true match variable
+	// excludes (an injective kernel, with SATURATE's assignment). Both
+	// are fixed by setQuick.
+	quick, rowExcl bool
+}
+
+// setQuick fixes the grounder's shortcuts, which the tests' noQuick
+// turns off, once the encoder's parts are made (New).
+func (gr *grounder) setQuick() {
+	e := gr.e
+	on := e.lazy != nil && (e.hk == nil || !e.hk.noQuick)
+	gr.quick = on && e.ptn.virt
+	gr.rowExcl = on && e.match.injective
+}
+
 // axiom is a kernel axiom split for grounding: ∀x̄. ante(x̄) ⇒ rest(x̄) ∨
 // ∃ȳ. wit(x̄,ȳ). Pulling the ȳ-free disjuncts out of ∃ȳ is sound because
 // the domain is never empty when the guard holds.
@@ -180,22 +215,23 @@ func shapeOf(a *theory.Axiom) shape {
 // visited: s with two operations pending at its call, or s, a pending u,
 // and an operation v that overlaps u. This replaces the generic O(n²)
 // enumeration per call by O(p·c), p pending operations, c overlaps.
-func (e *Encoder) transitivity(a *axiom, s *Op) {
+func (gr *grounder) transitivity(a *axiom, s *Op) {
+	e := gr.e
 	pend := s.conc // at s's call, exactly the operations pending then
 	// The clause is built directly: its atoms are literals or constants.
 	emit := func(x1, x2, x3 *Op) {
 		if e.poll() {
 			return
 		}
-		l12, c12 := e.bLit(x1, x2)
+		l12, c12 := e.gr.bLit(x1, x2)
 		if l12 == z.LitNull && !c12 {
 			return
 		}
-		l23, c23 := e.bLit(x2, x3)
+		l23, c23 := e.gr.bLit(x2, x3)
 		if l23 == z.LitNull && !c23 {
 			return
 		}
-		l13, c13 := e.bLit(x1, x3)
+		l13, c13 := e.gr.bLit(x1, x3)
 		if l13 == z.LitNull && c13 {
 			return
 		}
@@ -213,9 +249,9 @@ func (e *Encoder) transitivity(a *axiom, s *Op) {
 		if l13 != z.LitNull {
 			cl = append(cl, l13)
 		}
-		e.scr.cur, e.curAxiom = append(e.scr.cur[:0], x1, x2, x3), a.Axiom
+		e.scr.cur, gr.curAxiom = append(e.scr.cur[:0], x1, x2, x3), a.Axiom
 		e.emit(cl)
-		e.curAxiom = nil // origin.go
+		gr.curAxiom = nil // origin.go
 		e.scr.clauseBuf = cl[:0]
 	}
 	seq := e.k.Sequential
@@ -581,7 +617,8 @@ func triOf(b bool) tri {
 }
 
 // litTri is the saturator's current value of l (SATURATE only).
-func (e *Encoder) litTri(l Lit) tri {
+func (gr *grounder) litTri(l Lit) tri {
+	e := gr.e
 	switch e.val(l) {
 	case 1:
 		return vTrue
@@ -658,9 +695,10 @@ func futureValue(f *theory.Formula, nf, fut int) tri {
 // some universal variable; with closed, only tuples whose universal
 // operations have all returned; otherwise (EmitOpen) every tuple not
 // already emitted for good. extra literals are added to every clause.
-func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
+func (gr *grounder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
+	e := gr.e
 	nf := len(a.Forall)
-	compiled := a.tmpl != nil && !e.interpret
+	compiled := a.tmpl != nil && (e.hk == nil || !e.hk.interpret)
 	// At a return (must returned, closed), the fixed plans the template
 	// enters are known from must's label and partner lists alone, which
 	// grounding does not change: the variables whose first level
@@ -722,9 +760,9 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 	if must == nil {
 		if compiled {
 			st.clv = a.tmpl.levels
-			e.crec(st, 0)
+			gr.crec(st, 0)
 		} else {
-			e.rec(st, 0)
+			gr.rec(st, 0)
 		}
 		return
 	}
@@ -732,7 +770,7 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 		for ; enter != 0; enter &= enter - 1 {
 			st.fixed = bits.TrailingZeros32(enter)
 			st.clv = a.tmpl.fixedLevels[st.fixed]
-			e.crecFixed(st)
+			gr.crecFixed(st)
 		}
 		return
 	}
@@ -742,11 +780,11 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 			// As above, one variable at a time.
 			lvs := a.tmpl.fixedLevels[st.fixed]
 			if settled && (lvs[0].meth != h.NoMethod && lvs[0].meth != must.Label.Method ||
-				nf > 1 && e.noReturnedPartners(lvs[1].gen, st.fixed, must) || labelPrunes(&lvs[0], must)) {
+				nf > 1 && gr.noReturnedPartners(lvs[1].gen, st.fixed, must) || labelPrunes(&lvs[0], must)) {
 				continue
 			}
 			st.clv = lvs
-			e.crec(st, 0)
+			gr.crec(st, 0)
 			continue
 		}
 		st.pl = &a.fixedPlans[st.fixed]
@@ -762,10 +800,10 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 		// Likewise when the next level's candidates are must's partners
 		// and it has none that returned (the pending ones are not bound
 		// in a closed instance): FIFO's a2 and r2 at an add's return.
-		if closed && !must.pending() && nf > 1 && e.noReturnedPartners(st.pl.gen[1], st.fixed, must) {
+		if closed && !must.pending() && nf > 1 && gr.noReturnedPartners(st.pl.gen[1], st.fixed, must) {
 			continue
 		}
-		e.rec(st, 0)
+		gr.rec(st, 0)
 	}
 }
 
@@ -773,7 +811,7 @@ func (e *Encoder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 // the partners of the variable from, bound to o, and o has no stored
 // partner on that side. Stored partners include every returned one
 // (partners.go), so the level would bind nothing in a closed instance.
-func (e *Encoder) noReturnedPartners(g *source, from int, o *Op) bool {
+func (gr *grounder) noReturnedPartners(g *source, from int, o *Op) bool {
 	if g == nil || g.from != from {
 		return false
 	}
@@ -790,7 +828,7 @@ func (e *Encoder) noReturnedPartners(g *source, from int, o *Op) bool {
 // closed instance binds no pending operation. Then o is not bound:
 // folding the level's checks would only make variables (an order
 // variable b(a1,a2) for each add a2 at FIFO's a1) that no instance uses.
-func (e *Encoder) noReturnedPartner(feeds []*source, o *Op) bool {
+func (gr *grounder) noReturnedPartner(feeds []*source, o *Op) bool {
 	for _, g := range feeds {
 		l := o.asY
 		if g.asX {
@@ -855,7 +893,8 @@ type instState struct {
 
 // rec binds the universal variable of the given level to each candidate
 // in turn, and emits the instance at the last level.
-func (e *Encoder) rec(st *instState, level int) {
+func (gr *grounder) rec(st *instState, level int) {
+	e := gr.e
 	if e.poll() {
 		return
 	}
@@ -872,7 +911,7 @@ func (e *Encoder) rec(st *instState, level int) {
 				return // emitted for good when its last operation returned
 			}
 		}
-		e.leaf(a, st.win, st.ante, st.rest, st.extra)
+		gr.leaf(a, st.win, st.ante, st.rest, st.extra)
 		return
 	}
 	v := pl.order[level]
@@ -880,7 +919,7 @@ func (e *Encoder) rec(st *instState, level int) {
 	m := pl.meth[level]
 	mark := len(e.scr.pbuf)
 	if g := pl.gen[level]; g != nil {
-		cands, full, m = e.partners(g, e.scr.env), false, h.NoMethod
+		cands, full, m = e.ptn.partners(g, e.scr.env), false, h.NoMethod
 	} else if m != h.NoMethod {
 		cands = e.tab.opsOf(m)
 	}
@@ -890,24 +929,25 @@ func (e *Encoder) rec(st *instState, level int) {
 	if v == st.fixed {
 		cands, full = st.one[:], false
 	}
-	head, tail, limit, _ := e.levelRun(pl.cuts[level], cands, full)
+	head, tail, limit, _ := gr.levelRun(pl.cuts[level], cands, full)
 	for _, o := range head {
 		if m == h.NoMethod || o.Label.Method == m {
-			e.bind(st, level, v, o)
+			gr.bind(st, level, v, o)
 		}
 	}
 	for _, o := range tail {
 		if o.Call > limit {
 			break
 		}
-		e.bind(st, level, v, o)
+		gr.bind(st, level, v, o)
 	}
 	e.scr.pbuf = e.scr.pbuf[:mark]
 }
 
 // bind binds variable v of the given level to candidate o, folds the
 // level's checks and goes down a level unless one prunes the tuple.
-func (e *Encoder) bind(st *instState, level, v int, o *Op) {
+func (gr *grounder) bind(st *instState, level, v int, o *Op) {
+	e := gr.e
 	a, pl := st.a, st.pl
 	if st.closed && o.pending() {
 		return
@@ -915,7 +955,7 @@ func (e *Encoder) bind(st *instState, level, v int, o *Op) {
 	if o == st.must && v < st.fixed {
 		return
 	}
-	if e.dropped(o) {
+	if gr.dropped(o) {
 		return
 	}
 	// FUNCTION for two partners with different values is implied,
@@ -926,26 +966,26 @@ func (e *Encoder) bind(st *instState, level, v int, o *Op) {
 			return
 		}
 	}
-	if !e.cutsAdmit(pl.cuts[level], o) {
+	if !gr.cutsAdmit(pl.cuts[level], o) {
 		return
 	}
-	if st.closed && pl.feeds != nil && e.noReturnedPartner(pl.feeds[level], o) {
+	if st.closed && pl.feeds != nil && gr.noReturnedPartner(pl.feeds[level], o) {
 		return
 	}
-	e.bindings++
+	gr.bindings++
 	e.scr.env[v] = o
 	na, nr := len(st.ante), len(st.rest)
 	ok := true
 	for _, c := range pl.checks[level] {
-		n := e.fold(c.f, false)
+		n := gr.fold(c.f, false)
 		if c.ante {
-			if n.kind == nFalse || e.isFalse(n) {
+			if n.kind == nFalse || gr.isFalse(n) {
 				ok = false
 				break
 			}
 			st.ante = append(st.ante, n)
 		} else {
-			if n.kind == nTrue || e.isTrue(n) {
+			if n.kind == nTrue || gr.isTrue(n) {
 				ok = false
 				break
 			}
@@ -953,7 +993,7 @@ func (e *Encoder) bind(st *instState, level, v int, o *Op) {
 		}
 	}
 	if ok {
-		e.rec(st, level+1)
+		gr.rec(st, level+1)
 	}
 	st.ante, st.rest = st.ante[:na], st.rest[:nr]
 }
@@ -969,7 +1009,8 @@ func (e *Encoder) bind(st *instState, level, v int, o *Op) {
 // narrowing (and exact when calls are not in order: see unordered),
 // except those of the tail when admitted is set: there the run applied
 // every cut (below).
-func (e *Encoder) levelRun(cuts []rtCut, cands []*Op, full bool) (head, tail []*Op, limit int, admitted bool) {
+func (gr *grounder) levelRun(cuts []rtCut, cands []*Op, full bool) (head, tail []*Op, limit int, admitted bool) {
+	e := gr.e
 	limit = math.MaxInt
 	if e.tab.unordered {
 		return nil, cands, limit, len(cuts) == 0
@@ -1017,7 +1058,8 @@ func (e *Encoder) levelRun(cuts []rtCut, cands []*Op, full bool) (head, tail []*
 }
 
 // cutsAdmit reports whether no real-time cut of a level prunes o.
-func (e *Encoder) cutsAdmit(cuts []rtCut, o *Op) bool {
+func (gr *grounder) cutsAdmit(cuts []rtCut, o *Op) bool {
+	e := gr.e
 	for _, c := range cuts {
 		u := e.scr.env[c.u]
 		if c.after && before(u, o) || !c.after && before(o, u) {
@@ -1027,16 +1069,17 @@ func (e *Encoder) cutsAdmit(cuts []rtCut, o *Op) bool {
 	return true
 }
 
-func (e *Encoder) leaf(a *axiom, win []*Op, ante, rest []*node, extra []Lit) {
+func (gr *grounder) leaf(a *axiom, win []*Op, ante, rest []*node, extra []Lit) {
+	e := gr.e
 	nf := len(a.Forall)
 	// First, as a quarter of the instances stop here: it needs none of
 	// what follows.
-	if a.wit != nil && e.witnessHolds(a, win, nf) {
+	if a.wit != nil && gr.witnessHolds(a, win, nf) {
 		return
 	}
 	e.scr.cur = append(e.scr.cur[:0], e.scr.env[:nf]...)
-	e.curAxiom = a.Axiom // origin.go
-	defer func() { e.scr.cur, e.curAxiom = e.scr.cur[:0], nil }()
+	gr.curAxiom = a.Axiom // origin.go
+	defer func() { e.scr.cur, gr.curAxiom = e.scr.cur[:0], nil }()
 	// The disjuncts are gathered in a buffer kept across calls: or copies
 	// them into the arena, and leaf is not reentered before that.
 	parts := e.scr.parts[:0]
@@ -1051,21 +1094,21 @@ func (e *Encoder) leaf(a *axiom, win []*Op, ante, rest []*node, extra []Lit) {
 			}
 		}
 		if !dup {
-			parts = append(parts, e.not(e.usedNode(o)))
+			parts = append(parts, gr.not(e.gr.usedNode(o)))
 		}
 	}
 	for _, n := range ante {
-		parts = append(parts, e.not(n))
+		parts = append(parts, gr.not(n))
 	}
 	parts = append(parts, rest...)
 	if a.wit != nil {
-		e.witnesses(a, win, nf, &parts)
+		gr.witnesses(a, win, nf, &parts)
 	}
-	n := e.or(parts...)
+	n := gr.or(parts...)
 	if n.kind == nTrue {
 		return
 	}
-	e.assert(n, extra)
+	gr.assert(n, extra)
 }
 
 // witnessHolds reports, for SATURATE, whether some witness of a
@@ -1076,14 +1119,15 @@ func (e *Encoder) leaf(a *axiom, win []*Op, ante, rest []*node, extra []Lit) {
 // can never propagate. Skipping it before the witnesses are grounded also
 // spares the match variables of the other candidates (a pending remove
 // for every add of the window), which are created for nothing else.
-func (e *Encoder) witnessHolds(a *axiom, win []*Op, nf int) bool {
+func (gr *grounder) witnessHolds(a *axiom, win []*Op, nf int) bool {
+	e := gr.e
 	if e.lazy == nil || len(a.Exists) != 1 {
 		return false
 	}
 	mark := len(e.scr.pbuf)
 	cands := win
 	if g := a.witGen; g != nil {
-		cands = e.partners(g, e.scr.env)
+		cands = e.ptn.partners(g, e.scr.env)
 	}
 	holds := false
 	for _, o := range cands {
@@ -1091,7 +1135,7 @@ func (e *Encoder) witnessHolds(a *axiom, win []*Op, nf int) bool {
 			continue
 		}
 		e.scr.env[nf] = o
-		if eval3(a.wit, e.known) == vTrue {
+		if eval3(a.wit, gr.known) == vTrue {
 			holds = true
 			break
 		}
@@ -1103,13 +1147,14 @@ func (e *Encoder) witnessHolds(a *axiom, win []*Op, nf int) bool {
 // known is the value of an atom under e.env if constants or, in
 // SATURATE, the values of existing variables decide it; it creates no
 // variable.
-func (e *Encoder) known(f *theory.Formula) tri {
+func (gr *grounder) known(f *theory.Formula) tri {
+	e := gr.e
 	env := e.scr.env
 	val := func(l Lit, ok bool) tri {
 		if !ok || e.lazy == nil {
 			return vUnknown
 		}
-		return e.litTri(l)
+		return gr.litTri(l)
 	}
 	ret := func(o *Op, v h.Value) tri {
 		if !o.pending() {
@@ -1143,11 +1188,11 @@ func (e *Encoder) known(f *theory.Formula) tri {
 			l, ok := e.reg.vars.get(varPair{vB, int32(x.Serial), int32(y.Serial)}.key())
 			return val(l, ok)
 		}
-		return val(e.bExisting(x, y))
+		return val(e.reg.bExisting(x, y))
 	case theory.KMatch:
 		x, y := env[f.X], env[f.Y]
 		l, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
-		if !ok && e.excluded(x, y) {
+		if !ok && e.match.excluded(x, y) {
 			return vFalse
 		}
 		return val(l, ok)
@@ -1164,14 +1209,15 @@ func (e *Encoder) known(f *theory.Formula) tri {
 }
 
 // witnesses appends ∨ȳ used(ȳ) ∧ wit(x̄,ȳ) over the window.
-func (e *Encoder) witnesses(a *axiom, win []*Op, j int, parts *[]*node) {
+func (gr *grounder) witnesses(a *axiom, win []*Op, j int, parts *[]*node) {
+	e := gr.e
 	if j == a.Vars() {
 		// A witness that constants (real time above all) or the
 		// saturator already falsify is left out before it is folded:
 		// folding creates its match variable, and with it MATCH's and
 		// INJECTIVE's clauses and a return variable, all for a disjunct
 		// that can never hold.
-		if eval3(a.wit, e.known) == vFalse {
+		if eval3(a.wit, gr.known) == vFalse {
 			return
 		}
 		var buf [4]*node
@@ -1182,21 +1228,21 @@ func (e *Encoder) witnesses(a *axiom, win []*Op, j int, parts *[]*node) {
 		// not already derive, and cost a clause per pending candidate.
 		if a.witGen == nil {
 			for _, o := range e.scr.env[len(a.Forall):] {
-				conj = append(conj, e.usedNode(o))
+				conj = append(conj, e.gr.usedNode(o))
 			}
 		}
-		conj = append(conj, e.fold(a.wit, false))
-		*parts = append(*parts, e.and(conj...))
+		conj = append(conj, gr.fold(a.wit, false))
+		*parts = append(*parts, gr.and(conj...))
 		return
 	}
 	mark := len(e.scr.pbuf)
 	cands := win
 	if g := a.witGen; g != nil && j == len(a.Forall) && len(a.Exists) == 1 {
-		cands = e.partners(g, e.scr.env)
+		cands = e.ptn.partners(g, e.scr.env)
 	}
 	for _, o := range cands {
 		e.scr.env[j] = o
-		e.witnesses(a, win, j+1, parts)
+		gr.witnesses(a, win, j+1, parts)
 	}
 	e.scr.pbuf = e.scr.pbuf[:mark]
 }

@@ -24,6 +24,49 @@ import (
 // the last of them (flushMatches). The instances that never get emitted
 // are exactly those that could never fire.
 
+// matcher emits the instances that wait for their match variables, and
+// the lazy INJECTIVE and FUNCTION exclusions (SATURATE's), at the end of
+// each phase that made match variables (flushMatches). Every encoder has
+// one; it grounds through the encoder it belongs to (e).
+type matcher struct {
+	e *Encoder
+	// matchAx are the axioms of ax that wait for match variables
+	// (flushMatches), in matchBuf unless there are more.
+	matchAx  []*axiom
+	matchBuf [8]*axiom
+	matchAct []matchAction // what flushMatches does for each (stepAxioms)
+	// matchPRC: matchAct is [matchPair, matchExclRow, matchExclCol],
+	// which flushPairRowCol writes out (stepAxioms).
+	matchPRC bool
+	// injective and function: the kernel has INJECTIVE, FUNCTION, and
+	// they wait for their match variables.
+	injective, function bool
+	// newMatches are match variables created since the last
+	// flushMatches, whose sanity instances are still to be emitted.
+	newMatches []newMatch
+}
+
+// made queues the new match variable m for the next flushMatches.
+func (mt *matcher) made(m newMatch) { mt.newMatches = append(mt.newMatches, m) }
+
+// forget drops the queued match variables of operations Remove forgets
+// (marked gone). A match variable waiting for flushMatches names its
+// operations by pointer, and the struct of a forgotten operation is
+// recycled by the next Call: such entries go now (flushMatches would skip
+// them, but could not tell a recycled struct from its new operation). The
+// entry points flush before they return, so there are normally none.
+func (mt *matcher) forget(gone uint32) {
+	if len(mt.newMatches) > 0 {
+		keep := mt.newMatches[:0]
+		for _, m := range mt.newMatches {
+			if m.x.mark != gone && m.y.mark != gone {
+				keep = append(keep, m)
+			}
+		}
+		mt.newMatches = keep
+	}
+}
+
 // lazyMatchAtoms returns the antecedent's match atoms if the axiom can
 // wait for them: universal only, match atoms only as antecedent
 // conjuncts, and every universal variable bound by one of them (so that
@@ -73,47 +116,48 @@ func mentionsMatch(f *theory.Formula) bool {
 // grounding, because it uses the shared assignment e.env.
 //
 // Small enough to be inlined: most calls find no new match variable.
-func (e *Encoder) flushMatches() {
-	if len(e.newMatches) > 0 {
-		e.flushNew()
+func (mt *matcher) flushMatches() {
+	if len(mt.newMatches) > 0 {
+		mt.flushNew()
 	}
 }
 
 // flushNew is flushMatches when there are new match variables.
-func (e *Encoder) flushNew() {
-	if e.matchPRC && !flushByActs {
-		e.flushPairRowCol() // the queue's, stack's and priority queue's
+func (mt *matcher) flushNew() {
+	e := mt.e
+	if mt.matchPRC && (e.hk == nil || !e.hk.flushByActs) {
+		mt.flushPairRowCol() // the queue's, stack's and priority queue's
 		return
 	}
-	for len(e.newMatches) > 0 {
-		n := len(e.newMatches) - 1
-		m := e.newMatches[n]
-		e.newMatches = e.newMatches[:n]
+	for len(mt.newMatches) > 0 {
+		n := len(mt.newMatches) - 1
+		m := mt.newMatches[n]
+		mt.newMatches = mt.newMatches[:n]
 		// Both operations are live: Remove drops the entries of the
 		// operations it forgets (their structs are recycled), and every
 		// entry point flushes before it returns. So the entry's pointers
 		// are used as they are, with no lookup by serial, which would
 		// bisect the window twice per new match variable.
-		for i, act := range e.matchAct {
+		for i, act := range mt.matchAct {
 			switch act {
 			case matchExclRow:
-				e.exclusionMade(m, m.x.trueAsX, true)
+				mt.exclusionMade(m, m.x.trueAsX, true)
 			case matchExclCol:
-				e.exclusionMade(m, m.y.trueAsY, false)
+				mt.exclusionMade(m, m.y.trueAsY, false)
 			case matchAtMostRow:
 				mark := len(e.scr.pbuf)
-				e.atMostOne(m, e.partnersX(m.x), true)
+				mt.atMostOne(m, e.ptn.partnersX(m.x), true)
 				e.scr.pbuf = e.scr.pbuf[:mark]
 			case matchAtMostCol:
 				mark := len(e.scr.pbuf)
-				e.atMostOne(m, e.functionCands(m.x, m.y), false)
+				mt.atMostOne(m, mt.functionCands(m.x, m.y), false)
 				e.scr.pbuf = e.scr.pbuf[:mark]
 			case matchPair:
-				e.pairMade(m)
+				e.lazy.pairMade(m)
 			default:
-				a := e.matchAx[i]
+				a := mt.matchAx[i]
 				for _, at := range a.matchAtoms {
-					e.groundFromMatch(a, at, m.x, m.y)
+					mt.groundFromMatch(a, at, m.x, m.y)
 				}
 			}
 		}
@@ -124,20 +168,17 @@ func (e *Encoder) flushNew() {
 // matchExclRow, matchExclCol], those of the lazy queue, stack and
 // priority queue, written out in their order, without the loop over the
 // actions and its switch for each new match variable.
-func (e *Encoder) flushPairRowCol() {
-	for len(e.newMatches) > 0 {
-		n := len(e.newMatches) - 1
-		m := e.newMatches[n]
-		e.newMatches = e.newMatches[:n]
-		e.pairMade(m)
-		e.exclusionMade(m, m.x.trueAsX, true)
-		e.exclusionMade(m, m.y.trueAsY, false)
+func (mt *matcher) flushPairRowCol() {
+	e := mt.e
+	for len(mt.newMatches) > 0 {
+		n := len(mt.newMatches) - 1
+		m := mt.newMatches[n]
+		mt.newMatches = mt.newMatches[:n]
+		e.lazy.pairMade(m)
+		mt.exclusionMade(m, m.x.trueAsX, true)
+		mt.exclusionMade(m, m.y.trueAsY, false)
 	}
 }
-
-// flushByActs (tests only) makes flushMatches go through its loop over
-// the actions even for those flushPairRowCol writes out.
-var flushByActs bool
 
 // newMatch is a match variable v = match(x,y) waiting for flushMatches.
 type newMatch struct {
@@ -153,7 +194,8 @@ type newMatch struct {
 // the formula interpreter; here each pair of variables gets it once,
 // from whichever of the two is flushed last, and not when one of them is
 // already false (see isTrue).
-func (e *Encoder) atMostOne(m newMatch, cands []*Op, injective bool) {
+func (mt *matcher) atMostOne(m newMatch, cands []*Op, injective bool) {
+	e := mt.e
 	if v, ok := e.reg.vars.get(varPair{vMatch, int32(m.x.Serial), int32(m.y.Serial)}.key()); !ok || v != m.v {
 		return // ruled out since (see ruleOut)
 	}
@@ -169,7 +211,7 @@ func (e *Encoder) atMostOne(m newMatch, cands []*Op, injective bool) {
 			continue
 		}
 		n, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
-		if !ok || e.waiting(n) || e.lazy != nil && e.val(n) == -1 {
+		if !ok || mt.waiting(n) || e.lazy != nil && e.val(n) == -1 {
 			continue
 		}
 		e.scr.clauseBuf = append(e.scr.clauseBuf[:0], m.v.Not(), n.Not())
@@ -181,11 +223,12 @@ func (e *Encoder) atMostOne(m newMatch, cands []*Op, injective bool) {
 // with match(x,y): with values tied, only those of x's value (see
 // instances). A list built on e.pbuf is the caller's to drop (see
 // partnersX).
-func (e *Encoder) functionCands(x, y *Op) []*Op {
+func (mt *matcher) functionCands(x, y *Op) []*Op {
+	e := mt.e
 	if e.valueTied {
 		return e.tab.byArg[x.argID]
 	}
-	return e.partnersY(y)
+	return e.ptn.partnersY(y)
 }
 
 // In SATURATE, INJECTIVE's and FUNCTION's clauses ¬m ∨ ¬n are generated
@@ -199,15 +242,16 @@ func (e *Encoder) functionCands(x, y *Op) []*Op {
 // t, the variable of its row (row) or column last seen true, if it is
 // unit. Small enough to be inlined into flushMatches: most rows and
 // columns have no true variable yet, and are passed over without a call.
-func (e *Encoder) exclusionMade(m newMatch, t Lit, row bool) {
+func (mt *matcher) exclusionMade(m newMatch, t Lit, row bool) {
 	if t != z.LitNull {
-		e.exclusionOf(m, t, row)
+		mt.exclusionOf(m, t, row)
 	}
 }
 
 // exclusionOf is exclusionMade for a row or column with a variable t.
-func (e *Encoder) exclusionOf(m newMatch, t Lit, row bool) {
-	if !e.excludes(t, m.x, m.y, row) {
+func (mt *matcher) exclusionOf(m newMatch, t Lit, row bool) {
+	e := mt.e
+	if !mt.excludes(t, m.x, m.y, row) {
 		return
 	}
 	if v, ok := e.reg.vars.get(varPair{vMatch, int32(m.x.Serial), int32(m.y.Serial)}.key()); !ok || v != m.v {
@@ -222,7 +266,8 @@ func (e *Encoder) exclusionOf(m newMatch, t Lit, row bool) {
 // been forgotten with its other operation and its index reused — and, in
 // a column with values tied, of x's value (FUNCTION across values is
 // implied; see functionCands).
-func (e *Encoder) excludes(t Lit, x, y *Op, row bool) bool {
+func (mt *matcher) excludes(t Lit, x, y *Op, row bool) bool {
+	e := mt.e
 	if t == z.LitNull || e.val(t) != 1 {
 		return false
 	}
@@ -243,24 +288,26 @@ func (e *Encoder) excludes(t Lit, x, y *Op, row bool) bool {
 // variable, and exclusionMade would emit the unit ¬match(x,y) at its
 // flush. A witness whose match atom is excluded is left out before it is
 // folded (see witnesses), like one that real time falsifies.
-func (e *Encoder) excluded(x, y *Op) bool {
-	return e.lazy != nil && (e.injective && e.excludes(x.trueAsX, x, y, true) ||
-		e.function && e.excludes(y.trueAsY, x, y, false))
+func (mt *matcher) excluded(x, y *Op) bool {
+	e := mt.e
+	return e.lazy != nil && (mt.injective && mt.excludes(x.trueAsX, x, y, true) ||
+		mt.function && mt.excludes(y.trueAsY, x, y, false))
 }
 
 // matchTrue emits the exclusions made unit by match(x,y) = m becoming
 // true.
-func (e *Encoder) matchTrue(x, y *Op, m Lit) {
+func (mt *matcher) matchTrue(x, y *Op, m Lit) {
+	e := mt.e
 	mark := len(e.scr.pbuf)
-	if e.injective {
+	if mt.injective {
 		x.trueAsX = m
-		e.exclude(m, x, y, e.rowOps(x), true)
+		mt.exclude(m, x, y, mt.rowOps(x), true)
 		// Not cleared: see returnPartners.
 		e.scr.opScratch = e.scr.opScratch[:0]
 	}
-	if e.function {
+	if mt.function {
 		y.trueAsY = m
-		e.exclude(m, x, y, e.functionCands(x, y), false)
+		mt.exclude(m, x, y, mt.functionCands(x, y), false)
 	}
 	e.scr.pbuf = e.scr.pbuf[:mark]
 }
@@ -273,7 +320,8 @@ func (e *Encoder) matchTrue(x, y *Op, m Lit) {
 // table is one of partnersX(x). Reading x's owned list spares merging
 // the pending partners with the stored ones, where a pending remove is a
 // partner of every add and has a variable with few of them.
-func (e *Encoder) rowOps(x *Op) []*Op {
+func (mt *matcher) rowOps(x *Op) []*Op {
+	e := mt.e
 	e.stamp++
 	seen := e.stamp
 	ys := e.scr.opScratch[:0]
@@ -299,7 +347,8 @@ func (e *Encoder) rowOps(x *Op) []*Op {
 
 // exclude emits ¬m ∨ ¬n for the other variables n of m's row (injective)
 // or column that exist, are flushed and are not false.
-func (e *Encoder) exclude(m Lit, x, y *Op, cands []*Op, injective bool) {
+func (mt *matcher) exclude(m Lit, x, y *Op, cands []*Op, injective bool) {
+	e := mt.e
 	for _, o := range cands {
 		a, b := o, y
 		if injective {
@@ -309,7 +358,7 @@ func (e *Encoder) exclude(m Lit, x, y *Op, cands []*Op, injective bool) {
 			continue
 		}
 		n, ok := e.reg.vars.get(varPair{vMatch, int32(a.Serial), int32(b.Serial)}.key())
-		if !ok || e.waiting(n) || e.val(n) == -1 {
+		if !ok || mt.waiting(n) || e.val(n) == -1 {
 			continue
 		}
 		e.emit2(m.Not(), n.Not())
@@ -317,8 +366,8 @@ func (e *Encoder) exclude(m Lit, x, y *Op, cands []*Op, injective bool) {
 }
 
 // waiting reports whether match variable v is still to be flushed.
-func (e *Encoder) waiting(v Lit) bool {
-	for _, m := range e.newMatches {
+func (mt *matcher) waiting(v Lit) bool {
+	for _, m := range mt.newMatches {
 		if m.v == v {
 			return true
 		}
@@ -328,7 +377,8 @@ func (e *Encoder) waiting(v Lit) bool {
 
 // groundFromMatch emits the instances of a that bind the match atom at to
 // (x,y).
-func (e *Encoder) groundFromMatch(a *axiom, at *theory.Formula, x, y *Op) {
+func (mt *matcher) groundFromMatch(a *axiom, at *theory.Formula, x, y *Op) {
+	e := mt.e
 	if at.X == at.Y && x != y {
 		return
 	}
@@ -342,7 +392,7 @@ func (e *Encoder) groundFromMatch(a *axiom, at *theory.Formula, x, y *Op) {
 	if nf == 2 && at.X != at.Y && len(a.matchAtoms) == 1 {
 		// MATCH: the atom binds every variable. Most flushes are this;
 		// the closure below would be allocated for each.
-		e.groundMatched(a)
+		mt.groundMatched(a)
 		return
 	}
 	var bind func()
@@ -355,9 +405,9 @@ func (e *Encoder) groundFromMatch(a *axiom, at *theory.Formula, x, y *Op) {
 			mark := len(e.scr.pbuf)
 			switch {
 			case e.scr.env[c.X] != nil && e.scr.env[c.Y] == nil:
-				v, cands = c.Y, e.partnersX(e.scr.env[c.X])
+				v, cands = c.Y, e.ptn.partnersX(e.scr.env[c.X])
 			case e.scr.env[c.Y] != nil && e.scr.env[c.X] == nil:
-				v, cands = c.X, e.partnersY(e.scr.env[c.Y])
+				v, cands = c.X, e.ptn.partnersY(e.scr.env[c.Y])
 			default:
 				continue
 			}
@@ -378,14 +428,15 @@ func (e *Encoder) groundFromMatch(a *axiom, at *theory.Formula, x, y *Op) {
 				return // not connected through match atoms: cannot happen for our kernels
 			}
 		}
-		e.groundMatched(a)
+		mt.groundMatched(a)
 	}
 	bind()
 }
 
 // groundMatched emits the instance of a under e.env if each of its match
 // atoms has a variable.
-func (e *Encoder) groundMatched(a *axiom) {
+func (mt *matcher) groundMatched(a *axiom) {
+	e := mt.e
 	for _, c := range a.matchAtoms {
 		x, y := e.scr.env[c.X], e.scr.env[c.Y]
 		if _, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); !ok {
@@ -399,18 +450,18 @@ func (e *Encoder) groundMatched(a *axiom) {
 	}
 	var ante, rest []*node
 	for _, c := range a.ante {
-		n := e.fold(c, false)
-		if n.kind == nFalse || e.isFalse(n) {
+		n := e.gr.fold(c, false)
+		if n.kind == nFalse || e.gr.isFalse(n) {
 			return
 		}
 		ante = append(ante, n)
 	}
 	for _, c := range a.rest {
-		n := e.fold(c, false)
-		if n.kind == nTrue || e.isTrue(n) {
+		n := e.gr.fold(c, false)
+		if n.kind == nTrue || e.gr.isTrue(n) {
 			return
 		}
 		rest = append(rest, n)
 	}
-	e.leaf(a, e.tab.win, ante, rest, nil)
+	e.gr.leaf(a, e.tab.win, ante, rest, nil)
 }

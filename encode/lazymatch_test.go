@@ -34,7 +34,7 @@ func TestRowOpsArePartners(t *testing.T) {
 			sink := &recSink{s: saturate.New()}
 			sink.s.Observe()
 			e := New(k, sink, Config{Lazy: sink, Watch: true, ClosedRemoval: true})
-			if !e.injective {
+			if !e.match.injective {
 				break
 			}
 			e.Begin()
@@ -52,9 +52,9 @@ func TestRowOpsArePartners(t *testing.T) {
 			feedForgetting(t, r, acts, rng, 3, func(i int) {
 				for _, x := range e.tab.win {
 					mark := len(e.scr.pbuf)
-					want := inTable(x, e.partnersX(x))
+					want := inTable(x, e.ptn.partnersX(x))
 					e.scr.pbuf = e.scr.pbuf[:mark]
-					got := inTable(x, e.rowOps(x))
+					got := inTable(x, e.match.rowOps(x))
 					clear(e.scr.opScratch)
 					e.scr.opScratch = e.scr.opScratch[:0]
 					if !slices.Equal(want, got) {

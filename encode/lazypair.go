@@ -27,7 +27,8 @@ func (e *Encoder) lazyPair() bool {
 }
 
 // pairMade emits MATCH's clause for a flushed m if it is already unit.
-func (e *Encoder) pairMade(m newMatch) {
+func (g *lazyGround) pairMade(m newMatch) {
+	e := g.e
 	if !m.y.pending() {
 		return // the labels allow the pair: the instance is true
 	}
@@ -39,25 +40,25 @@ func (e *Encoder) pairMade(m newMatch) {
 	r, ok := m.y.rets.get(m.x.Label.Arg)
 	t := m.y.retTrue
 	if ok && e.val(r) == -1 || t != z.LitNull && t != r && e.val(t) == 1 || e.val(m.v) == 1 {
-		e.pairClause(m.x, m.y, m.v)
+		g.pairClause(m.x, m.y, m.v)
 	}
 }
 
 // pairTrue emits MATCH's clause for m = match(x,y) now true.
-func (e *Encoder) pairTrue(x, y *Op, m Lit) {
+func (g *lazyGround) pairTrue(x, y *Op, m Lit) {
 	if y.pending() {
-		e.pairClause(x, y, m)
+		g.pairClause(x, y, m)
 	}
 }
 
 // retFalse emits MATCH's clauses for the match variables of the pending
 // y that need r, now false.
-func (e *Encoder) retFalse(y *Op, r Lit) { e.pairClauses(y, r, true) }
+func (g *lazyGround) retFalse(y *Op, r Lit) { g.pairClauses(y, r, true) }
 
 // otherValue emits MATCH's clauses for the match variables of the pending
 // y whose value is not that of r, now true: their return variables are
 // false by the at-most-one (made now if need be, see pendingVarMade).
-func (e *Encoder) otherValue(y *Op, r Lit) { e.pairClauses(y, r, false) }
+func (g *lazyGround) otherValue(y *Op, r Lit) { g.pairClauses(y, r, false) }
 
 // pairClauses emits MATCH's clause for each live, flushed, not false
 // match(x,y) whose return variable is r (same) or is not (!same), in
@@ -71,11 +72,12 @@ func (e *Encoder) otherValue(y *Op, r Lit) { e.pairClauses(y, r, false) }
 // the match variables y owns, which are fewer than its partners (a
 // pending dequeue has every add of the window for partner, and a
 // variable for a few of them).
-func (e *Encoder) pairClauses(y *Op, r Lit, same bool) {
+func (g *lazyGround) pairClauses(y *Op, r Lit, same bool) {
+	e := g.e
 	val := e.reg.meaning[r.Var()].ret
 	if same {
 		for _, x := range e.tab.argOps(val) {
-			e.pairClauseOf(x, y)
+			g.pairClauseOf(x, y)
 		}
 		return
 	}
@@ -92,7 +94,7 @@ func (e *Encoder) pairClauses(y *Op, r Lit, same bool) {
 	}
 	slices.SortFunc(xs, func(a, b *Op) int { return a.Serial - b.Serial })
 	for _, x := range xs {
-		e.pairClauseOf(x, y)
+		g.pairClauseOf(x, y)
 	}
 	clear(xs)
 	e.scr.opScratch = xs[:0]
@@ -100,16 +102,18 @@ func (e *Encoder) pairClauses(y *Op, r Lit, same bool) {
 
 // pairClauseOf emits MATCH's clause for match(x,y) if it is live,
 // flushed and not false.
-func (e *Encoder) pairClauseOf(x, y *Op) {
+func (g *lazyGround) pairClauseOf(x, y *Op) {
+	e := g.e
 	m, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
-	if ok && !e.waiting(m) && e.val(m) != -1 {
-		e.pairClause(x, y, m)
+	if ok && !e.match.waiting(m) && e.val(m) != -1 {
+		g.pairClause(x, y, m)
 	}
 }
 
 // pairClause emits ¬m ∨ ret(y)=arg(x).
-func (e *Encoder) pairClause(x, y *Op, m Lit) {
-	switch r := e.retNode(y, x.Label.Arg); r.kind {
+func (g *lazyGround) pairClause(x, y *Op, m Lit) {
+	e := g.e
+	switch r := e.gr.retNode(y, x.Label.Arg); r.kind {
 	case nLit:
 		e.emit2(m.Not(), r.lit)
 	case nFalse:

@@ -27,12 +27,10 @@ import (
 // eager clauses (the ladder derives exactly what the pairwise exclusions
 // derive); TestLazyGroundingExact compares the two groundings.
 
-// lazySide reports whether the side conditions are generated on demand.
-func (e *Encoder) lazySide() bool { return e.lazy != nil }
-
 // pendingVarMade emits, for a new ret or match variable v of the pending
 // operation o, the side clauses that are already unit.
-func (e *Encoder) pendingVarMade(o *Op, v Lit, ret bool) {
+func (g *lazyGround) pendingVarMade(o *Op, v Lit, ret bool) {
+	e := g.e
 	if u := e.used(o); e.val(u) == -1 {
 		e.emit2(v.Not(), u)
 	}
@@ -46,7 +44,8 @@ func (e *Encoder) pendingVarMade(o *Op, v Lit, ret bool) {
 }
 
 // retTrue emits the side clauses made unit by ret(o)=v becoming true.
-func (e *Encoder) retTrue(o *Op, v Lit) {
+func (g *lazyGround) retTrue(o *Op, v Lit) {
+	e := g.e
 	o.retTrue = v
 	// In the order of the variables (as Return does), not the order they
 	// were made: a recycled variable can be made after a higher one.
@@ -61,14 +60,15 @@ func (e *Encoder) retTrue(o *Op, v Lit) {
 		e.emit2(v.Not(), w.Not())
 	}
 	e.scr.retSides = ws
-	e.usedBy(o, v)
+	g.usedBy(o, v)
 	if e.lazyPair() {
-		e.otherValue(o, v)
+		g.otherValue(o, v)
 	}
 }
 
 // usedBy emits v ⇒ used(o) for a true v, unless used(o) already holds.
-func (e *Encoder) usedBy(o *Op, v Lit) {
+func (g *lazyGround) usedBy(o *Op, v Lit) {
+	e := g.e
 	if o.pending() {
 		if u := e.used(o); e.val(u) != 1 {
 			e.emit2(v.Not(), u)
@@ -78,7 +78,8 @@ func (e *Encoder) usedBy(o *Op, v Lit) {
 
 // usedFalse emits x ⇒ used(o) for each ret and match variable x of o
 // that is not already false, now that used(o) is.
-func (e *Encoder) usedFalse(o *Op) {
+func (g *lazyGround) usedFalse(o *Op) {
+	e := g.e
 	u := e.used(o)
 	for _, ov := range o.owned {
 		if e.reg.epoch[ov.v] != ov.epoch {
@@ -89,15 +90,4 @@ func (e *Encoder) usedFalse(o *Op) {
 			e.emit2(x.Neg(), u)
 		}
 	}
-}
-
-func (e *Encoder) emit1(a Lit) {
-	e.scr.pair[0] = a
-	e.emit(e.scr.pair[:1])
-}
-
-func (e *Encoder) emit2(a, b Lit) {
-	// Its own buffer: callers may be building a clause in clauseBuf.
-	e.scr.pair = [2]Lit{a, b}
-	e.emit(e.scr.pair[:])
 }

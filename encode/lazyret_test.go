@@ -72,7 +72,7 @@ func TestLazySideConditions(t *testing.T) {
 			sat()
 			r3 := e.variable(varKey{kind: vRet, x: 4, v: "3"})
 			m3 := e.variable(varKey{kind: vMatch, x: 3, y: 4})
-			e.flushMatches()
+			e.match.flushMatches()
 			return []Lit{r3.Not(), m3.Not()}
 		}},
 		{"a ret variable made after another is true is false", func(e *Encoder, k satSink, v vars, sat func()) []Lit {
@@ -88,7 +88,7 @@ func TestLazySideConditions(t *testing.T) {
 			v.m = e.variable(varKey{kind: vMatch, x: 1, y: 4})
 			v.r1 = e.variable(varKey{kind: vRet, x: 4, v: "1"})
 			v.r2 = e.variable(varKey{kind: vRet, x: 4, v: "2"})
-			e.flushMatches()
+			e.match.flushMatches()
 			k.saturate(t, e)
 			want := c.run(e, k, v, func() { k.saturate(t, e) })
 			k.saturate(t, e)
@@ -109,7 +109,7 @@ func TestLazyMatchClause(t *testing.T) {
 	t.Parallel()
 	match := func(e *Encoder, x int) Lit {
 		m := e.variable(varKey{kind: vMatch, x: x, y: 4})
-		e.flushMatches()
+		e.match.flushMatches()
 		return m
 	}
 	ret := func(e *Encoder, v h.Value) Lit { return e.variable(varKey{kind: vRet, x: 4, v: v}) }
@@ -179,7 +179,7 @@ func TestLazyExclusions(t *testing.T) {
 			e.Call(Op{Serial: 5, Label: h.Label{Method: h.Rem}, Call: 3})
 			match := func(y int) Lit {
 				m := e.variable(varKey{kind: vMatch, x: 1, y: y})
-				e.flushMatches()
+				e.match.flushMatches()
 				return m
 			}
 			var other Lit
@@ -248,7 +248,7 @@ func TestRetTrueOrder(t *testing.T) {
 		for v := 1; v <= 8; v++ {
 			rets = append(rets, e.variable(varKey{kind: vRet, x: 1, v: h.Value(strconv.Itoa(v))}))
 		}
-		e.flushMatches()
+		e.match.flushMatches()
 		k := satSink{sink.s}
 		k.saturate(t, e)
 		from := len(sink.clauses)

@@ -67,6 +67,15 @@ import (
 // later or not at all (TestLimitCountingAgreesWithPlain). SYMBOLIC and
 // ENUMERATE, which decide satisfiability, are not affected.
 
+// limitGround grounds the kernel's LIMIT axiom by counting; an encoder
+// has one when its kernel has LIMIT (New). Its counters live with their
+// acquires (Op.lim); it reaches the window, the variables and the
+// grounder's folding through the encoder it belongs to (e). Return and
+// EmitOpen call it for the axiom (returned, open).
+type limitGround struct {
+	e *Encoder
+}
+
 // limitState is LIMIT's counter for one acquire x.
 type limitState struct {
 	n     int   // capacity
@@ -89,7 +98,8 @@ var (
 // in SATURATE, the assignment) falsify it. Known false witnesses are left
 // out before folding, as in witnesses: folding would create their match
 // variables for nothing.
-func (e *Encoder) limitWitness(f *theory.Formula, a, r, x *Op) *node {
+func (lg *limitGround) limitWitness(f *theory.Formula, a, r, x *Op) *node {
+	e := lg.e
 	if r == x || r == a {
 		return nil
 	}
@@ -97,23 +107,14 @@ func (e *Encoder) limitWitness(f *theory.Formula, a, r, x *Op) *node {
 		e.scr.env = make([]*Op, 3)
 	}
 	e.scr.env = append(e.scr.env[:0], r, x, a)
-	if eval3(f, e.limitKnown) == vFalse {
+	if eval3(f, lg.limitKnown) == vFalse {
 		return nil
 	}
-	n := e.fold(f, false)
+	n := e.gr.fold(f, false)
 	if n.kind == nFalse {
 		return nil
 	}
 	return n
-}
-
-// unit records that the unit clause l was emitted.
-func (e *Encoder) unit(l Lit) {
-	v, s := l.Var(), int8(1)
-	if l.IsNeg() {
-		s = -1
-	}
-	e.reg.fix(v, s)
 }
 
 // limitKnown is known, and in SYMBOLIC also the value of a b or match
@@ -122,8 +123,9 @@ func (e *Encoder) unit(l Lit) {
 // the counters small outside SATURATE: a returned release that returns a
 // tag has one possible partner, TOTAL makes their match variable a unit,
 // and the acquire it released before x is then known not to be held at x.
-func (e *Encoder) limitKnown(f *theory.Formula) tri {
-	t := e.known(f)
+func (lg *limitGround) limitKnown(f *theory.Formula) tri {
+	e := lg.e
+	t := e.gr.known(f)
 	if t != vUnknown || e.lazy != nil {
 		return t
 	}
@@ -135,7 +137,7 @@ func (e *Encoder) limitKnown(f *theory.Formula) tri {
 		if realTime(x, y) != vUnknown || !e.k.Sequential {
 			return t
 		}
-		l, ok = e.bExisting(x, y)
+		l, ok = e.reg.bExisting(x, y)
 	case theory.KMatch:
 		l, ok = e.reg.vars.get(varPair{vMatch, int32(e.scr.env[f.X].Serial), int32(e.scr.env[f.Y].Serial)}.key())
 	}
@@ -156,49 +158,51 @@ func (e *Encoder) limitKnown(f *theory.Formula) tri {
 }
 
 // limitStart begins x's counter and its guard.
-func (e *Encoder) limitStart(n int, x *Op, extra []Lit) *limitState {
+func (lg *limitGround) limitStart(n int, x *Op, extra []Lit) *limitState {
+	e := lg.e
 	st := &limitState{n: n, k: n - 1, extra: extra}
 	e.scr.cur = append(e.scr.cur[:0], x)
 	parts := e.scr.nodes.list(len(x.asX) + 1)
 	if x.pending() {
-		parts = append(parts, e.litNode(e.used(x).Not()))
+		parts = append(parts, e.gr.litNode(e.used(x).Not()))
 	}
 	if n > 1 {
 		for _, r := range x.asX {
-			if w := e.limitWitness(limitSelf, x, r, x); w != nil {
+			if w := lg.limitWitness(limitSelf, x, r, x); w != nil {
 				parts = append(parts, w)
 			}
 		}
 	}
-	g := e.or(parts...)
+	g := e.gr.or(parts...)
 	switch g.kind {
 	case nTrue:
 		st.dead = true
 	case nFalse:
 	case nOr:
 		for _, p := range g.args {
-			st.guard = append(st.guard, e.litFor(p))
+			st.guard = append(st.guard, e.gr.litFor(p))
 		}
 	default:
-		st.guard = append(st.guard, e.litFor(g))
+		st.guard = append(st.guard, e.gr.litFor(g))
 	}
 	return st
 }
 
 // limitInput counts a as possibly held at x.
-func (e *Encoder) limitInput(st *limitState, a, x *Op) {
+func (lg *limitGround) limitInput(st *limitState, a, x *Op) {
+	e := lg.e
 	if st.dead || a == x || st.k < 0 || e.poll() {
 		return
 	}
 	e.scr.cur = append(e.scr.cur[:0], a, x)
 	parts := e.scr.nodes.list(len(a.asX) + 2)
-	parts = append(parts, e.not(e.usedNode(a)), e.not(e.bNode(a, x)))
+	parts = append(parts, e.gr.not(e.gr.usedNode(a)), e.gr.not(e.gr.bNode(a, x)))
 	wit := limitWitFor(st.n)
-	if e.limitReleased(wit, a, x) {
+	if lg.limitReleased(wit, a, x) {
 		return // a is never held at x
 	}
 	for _, r := range a.asX {
-		if w := e.limitWitness(wit, a, r, x); w != nil {
+		if w := lg.limitWitness(wit, a, r, x); w != nil {
 			parts = append(parts, w)
 		}
 	}
@@ -206,22 +210,22 @@ func (e *Encoder) limitInput(st *limitState, a, x *Op) {
 		if st.n > 1 || slices.Contains(a.asX, r) {
 			continue
 		}
-		if w := e.limitWitness(wit, a, r, x); w != nil {
+		if w := lg.limitWitness(wit, a, r, x); w != nil {
 			parts = append(parts, w)
 		}
 	}
-	body := e.or(parts...)
+	body := e.gr.or(parts...)
 	switch body.kind {
 	case nTrue:
 		return // a is never held at x
 	case nFalse:
-		e.limitTighten(st) // a is held at x
+		lg.limitTighten(st) // a is held at x
 		return
 	}
-	hv := e.aux()
-	e.assert(e.or(e.litNode(hv), body), st.extra)
+	hv := e.gr.aux()
+	e.gr.assert(e.gr.or(e.gr.litNode(hv), body), st.extra)
 	e.scr.cur = append(e.scr.cur[:0], x)
-	e.limitCount(st, hv)
+	lg.limitCount(st, hv)
 }
 
 // limitWitFor is the witness that an input is released, for capacity n.
@@ -239,7 +243,8 @@ func limitWitFor(n int) *theory.Formula {
 // anything, nor could any instance of the plain grounding exist: there
 // are no n distinct candidates. A semaphore seldom full skips most of
 // its counters this way.
-func (e *Encoder) limitCanOverflow(n int, x *Op, all bool) bool {
+func (lg *limitGround) limitCanOverflow(n int, x *Op, all bool) bool {
+	e := lg.e
 	wit := limitWitFor(n)
 	cands := 0
 	for _, y := range e.tab.opsOf(h.Acquire) {
@@ -250,7 +255,7 @@ func (e *Encoder) limitCanOverflow(n int, x *Op, all bool) bool {
 			if slices.Contains(x.conc, y) {
 				cands++
 			}
-		} else if !e.limitReleased(wit, y, x) {
+		} else if !lg.limitReleased(wit, y, x) {
 			cands++
 		}
 		if cands >= n {
@@ -262,7 +267,8 @@ func (e *Encoder) limitCanOverflow(n int, x *Op, all bool) bool {
 
 // limitReleased reports whether a witness that a is released before x
 // is known true; it creates no variable.
-func (e *Encoder) limitReleased(wit *theory.Formula, a, x *Op) bool {
+func (lg *limitGround) limitReleased(wit *theory.Formula, a, x *Op) bool {
+	e := lg.e
 	if cap(e.scr.env) < 3 {
 		e.scr.env = make([]*Op, 3)
 	}
@@ -272,7 +278,7 @@ func (e *Encoder) limitReleased(wit *theory.Formula, a, x *Op) bool {
 				continue
 			}
 			e.scr.env = append(e.scr.env[:0], r, x, a)
-			if eval3(wit, e.limitKnown) == vTrue {
+			if eval3(wit, lg.limitKnown) == vTrue {
 				return true
 			}
 		}
@@ -284,14 +290,16 @@ func (e *Encoder) limitReleased(wit *theory.Formula, a, x *Op) bool {
 }
 
 // limitClause emits extra ∨ guard ∨ lits.
-func (e *Encoder) limitClause(st *limitState, lits ...Lit) {
+func (lg *limitGround) limitClause(st *limitState, lits ...Lit) {
+	e := lg.e
 	cl := append(append(append(e.scr.clauseBuf[:0], st.extra...), st.guard...), lits...)
 	e.emit(cl)
 	e.scr.clauseBuf = cl[:0]
 }
 
 // limitDef emits extra ∨ lits: a register's definition, not guarded.
-func (e *Encoder) limitDef(st *limitState, lits ...Lit) {
+func (lg *limitGround) limitDef(st *limitState, lits ...Lit) {
+	e := lg.e
 	cl := append(append(e.scr.clauseBuf[:0], st.extra...), lits...)
 	e.emit(cl)
 	e.scr.clauseBuf = cl[:0]
@@ -300,14 +308,15 @@ func (e *Encoder) limitDef(st *limitState, lits ...Lit) {
 // limitCount appends input in to the sequential counter (Sinz 2005):
 // s'_1 ⇐ in, s'_j ⇐ in ∧ s_(j−1), s'_j ⇐ s_j, and the overflow
 // in ∧ s_k ⇒ G (in ⇒ G when k = 0).
-func (e *Encoder) limitCount(st *limitState, in Lit) {
+func (lg *limitGround) limitCount(st *limitState, in Lit) {
+	e := lg.e
 	k := st.k
 	switch {
 	case k == 0:
-		e.limitClause(st, in.Not())
+		lg.limitClause(st, in.Not())
 		return
 	case len(st.regs) == k:
-		e.limitClause(st, in.Not(), st.regs[k-1].Not())
+		lg.limitClause(st, in.Not(), st.regs[k-1].Not())
 	}
 	// The new registers replace the old ones in place, from the top, so
 	// that s_(j−1) and s_j are still the old ones when s'_j is made.
@@ -317,14 +326,14 @@ func (e *Encoder) limitCount(st *limitState, in Lit) {
 		st.regs = append(st.regs, z.LitNull)
 	}
 	for j := m; j >= 1; j-- {
-		s := e.aux()
+		s := e.gr.aux()
 		if j == 1 {
-			e.limitDef(st, in.Not(), s)
+			lg.limitDef(st, in.Not(), s)
 		} else {
-			e.limitDef(st, in.Not(), st.regs[j-2].Not(), s)
+			lg.limitDef(st, in.Not(), st.regs[j-2].Not(), s)
 		}
 		if j <= old {
-			e.limitDef(st, st.regs[j-1].Not(), s)
+			lg.limitDef(st, st.regs[j-1].Not(), s)
 		}
 		st.regs[j-1] = s
 	}
@@ -333,28 +342,29 @@ func (e *Encoder) limitCount(st *limitState, in Lit) {
 // limitTighten lowers the bound by one for an input known true: the
 // count may already overflow (s_(k+1) for the new k), and later inputs
 // overflow one register earlier.
-func (e *Encoder) limitTighten(st *limitState) {
+func (lg *limitGround) limitTighten(st *limitState) {
 	st.k--
 	switch {
 	case st.k < 0:
-		e.limitClause(st)
+		lg.limitClause(st)
 	case len(st.regs) > st.k:
-		e.limitClause(st, st.regs[st.k].Not())
+		lg.limitClause(st, st.regs[st.k].Not())
 		st.regs = st.regs[:st.k]
 	}
 }
 
-// limitReturned grounds LIMIT for a returned operation: its own counter
+// returned grounds LIMIT for a returned operation: its own counter
 // over the acquires that have returned (if it is an acquire), and its
 // input to the counters of the returned acquires it overlapped.
-func (e *Encoder) limitReturned(a *axiom, op *Op) {
+func (lg *limitGround) returned(a *axiom, op *Op) {
+	e := lg.e
 	if op.Label.Method != h.Acquire {
 		return
 	}
-	if !e.limitCanOverflow(a.Capacity, op, false) {
+	if !lg.limitCanOverflow(a.Capacity, op, false) {
 		op.lim = &limitState{dead: true}
 	} else {
-		op.lim = e.limitStart(a.Capacity, op, nil)
+		op.lim = lg.limitStart(a.Capacity, op, nil)
 	}
 	var in []*Op
 	for _, y := range e.tab.opsOf(h.Acquire) {
@@ -362,18 +372,19 @@ func (e *Encoder) limitReturned(a *axiom, op *Op) {
 			in = append(in, y)
 		}
 	}
-	e.limitInputs(op.lim, op, in)
+	lg.limitInputs(op.lim, op, in)
 	for _, x := range op.conc {
 		if x.lim != nil && !x.pending() {
-			e.limitInput(x.lim, op, x)
+			lg.limitInput(x.lim, op, x)
 		}
 	}
 	e.scr.cur = e.scr.cur[:0]
 }
 
-// limitOpen emits, under extra, LIMIT for every acquire that is pending
+// open emits, under extra, LIMIT for every acquire that is pending
 // or overlaps a pending acquire, over all the acquires that may precede it.
-func (e *Encoder) limitOpen(a *axiom, extra []Lit) {
+func (lg *limitGround) open(a *axiom, extra []Lit) {
+	e := lg.e
 	acq := e.tab.opsOf(h.Acquire)
 	for _, x := range acq {
 		open := x.pending()
@@ -383,29 +394,29 @@ func (e *Encoder) limitOpen(a *axiom, extra []Lit) {
 			}
 			open = y.pending() && y.Label.Method == h.Acquire
 		}
-		if !open || !e.limitCanOverflow(a.Capacity, x, true) {
+		if !open || !lg.limitCanOverflow(a.Capacity, x, true) {
 			continue
 		}
-		st := e.limitStart(a.Capacity, x, extra)
+		st := lg.limitStart(a.Capacity, x, extra)
 		var in []*Op
 		for _, y := range acq {
 			if y != x && realTime(y, x) != vFalse {
 				in = append(in, y)
 			}
 		}
-		e.limitInputs(st, x, in)
+		lg.limitInputs(st, x, in)
 	}
 	e.scr.cur = e.scr.cur[:0]
 }
 
 // limitInputs counts the acquires as possibly held at x, grouping first
 // those that only a pending release may have released (limitGroup).
-func (e *Encoder) limitInputs(st *limitState, x *Op, as []*Op) {
+func (lg *limitGround) limitInputs(st *limitState, x *Op, as []*Op) {
 	if st.n > 1 && !st.dead {
-		as = e.limitGroup(st, x, as)
+		as = lg.limitGroup(st, x, as)
 	}
 	for _, a := range as {
-		e.limitInput(st, a, x)
+		lg.limitInput(st, a, x)
 	}
 }
 
@@ -426,12 +437,13 @@ func (e *Encoder) limitInputs(st *limitState, x *Op, as []*Op) {
 // then held(others) + |R| − rel, against n − 1 − |D| + |R|, which is
 // LIMIT's. With FUNCTION and INJECTIVE the two are equisatisfiable, and
 // the group costs |R| inputs instead of |D|.
-func (e *Encoder) limitGroup(st *limitState, x *Op, as []*Op) []*Op {
+func (lg *limitGround) limitGroup(st *limitState, x *Op, as []*Op) []*Op {
+	e := lg.e
 	var rest, group []*Op
 	var rels []*Op
 	wits := map[*Op][]*node{} // by release: its witnesses over the group
 	for _, a := range as {
-		if a == x || a.pending() || realTime(a, x) != vTrue || e.limitReleased(limitHeld, a, x) {
+		if a == x || a.pending() || realTime(a, x) != vTrue || lg.limitReleased(limitHeld, a, x) {
 			rest = append(rest, a)
 			continue
 		}
@@ -440,7 +452,7 @@ func (e *Encoder) limitGroup(st *limitState, x *Op, as []*Op) []*Op {
 		var ws []*node
 		var rs []*Op
 		for _, r := range a.asX {
-			w := e.limitWitness(limitHeld, a, r, x)
+			w := lg.limitWitness(limitHeld, a, r, x)
 			if w == nil {
 				continue
 			}
@@ -467,17 +479,17 @@ func (e *Encoder) limitGroup(st *limitState, x *Op, as []*Op) []*Op {
 		return as
 	}
 	for i := 0; i < len(group)-len(rels) && st.k >= 0; i++ {
-		e.limitTighten(st)
+		lg.limitTighten(st)
 	}
 	if st.k < 0 {
 		return nil
 	}
 	for _, r := range rels {
 		e.scr.cur = append(e.scr.cur[:0], x, r)
-		u := e.aux()
-		e.assert(e.or(append([]*node{e.litNode(u)}, wits[r]...)...), st.extra)
+		u := e.gr.aux()
+		e.gr.assert(e.gr.or(append([]*node{e.gr.litNode(u)}, wits[r]...)...), st.extra)
 		e.scr.cur = append(e.scr.cur[:0], x)
-		e.limitCount(st, u)
+		lg.limitCount(st, u)
 	}
 	return rest
 }

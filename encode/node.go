@@ -1,6 +1,10 @@
 package encode
 
-import "github.com/satmon/satmon/internal/z"
+import (
+	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/z"
+	"github.com/satmon/satmon/theory"
+)
 
 // node is a ground formula after constant folding: a constant, a literal,
 // or a conjunction/disjunction. Negation is pushed to the literals.
@@ -70,7 +74,7 @@ func (a *nodes) list(n int) []*node {
 	}
 }
 
-func (e *Encoder) litNode(l Lit) *node { return e.scr.nodes.new(nLit, l, nil) }
+func (gr *grounder) litNode(l Lit) *node { return gr.e.scr.nodes.new(nLit, l, nil) }
 
 func constNode(b bool) *node {
 	if b {
@@ -80,14 +84,15 @@ func constNode(b bool) *node {
 }
 
 // and folds constants and flattens nested conjunctions.
-func (e *Encoder) and(args ...*node) *node {
+func (gr *grounder) and(args ...*node) *node {
+	e := gr.e
 	n := 0
 	for _, a := range args {
 		n += len(a.args) + 1
 	}
 	out := e.scr.nodes.list(n)
 	for _, a := range args {
-		switch e.settled(a) {
+		switch gr.settled(a) {
 		case nFalse:
 			return falseNode
 		case nTrue:
@@ -108,14 +113,15 @@ func (e *Encoder) and(args ...*node) *node {
 }
 
 // or folds constants and flattens nested disjunctions.
-func (e *Encoder) or(args ...*node) *node {
+func (gr *grounder) or(args ...*node) *node {
+	e := gr.e
 	n := 0
 	for _, a := range args {
 		n += len(a.args) + 1
 	}
 	out := e.scr.nodes.list(n)
 	for _, a := range args {
-		switch e.settled(a) {
+		switch gr.settled(a) {
 		case nTrue:
 			return trueNode
 		case nFalse:
@@ -139,7 +145,8 @@ func (e *Encoder) or(args ...*node) *node {
 // assigned counts as the constant it is (SATURATE only): as for isTrue,
 // nothing is ever unassigned, so in a clause the literal is dead weight,
 // and a conjunction with it needs no helper.
-func (e *Encoder) settled(n *node) nodeKind {
+func (gr *grounder) settled(n *node) nodeKind {
+	e := gr.e
 	if n.kind == nLit && e.lazy != nil {
 		switch e.val(n.lit) {
 		case 1:
@@ -151,26 +158,27 @@ func (e *Encoder) settled(n *node) nodeKind {
 	return n.kind
 }
 
-func (e *Encoder) not(n *node) *node {
+func (gr *grounder) not(n *node) *node {
+	e := gr.e
 	switch n.kind {
 	case nFalse:
 		return trueNode
 	case nTrue:
 		return falseNode
 	case nLit:
-		return e.litNode(n.lit.Not())
+		return gr.litNode(n.lit.Not())
 	case nAnd:
 		out := e.scr.nodes.list(len(n.args))
 		for _, a := range n.args {
-			out = append(out, e.not(a))
+			out = append(out, gr.not(a))
 		}
-		return e.or(out...)
+		return gr.or(out...)
 	default:
 		out := e.scr.nodes.list(len(n.args))
 		for _, a := range n.args {
-			out = append(out, e.not(a))
+			out = append(out, gr.not(a))
 		}
-		return e.and(out...)
+		return gr.and(out...)
 	}
 }
 
@@ -178,14 +186,15 @@ func (e *Encoder) not(n *node) *node {
 // get one fresh variable per compound disjunct that implies it
 // (Plaisted–Greenbaum: only the needed polarity), which keeps the clause
 // set equisatisfiable and linear in the formula's size.
-func (e *Encoder) assert(n *node, extra []Lit) {
+func (gr *grounder) assert(n *node, extra []Lit) {
+	e := gr.e
 	switch n.kind {
 	case nTrue:
 		return
 	case nFalse:
 		e.emit(extra)
 	case nLit:
-		if e.isTrue(n) {
+		if gr.isTrue(n) {
 			return
 		}
 		start := len(e.scr.stack)
@@ -194,11 +203,11 @@ func (e *Encoder) assert(n *node, extra []Lit) {
 		e.scr.stack = e.scr.stack[:start]
 	case nAnd:
 		for _, a := range n.args {
-			e.assert(a, extra)
+			gr.assert(a, extra)
 		}
 	case nOr:
 		for _, a := range n.args {
-			if e.isTrue(a) {
+			if gr.isTrue(a) {
 				return // see isTrue
 			}
 		}
@@ -207,7 +216,7 @@ func (e *Encoder) assert(n *node, extra []Lit) {
 		start := len(e.scr.stack)
 		e.scr.stack = append(e.scr.stack, extra...)
 		for _, a := range n.args {
-			l := e.litFor(a)
+			l := gr.litFor(a)
 			e.scr.stack = append(e.scr.stack, l)
 		}
 		e.emit(e.scr.stack[start:])
@@ -216,14 +225,15 @@ func (e *Encoder) assert(n *node, extra []Lit) {
 }
 
 // litFor returns a literal that implies n.
-func (e *Encoder) litFor(n *node) Lit {
+func (gr *grounder) litFor(n *node) Lit {
+	e := gr.e
 	if n.kind == nLit {
 		return n.lit
 	}
-	t := e.aux()
+	t := e.gr.aux()
 	start := len(e.scr.stack)
 	e.scr.stack = append(e.scr.stack, t.Not())
-	e.assert(n, e.scr.stack[start:start+1:start+1])
+	gr.assert(n, e.scr.stack[start:start+1:start+1])
 	e.scr.stack = e.scr.stack[:start]
 	return t
 }
@@ -236,11 +246,169 @@ func (e *Encoder) litFor(n *node) Lit {
 // they could never propagate anything either. Pruning such instances
 // keeps unit propagation's result exactly as it was, and a third of the
 // clauses of a long-running window are of this kind.
-func (e *Encoder) isTrue(n *node) bool {
+func (gr *grounder) isTrue(n *node) bool {
+	e := gr.e
 	return n.kind == nLit && e.lazy != nil && e.val(n.lit) == 1
 }
 
 // isFalse is isTrue for ¬n.
-func (e *Encoder) isFalse(n *node) bool {
+func (gr *grounder) isFalse(n *node) bool {
+	e := gr.e
 	return n.kind == nLit && e.lazy != nil && e.val(n.lit) == -1
+}
+
+// fold grounds f under e.env. With noMatch, match atoms are true (used
+// when folding the MATCH axiom's own consequent).
+func (gr *grounder) fold(f *theory.Formula, noMatch bool) *node {
+	e := gr.e
+	env := e.scr.env
+	switch f.Kind {
+	case theory.KTrue:
+		return trueNode
+	case theory.KFalse:
+		return falseNode
+	case theory.KMeth:
+		return constNode(env[f.X].Label.Method == f.M)
+	case theory.KRet:
+		return e.gr.retNode(env[f.X], f.V)
+	case theory.KArgEq:
+		return constNode(env[f.X].Label.Arg == env[f.Y].Label.Arg)
+	case theory.KArgRet:
+		return e.gr.retNode(env[f.Y], env[f.X].Label.Arg)
+	case theory.KArgLess:
+		return constNode(env[f.X].Label.Prio < env[f.Y].Label.Prio)
+	case theory.KEq:
+		return constNode(env[f.X] == env[f.Y])
+	case theory.KB:
+		return e.gr.bNode(env[f.X], env[f.Y])
+	case theory.KMatch:
+		if noMatch {
+			return trueNode
+		}
+		return e.gr.matchNode(env[f.X], env[f.Y])
+	case theory.KUsed:
+		return e.gr.usedNode(env[f.X])
+	case theory.KRel:
+		return gr.relNode(f)
+	case theory.KNot:
+		return gr.not(gr.fold(f.Args[0], noMatch))
+	case theory.KAnd:
+		out := e.scr.nodes.list(len(f.Args))
+		for _, g := range f.Args {
+			n := gr.fold(g, noMatch)
+			if n.kind == nFalse {
+				return falseNode
+			}
+			out = append(out, n)
+		}
+		return gr.and(out...)
+	case theory.KOr:
+		out := e.scr.nodes.list(len(f.Args))
+		for _, g := range f.Args {
+			n := gr.fold(g, noMatch)
+			if n.kind == nTrue {
+				return trueNode
+			}
+			out = append(out, n)
+		}
+		return gr.or(out...)
+	case theory.KImplies:
+		a := gr.fold(f.Args[0], noMatch)
+		if a.kind == nFalse {
+			return trueNode
+		}
+		return gr.or(gr.not(a), gr.fold(f.Args[1], noMatch))
+	case theory.KIff:
+		a, b := gr.fold(f.Args[0], noMatch), gr.fold(f.Args[1], noMatch)
+		return gr.and(gr.or(gr.not(a), b), gr.or(a, gr.not(b)))
+	case theory.KXor:
+		a, b := gr.fold(f.Args[0], noMatch), gr.fold(f.Args[1], noMatch)
+		return gr.and(gr.or(a, b), gr.or(gr.not(a), gr.not(b)))
+	}
+	panic("encode: unknown formula kind")
+}
+
+func (gr *grounder) aux() Lit {
+	e := gr.e
+	v := e.newVar(func() string { return "aux" })
+	ov := e.reg.ownedOf(v)
+	for _, o := range e.gr.curOps() {
+		e.own(o, ov)
+	}
+	return v.Pos()
+}
+
+func (gr *grounder) usedNode(o *Op) *node {
+	e := gr.e
+	if !o.pending() {
+		return trueNode
+	}
+	return e.gr.litNode(e.used(o))
+}
+
+func (gr *grounder) bNode(x, y *Op) *node {
+	e := gr.e
+	if t := realTime(x, y); t != vUnknown {
+		return constNode(t == vTrue)
+	}
+	if e.k.Sequential {
+		// In a linearization b(y,x) = ¬b(x,y); identifying the two keeps
+		// totality implicit. Unused operations are outside the model, so
+		// their order is irrelevant.
+		if x.Serial < y.Serial {
+			return e.gr.litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}))
+		}
+		return e.gr.litNode(e.variable(varKey{kind: vB, x: y.Serial, y: x.Serial, xo: y, yo: x}).Not())
+	}
+	return e.gr.litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}))
+}
+
+// retNode is ret(o) = v. A pending operation's ⊥ stands for "not used"; a
+// used pending operation with every ret variable false returns a value
+// seen nowhere in the window (docs/encoding.md shows this never helps).
+func (gr *grounder) retNode(o *Op, v h.Value) *node {
+	e := gr.e
+	if !o.pending() {
+		return constNode(o.Label.Ret == v)
+	}
+	if v == theory.Bottom {
+		return e.gr.litNode(e.used(o).Not())
+	}
+	if l, ok := o.rets.get(v); ok {
+		return e.gr.litNode(l)
+	}
+	if !e.retPossible(o, v) {
+		return falseNode
+	}
+	return e.gr.litNode(e.variable(varKey{kind: vRet, x: o.Serial, v: v, xo: o}))
+}
+
+func (gr *grounder) matchNode(x, y *Op) *node {
+	e := gr.e
+	if x == y && e.k.Object != h.Exchanger {
+		return falseNode
+	}
+	// A match variable is known only while its pair is possible (see
+	// ruleOut), so an existing one needs no new check.
+	if l, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); ok {
+		return e.gr.litNode(l)
+	}
+	if !e.matchPossible(x, y) {
+		return falseNode
+	}
+	return e.gr.litNode(e.variable(varKey{kind: vMatch, x: x.Serial, y: y.Serial, xo: x, yo: y}))
+}
+
+// bLit is b(x,y) as a literal, or z.LitNull and its constant value.
+func (gr *grounder) bLit(x, y *Op) (Lit, bool) {
+	switch {
+	case x == y:
+		return z.LitNull, false
+	case before(x, y):
+		return z.LitNull, true
+	case before(y, x):
+		return z.LitNull, false
+	}
+	n := gr.bNode(x, y)
+	return n.lit, false
 }

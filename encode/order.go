@@ -44,9 +44,10 @@ import (
 // Assigned's per-literal checks need.
 //
 //go:noinline
-func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
-	if e.plainEdge != nil {
-		e.plainEdge(p, q, l)
+func (g *lazyGround) edgeAssigned(p, q *Op, l Lit) {
+	e := g.e
+	if g.hk != nil && g.hk.plainEdge != nil {
+		g.hk.plainEdge(p, q, l)
 		return
 	}
 	p.succ = e.tab.push(p.succ, q)
@@ -70,13 +71,13 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 	for _, z := range q.succ {
 		if z.mark != seen {
 			z.mark = seen
-			e.checkCycle(p, q, z, pq, edgeVal{t: vTrue, known: true}, edgeVal{})
+			g.checkCycle(p, q, z, pq, edgeVal{t: vTrue, known: true}, edgeVal{})
 		}
 	}
 	for _, z := range p.pred {
 		if z.mark != seen {
 			z.mark = seen
-			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{t: vTrue, known: true})
+			g.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{t: vTrue, known: true})
 		}
 	}
 	// For these z two edges of the cycle are true (p→q, and q→z or z→p
@@ -107,11 +108,11 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 	// While calls are in window order, after holds only operations
 	// called after q returned. A z is in after once, and the loop over
 	// q.conc below wants none of them: so a z skipped is not marked.
-	after := e.calledAfter(p.conc, q)
+	after := g.calledAfter(p.conc, q)
 	kp := varPair{vB, int32(p.Serial), 0}.key()
 	ordered := !e.tab.unordered
 	if ordered && len(after) > openScan {
-		e.edgeOpenTail(p, q, pq, kp, seen)
+		g.edgeOpenTail(p, q, pq, kp, seen)
 		return
 	}
 	if len(after) > len(p.succ) {
@@ -139,11 +140,11 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 			if ok {
 				zp.l = pz.Not()
 			}
-		} else if l, ok := e.bExisting(z, p); ok && e.val(l) == -1 {
+		} else if l, ok := e.reg.bExisting(z, p); ok && e.val(l) == -1 {
 			continue
 		}
 		z.mark = seen
-		e.checkCycle(p, q, z, pq, edgeVal{t: vTrue, known: true, read: true}, zp)
+		g.checkCycle(p, q, z, pq, edgeVal{t: vTrue, known: true, read: true}, zp)
 	}
 	// z returned before p was called, so was called before p: while
 	// calls are in window order (opTable.unordered), q.conc is read up to
@@ -154,10 +155,10 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 		}
 		if before(z, p) && z.mark != seen {
 			z.mark = seen
-			if qz, ok := e.bExisting(q, z); ok && e.val(qz) == -1 {
+			if qz, ok := e.reg.bExisting(q, z); ok && e.val(qz) == -1 {
 				continue
 			}
-			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{t: vTrue, known: true, read: true})
+			g.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{t: vTrue, known: true, read: true})
 		}
 	}
 }
@@ -166,10 +167,11 @@ func (e *Encoder) edgeAssigned(p, q *Op, l Lit) {
 // openAfter gives the z called after q (calls in window order): a
 // function of its own, so that edgeAssigned's usual path keeps its
 // registers.
-func (e *Encoder) edgeOpenTail(p, q *Op, pq edgeVal, kp uint64, seen uint32) {
-	for _, z := range e.openAfter(p, q, kp) {
+func (g *lazyGround) edgeOpenTail(p, q *Op, pq edgeVal, kp uint64, seen uint32) {
+	e := g.e
+	for _, z := range g.openAfter(p, q, kp) {
 		if z.mark != seen {
-			e.afterZ(p, q, z, pq, kp, seen)
+			g.afterZ(p, q, z, pq, kp, seen)
 		}
 	}
 	// As in edgeAssigned.
@@ -179,17 +181,18 @@ func (e *Encoder) edgeOpenTail(p, q *Op, pq edgeVal, kp uint64, seen uint32) {
 		}
 		if before(z, p) && z.mark != seen {
 			z.mark = seen
-			if qz, ok := e.bExisting(q, z); ok && e.val(qz) == -1 {
+			if qz, ok := e.reg.bExisting(q, z); ok && e.val(qz) == -1 {
 				continue
 			}
-			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{t: vTrue, known: true, read: true})
+			g.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{t: vTrue, known: true, read: true})
 		}
 	}
 }
 
 // afterZ is the body of edgeAssigned's loop over the z called after q
 // for a z that openAfter returned and that is not marked.
-func (e *Encoder) afterZ(p, q, z *Op, pq edgeVal, kp uint64, seen uint32) {
+func (g *lazyGround) afterZ(p, q, z *Op, pq edgeVal, kp uint64, seen uint32) {
+	e := g.e
 	k := kp | uint64(uint32(z.Serial))
 	pz, ok := z.bFromLit, z.bFromKey == k
 	if !ok {
@@ -205,7 +208,7 @@ func (e *Encoder) afterZ(p, q, z *Op, pq edgeVal, kp uint64, seen uint32) {
 		zp.l = pz.Not()
 	}
 	z.mark = seen
-	e.checkCycle(p, q, z, pq, edgeVal{t: vTrue, known: true, read: true}, zp)
+	g.checkCycle(p, q, z, pq, edgeVal{t: vTrue, known: true, read: true}, zp)
 }
 
 // maxOpenLists is how many operations keep an open list (openAfter):
@@ -215,13 +218,13 @@ const maxOpenLists = 8
 
 // openList is p's open list, new and empty if p has none: then it takes
 // the place of the list least recently used.
-func (e *Encoder) openList(p *Op) *openList {
-	e.openUse++
-	lru := &e.openLists[0]
-	for i := range e.openLists {
-		ol := &e.openLists[i]
+func (g *lazyGround) openList(p *Op) *openList {
+	g.openUse++
+	lru := &g.openLists[0]
+	for i := range g.openLists {
+		ol := &g.openLists[i]
 		if ol.o == p && ol.of == p.Serial {
-			ol.used = e.openUse
+			ol.used = g.openUse
 			return ol
 		}
 		if ol.used < lru.used {
@@ -236,7 +239,7 @@ func (e *Encoder) openList(p *Op) *openList {
 		// small: the lists are reused, and soon none grows.
 		ops = make([]openOp, 0, max(2*n, 64))
 	}
-	*lru = openList{o: p, of: p.Serial, to: p.Serial, used: e.openUse, ops: ops}
+	*lru = openList{o: p, of: p.Serial, to: p.Serial, used: g.openUse, ops: ops}
 	return lru
 }
 
@@ -247,7 +250,8 @@ var openScan = 16
 
 // pTrue reports whether b(p,z) is true, for z with a serial above p's;
 // kp is p's key prefix (see edgeAssigned).
-func (e *Encoder) pTrue(z *Op, kp uint64) bool {
+func (g *lazyGround) pTrue(z *Op, kp uint64) bool {
+	e := g.e
 	k := kp | uint64(uint32(z.Serial))
 	pz, ok := z.bFromLit, z.bFromKey == k
 	if !ok {
@@ -267,11 +271,11 @@ func (e *Encoder) pTrue(z *Op, kp uint64) bool {
 // true while p and z live (SATURATE only adds facts; a variable is
 // forgotten only with an operation), and an operation forgotten since
 // has another life (Op.life): such entries are dropped as the list is
-// read. The slice is e.afterBuf, valid until the next call.
-func (e *Encoder) openAfter(p, q *Op, kp uint64) []*Op {
-	ol := e.openList(p)
+// read. The slice is g.afterBuf, valid until the next call.
+func (g *lazyGround) openAfter(p, q *Op, kp uint64) []*Op {
+	ol := g.openList(p)
 	ret := q.Return
-	out := e.afterBuf[:0]
+	out := g.afterBuf[:0]
 	if cap(out) < len(p.conc) {
 		out = make([]*Op, 0, max(2*len(p.conc), 64))
 	}
@@ -283,7 +287,7 @@ func (e *Encoder) openAfter(p, q *Op, kp uint64) []*Op {
 			continue // forgotten
 		case z.Call <= ret:
 			// Not wanted: kept, even if b(p,z) is true by now.
-		case e.pTrue(z, kp):
+		case g.pTrue(z, kp):
 			continue
 		default:
 			out = append(out, z)
@@ -295,7 +299,7 @@ func (e *Encoder) openAfter(p, q *Op, kp uint64) []*Op {
 		i--
 	}
 	for _, z := range p.conc[i:] {
-		if e.pTrue(z, kp) {
+		if g.pTrue(z, kp) {
 			continue
 		}
 		keep = append(keep, openOp{z, z.life})
@@ -306,13 +310,14 @@ func (e *Encoder) openAfter(p, q *Op, kp uint64) []*Op {
 	if n := len(p.conc); n > i {
 		ol.to = p.conc[n-1].Serial
 	}
-	ol.ops, e.afterBuf = keep, out
+	ol.ops, g.afterBuf = keep, out
 	return out
 }
 
 // calledAfterReturn reports whether an operation of the window was
 // called after p returned, while the window is in call order.
-func (e *Encoder) calledAfterReturn(p *Op) bool {
+func (g *lazyGround) calledAfterReturn(p *Op) bool {
+	e := g.e
 	n := len(e.tab.win)
 	return !p.pending() && n > 0 && e.tab.win[n-1].Call > p.Return
 }
@@ -333,16 +338,16 @@ func markAll(l []*Op, mark uint32) {
 	}
 }
 
-// checkOverlapsP (tests: checkConcMarks) checks overlapsP against p.conc
+// checkOverlapsP (tests: hooks.checkConcMarks) checks overlapsP against p.conc
 // for every operation usedAssigned may ask it of; it returns true (and
 // panics if one disagrees).
-func (e *Encoder) checkOverlapsP(p *Op) bool {
+func (g *lazyGround) checkOverlapsP(p *Op) bool {
 	for _, x := range p.conc {
 		for _, y := range x.succ {
 			if y == p {
 				continue
 			}
-			concChecked++
+			g.hk.concChecked++
 			if overlapsP(y, p) != slices.Contains(p.conc, y) {
 				panic("encode: usedAssigned: overlapsP does not say which operations are in p.conc")
 			}
@@ -350,14 +355,6 @@ func (e *Encoder) checkOverlapsP(p *Op) bool {
 	}
 	return true
 }
-
-// checkConcMarks (tests only) makes usedAssigned check, where it reads
-// from real time whether an operation is in p.conc, that p.conc says so;
-// concChecked counts the checks.
-var (
-	checkConcMarks bool
-	concChecked    int
-)
 
 // usedAssigned visits the clauses in which ¬used(p) is now false: every
 // cycle through p with two overlapping pairs. Such a clause can only be
@@ -377,7 +374,8 @@ var (
 // time instead.
 //
 //go:noinline
-func (e *Encoder) usedAssigned(p *Op) {
+func (g *lazyGround) usedAssigned(p *Op) {
+	e := g.e
 	// The marks base+1..base+3 flag p.conc and say how p→x is known: the
 	// state of every edge at p read in one pass over p.conc, p.succ and
 	// p.pred. (Compared by difference, so that the stamp may wrap.)
@@ -397,7 +395,7 @@ func (e *Encoder) usedAssigned(p *Op) {
 	if len(p.succ) == 0 && len(p.pred) == 0 {
 		// The usual case, p's edges all open: us is p.conc itself (read
 		// only, and not kept in the scratch), marked only if need be.
-		if marked = e.tab.unordered || e.calledAfterReturn(p) || checkConcMarks && !e.checkOverlapsP(p); marked {
+		if marked = e.tab.unordered || g.calledAfterReturn(p) || g.hk != nil && g.hk.checkConcMarks && !g.checkOverlapsP(p); marked {
 			markAll(p.conc, base+1+uint32(vUnknown))
 		}
 		us = p.conc
@@ -422,18 +420,18 @@ func (e *Encoder) usedAssigned(p *Op) {
 		// other y. They are skipped here, where whether x→y is true is
 		// read from real time and the facts told (edgeKnown).
 		for _, y := range us {
-			if e.edgeKnown(x, y).t == vTrue {
-				e.checkCycle(p, x, y, tv, edgeVal{}, uv)
+			if g.edgeKnown(x, y).t == vTrue {
+				g.checkCycle(p, x, y, tv, edgeVal{}, uv)
 			}
 		}
 		for _, y := range fs {
-			e.checkCycle(p, x, y, tv, edgeVal{}, tv)
+			g.checkCycle(p, x, y, tv, edgeVal{}, tv)
 		}
 	}
 	if len(fs) > 0 {
 		for _, x := range us {
 			for _, y := range fs {
-				e.checkCycle(p, x, y, uv, edgeVal{}, tv)
+				g.checkCycle(p, x, y, uv, edgeVal{}, tv)
 			}
 		}
 	}
@@ -451,7 +449,7 @@ func (e *Encoder) usedAssigned(p *Op) {
 		}
 		for _, y := range x.conc {
 			if y != p && y.mark-base-1 > 2 {
-				e.checkCycle(p, x, y, tv, edgeVal{}, edgeVal{})
+				g.checkCycle(p, x, y, tv, edgeVal{}, edgeVal{})
 			}
 		}
 	}
@@ -481,22 +479,22 @@ func (e *Encoder) usedAssigned(p *Op) {
 				continue
 			}
 			if px == z.LitNull {
-				px, _ = e.bExisting(p, x)
+				px, _ = e.reg.bExisting(p, x)
 			}
 			if px != z.LitNull && e.val(px) == -1 {
 				break
 			}
-			e.checkCycle(p, x, y, uv, xy, edgeVal{})
+			g.checkCycle(p, x, y, uv, xy, edgeVal{})
 		}
 	}
 	// Not expected (see above), and impossible unless p returned before
 	// the last call; kept exact.
-	if e.calledAfterReturn(p) {
+	if g.calledAfterReturn(p) {
 		for _, x := range p.conc {
 			px := edgeVal{t: tri(x.mark - base - 1), known: true}
 			for _, y := range x.conc {
 				if y != p && y.mark-base-1 > 2 && !before(y, p) {
-					e.checkCycle(p, y, x, edgeVal{}, edgeVal{}, px.reverse())
+					g.checkCycle(p, y, x, edgeVal{}, edgeVal{}, px.reverse())
 				}
 			}
 		}
@@ -527,7 +525,7 @@ func (v edgeVal) reverse() edgeVal {
 // edgeKnown is b(x,y) as real time and the facts Assigned learnt decide
 // it; its literal is not looked up. An edge assigned but not yet told to
 // Assigned reads unknown: the check its own report triggers covers it.
-func (e *Encoder) edgeKnown(x, y *Op) edgeVal {
+func (g *lazyGround) edgeKnown(x, y *Op) edgeVal {
 	if t := realTime(x, y); t != vUnknown {
 		return edgeVal{t: t, known: true, read: true}
 	}
@@ -556,7 +554,8 @@ func (e *Encoder) edgeKnown(x, y *Op) edgeVal {
 // while calls are in window order (opTable.unordered) the suffix past
 // q's return, found by bisection. A stalled operation's conc holds most of
 // the window, of which edgeAssigned wants only the few called after q.
-func (e *Encoder) calledAfter(l []*Op, q *Op) []*Op {
+func (g *lazyGround) calledAfter(l []*Op, q *Op) []*Op {
+	e := g.e
 	if q.pending() {
 		return nil
 	}
@@ -580,13 +579,14 @@ func (e *Encoder) calledAfter(l []*Op, q *Op) []*Op {
 // checkCycle emits "no cycle a→b→c→a" if it is now unit or false. ab,
 // bc and ca are the edges a→b, b→c and c→a if the caller knows them
 // already.
-func (e *Encoder) checkCycle(a, b, c *Op, ab, bc, ca edgeVal) {
+func (g *lazyGround) checkCycle(a, b, c *Op, ab, bc, ca edgeVal) {
+	e := g.e
 	// The edges are read one by one, and the clause is dropped at the
 	// first that says it cannot be unit: a false edge (¬b(u,w) is true:
 	// satisfied) or a second open one. (edgeKnown only reads.)
 	open := 0 // literals not false
 	if !ab.known {
-		ab = e.edgeKnown(a, b)
+		ab = g.edgeKnown(a, b)
 	}
 	switch ab.t {
 	case vFalse:
@@ -595,7 +595,7 @@ func (e *Encoder) checkCycle(a, b, c *Op, ab, bc, ca edgeVal) {
 		open++
 	}
 	if !bc.known {
-		bc = e.edgeKnown(b, c)
+		bc = g.edgeKnown(b, c)
 	}
 	switch bc.t {
 	case vFalse:
@@ -606,7 +606,7 @@ func (e *Encoder) checkCycle(a, b, c *Op, ab, bc, ca edgeVal) {
 		}
 	}
 	if !ca.known {
-		ca = e.edgeKnown(c, a)
+		ca = g.edgeKnown(c, a)
 	}
 	switch ca.t {
 	case vFalse:
@@ -626,7 +626,7 @@ func (e *Encoder) checkCycle(a, b, c *Op, ab, bc, ca edgeVal) {
 	for i, v := range ev {
 		if !v.read {
 			var ok bool
-			if v.l, ok = e.bExisting(ends[i][0], ends[i][1]); !ok && v.t != vUnknown {
+			if v.l, ok = e.reg.bExisting(ends[i][0], ends[i][1]); !ok && v.t != vUnknown {
 				// Leaving the literal out would make the clause stronger
 				// than transitivity: unsound.
 				panic("encode: an assigned order fact has no variable")
@@ -663,21 +663,8 @@ func (e *Encoder) checkCycle(a, b, c *Op, ab, bc, ca edgeVal) {
 		n++
 	}
 	if openEdge[0] != nil {
-		lits[n] = e.bNode(openEdge[0], openEdge[1]).lit.Not()
+		lits[n] = e.gr.bNode(openEdge[0], openEdge[1]).lit.Not()
 		n++
 	}
 	e.emit(lits[:n])
-}
-
-// bExisting is b(x,y) for an overlapping pair, if its variable exists.
-func (e *Encoder) bExisting(x, y *Op) (Lit, bool) {
-	if x.Serial < y.Serial {
-		v, ok := e.reg.vars.get(varPair{vB, int32(x.Serial), int32(y.Serial)}.key())
-		return v, ok
-	}
-	v, ok := e.reg.vars.get(varPair{vB, int32(y.Serial), int32(x.Serial)}.key())
-	if !ok {
-		return z.LitNull, false
-	}
-	return v.Not(), true
 }

@@ -257,7 +257,7 @@ func TestOrderShortcutsExact(t *testing.T) {
 				compareVariants(t, fmt.Sprintf("%v/seed%d/openScan=%d", obj, seed, scan), k, acts, true, seed,
 					[2]string{"plain", "with shortcuts"}, func(e *Encoder, first bool) {
 						if first {
-							e.plainEdge = e.edgeAssignedPlain
+							e.test().plainEdge = e.edgeAssignedPlain
 						}
 					})
 			}
@@ -282,13 +282,13 @@ func (e *Encoder) edgeAssignedPlain(p, q *Op, l Lit) {
 	for _, z := range q.succ {
 		if z.mark != seen {
 			z.mark = seen
-			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
+			e.lazy.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
 		}
 	}
 	for _, z := range p.pred {
 		if z.mark != seen {
 			z.mark = seen
-			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
+			e.lazy.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
 		}
 	}
 	// For these z two edges of the cycle are true (p→q, and q→z or z→p
@@ -302,7 +302,7 @@ func (e *Encoder) edgeAssignedPlain(p, q *Op, l Lit) {
 	// that only the others are looked up, when the part of p.conc called
 	// after q is longer than p.succ (a stalled p has most of the window
 	// in its conc, and p→z is known for most of it).
-	after := e.calledAfter(p.conc, q)
+	after := e.lazy.calledAfter(p.conc, q)
 	if len(after) > len(p.succ) {
 		for _, z := range p.succ {
 			z.mark = seen
@@ -320,12 +320,12 @@ func (e *Encoder) edgeAssignedPlain(p, q *Op, l Lit) {
 					z.mark = seen
 					continue
 				}
-			} else if zp, ok := e.bExisting(z, p); ok && e.val(zp) == -1 {
+			} else if zp, ok := e.reg.bExisting(z, p); ok && e.val(zp) == -1 {
 				z.mark = seen
 				continue
 			}
 			z.mark = seen
-			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
+			e.lazy.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
 		}
 	}
 	// z returned before p was called, so was called before p: while
@@ -337,12 +337,12 @@ func (e *Encoder) edgeAssignedPlain(p, q *Op, l Lit) {
 			break
 		}
 		if before(z, p) && z.mark != seen {
-			if qz, ok := e.bExisting(q, z); ok && e.val(qz) == -1 {
+			if qz, ok := e.reg.bExisting(q, z); ok && e.val(qz) == -1 {
 				z.mark = seen
 				continue
 			}
 			z.mark = seen
-			e.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
+			e.lazy.checkCycle(p, q, z, pq, edgeVal{}, edgeVal{})
 		}
 	}
 }

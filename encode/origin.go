@@ -11,21 +11,22 @@ import "github.com/satmon/satmon/theory"
 // call it from their Sink's AddClause; the encoder pays one pointer store
 // per instance for it.
 func (e *Encoder) Origin() (axiom *theory.Axiom, serials []int) {
-	if e.curAxiom == nil {
+	if e.gr.curAxiom == nil {
 		return nil, nil
 	}
-	for _, o := range e.curOps() {
+	for _, o := range e.gr.curOps() {
 		serials = append(serials, o.Serial)
 	}
-	return e.curAxiom, serials
+	return e.gr.curAxiom, serials
 }
 
 // curOps is the operations of the instance being emitted, whose variables
 // aux makes own and Origin names: env's prefix while a compiled leaf is
 // grounded (curLeaf), scr.cur otherwise.
-func (e *Encoder) curOps() []*Op {
-	if e.curLeaf != 0 {
-		return e.scr.env[:e.curLeaf-1]
+func (gr *grounder) curOps() []*Op {
+	e := gr.e
+	if gr.curLeaf != 0 {
+		return e.scr.env[:gr.curLeaf-1]
 	}
 	return e.scr.cur
 }

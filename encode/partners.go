@@ -1,6 +1,34 @@
 package encode
 
-import h "github.com/satmon/satmon/internal/history"
+import (
+	"math/bits"
+
+	h "github.com/satmon/satmon/internal/history"
+)
+
+// partnerLists keeps, for each operation of the window, the operations
+// it may match (Op.asX, Op.asY): linked at its call (linkPartners),
+// pruned at its return (prunePartners, returnPartners), or read on
+// demand for a pending operation when virt. Every encoder has one; it
+// reads the labels' rules (matchPossible) and the window through the
+// encoder it belongs to (e).
+type partnerLists struct {
+	e *Encoder
+	// virt: the pairs (x,y) of a pending y are not stored in the partner
+	// lists but read on demand.
+	virt bool
+	// retLive[id] counts the returned operations of the window whose
+	// return value has ID id, with virt (callPartners).
+	retLive []int32
+	// pendFor[m] caches pendingFor(m) while tab.pendGen is gen; same
+	// says that its operations all have one method, below memoMethods.
+	pendFor [memoMethods]struct {
+		l    []*Op
+		gen  uint64
+		ok   bool
+		same bool
+	}
+}
 
 // Partner lists of pending operations, on demand.
 //
@@ -28,14 +56,15 @@ import h "github.com/satmon/satmon/internal/history"
 // list that needs merging is built on e.pbuf: the caller truncates
 // e.pbuf back to the length it had before the call once it is done with
 // the list (nested calls stack above it).
-func (e *Encoder) partnersX(x *Op) []*Op {
-	if !e.virt {
+func (pt *partnerLists) partnersX(x *Op) []*Op {
+	e := pt.e
+	if !pt.virt {
 		return x.asX
 	}
-	pend := e.pendingFor(x.Label.Method)
+	pend := pt.pendingFor(x.Label.Method)
 	first := -1
 	for i, p := range pend {
-		if e.pendingMayMatch(x, p) {
+		if pt.pendingMayMatch(x, p) {
 			first = i
 			break
 		}
@@ -46,7 +75,7 @@ func (e *Encoder) partnersX(x *Op) []*Op {
 	// When the pending operations all have one method, pendingMayMatch,
 	// which reads only p's method (retPossible), said so for all with
 	// pend[first].
-	same := x.Label.Method < memoMethods && e.pendFor[x.Label.Method].same
+	same := x.Label.Method < memoMethods && pt.pendFor[x.Label.Method].same
 	if len(x.asX) == 0 && first == 0 {
 		// No stored partner, and maybe every pending one: a dequeue pending
 		// in a queue may return any add's value. Then the list is pend,
@@ -56,7 +85,7 @@ func (e *Encoder) partnersX(x *Op) []*Op {
 		if same {
 			i = len(pend)
 		}
-		for i < len(pend) && e.pendingMayMatch(x, pend[i]) {
+		for i < len(pend) && pt.pendingMayMatch(x, pend[i]) {
 			i++
 		}
 		if i == len(pend) {
@@ -70,7 +99,7 @@ func (e *Encoder) partnersX(x *Op) []*Op {
 	st, pd := x.asX, pend[first:]
 	for len(pd) > 0 {
 		p := pd[0]
-		if !same && !e.pendingMayMatch(x, p) {
+		if !same && !pt.pendingMayMatch(x, p) {
 			pd = pd[1:]
 			continue
 		}
@@ -94,23 +123,25 @@ func (e *Encoder) partnersX(x *Op) []*Op {
 //
 // The rebuild is kept out of line (pendingForSlow), so that the look-up
 // the hot call sites make (a leaf of FIFO asks twice) stays short.
-func (e *Encoder) pendingFor(m h.Method) []*Op {
+func (pt *partnerLists) pendingFor(m h.Method) []*Op {
+	e := pt.e
 	if m < memoMethods {
-		if c := &e.pendFor[m]; c.gen == e.tab.pendGen && c.ok {
+		if c := &pt.pendFor[m]; c.gen == e.tab.pendGen && c.ok {
 			return c.l
 		}
 	}
-	return e.pendingForSlow(m)
+	return pt.pendingForSlow(m)
 }
 
 // pendingForSame is pendingFor with whether the list's operations all
 // have one method below memoMethods (pendFor's same; false for a method
 // not kept), read from the same entry in one look-up.
-func (e *Encoder) pendingForSame(m h.Method) ([]*Op, bool) {
+func (pt *partnerLists) pendingForSame(m h.Method) ([]*Op, bool) {
+	e := pt.e
 	if m < memoMethods {
-		c := &e.pendFor[m]
+		c := &pt.pendFor[m]
 		if c.gen != e.tab.pendGen || !c.ok {
-			e.pendingForSlow(m)
+			pt.pendingForSlow(m)
 		}
 		return c.l, c.same
 	}
@@ -118,13 +149,14 @@ func (e *Encoder) pendingForSame(m h.Method) ([]*Op, bool) {
 }
 
 // pendingForSlow is pendingFor when the list is not kept.
-func (e *Encoder) pendingForSlow(m h.Method) []*Op {
+func (pt *partnerLists) pendingForSlow(m h.Method) []*Op {
+	e := pt.e
 	if m >= memoMethods {
 		return e.tab.pend
 	}
 	// Rebuilt at most once a step, from every pending operation; the
 	// list and its first method are kept in locals until the end.
-	c := &e.pendFor[m]
+	c := &pt.pendFor[m]
 	l, same := c.l[:0], true
 	var first h.Method
 	for _, p := range e.tab.pend {
@@ -146,7 +178,8 @@ func (e *Encoder) pendingForSlow(m h.Method) []*Op {
 // pendingMayMatch is matchPossible(x,p) for p among pendingFor(x's
 // method): p's method is allowed, and what is left of MATCH is that p
 // may return x's argument.
-func (e *Encoder) pendingMayMatch(x, p *Op) bool {
+func (pt *partnerLists) pendingMayMatch(x, p *Op) bool {
+	e := pt.e
 	if x.Label.Method >= memoMethods || p.Label.Method >= memoMethods {
 		return e.matchPossible(x, p)
 	}
@@ -156,11 +189,12 @@ func (e *Encoder) pendingMayMatch(x, p *Op) bool {
 // partnersY lists the x with match(x,y) possible, in window order (see
 // partnersX for e.pbuf). For a pending y they are the window's
 // candidates that y may return the argument of.
-func (e *Encoder) partnersY(y *Op) []*Op {
-	if !e.virt || !y.pending() {
+func (pt *partnerLists) partnersY(y *Op) []*Op {
+	e := pt.e
+	if !pt.virt || !y.pending() {
 		return y.asY
 	}
-	cands := e.partnerCands(y.Label.Method, false)
+	cands := pt.partnerCands(y.Label.Method, false)
 	i := 0
 	for i < len(cands) && e.matchPossible(cands[i], y) {
 		i++
@@ -181,15 +215,15 @@ func (e *Encoder) partnersY(y *Op) []*Op {
 
 // partners are the candidates g names under env (see partnersX for
 // e.pbuf).
-func (e *Encoder) partners(g *source, env []*Op) []*Op {
+func (pt *partnerLists) partners(g *source, env []*Op) []*Op {
 	if g.asX {
-		return e.partnersX(env[g.from])
+		return pt.partnersX(env[g.from])
 	}
-	return e.partnersY(env[g.from])
+	return pt.partnersY(env[g.from])
 }
 
 // stored are the stored partners g names under env: every returned one,
-// and, unless e.virt, the pending ones too.
+// and, unless e.ptn.virt, the pending ones too.
 func (g *source) stored(env []*Op) []*Op {
 	if g.asX {
 		return env[g.from].asX
@@ -207,14 +241,15 @@ func (g *source) stored(env []*Op) []*Op {
 // passes when no returned operation of the window has op's argument as
 // its value (retCands). (The body keeps the lines of its hot calls where
 // the profile for PGO has them.)
-func (e *Encoder) callPartners(op *Op) {
-	cands := e.partnerCands(op.Label.Method, true)
+func (pt *partnerLists) callPartners(op *Op) {
+	e := pt.e
+	cands := pt.partnerCands(op.Label.Method, true)
 	// fast: arg(op) = ret(o) is all that is left of matchPossible for a
 	// returned candidate; retCands passes over them all when no returned
 	// operation has op's argument as its value.
 	fast := e.pairRet && len(cands) > 0 && len(cands) < len(e.tab.win) &&
 		op.Label.Method < memoMethods && cands[0].Label.Method < memoMethods
-	for _, o := range e.retCands(cands, fast, op) {
+	for _, o := range pt.retCands(cands, fast, op) {
 		if o.pending() {
 			continue
 		}
@@ -230,8 +265,8 @@ func (e *Encoder) callPartners(op *Op) {
 // window has op's argument as its value (retLive): an enqueue's value is
 // seldom returned before it is called, and a big window holds many
 // returned dequeues to compare it with.
-func (e *Encoder) retCands(cands []*Op, fast bool, op *Op) []*Op {
-	if fast && (int(op.argID) >= len(e.retLive) || e.retLive[op.argID] == 0) {
+func (pt *partnerLists) retCands(cands []*Op, fast bool, op *Op) []*Op {
+	if fast && (int(op.argID) >= len(pt.retLive) || pt.retLive[op.argID] == 0) {
 		return nil
 	}
 	return cands
@@ -242,7 +277,8 @@ func (e *Encoder) retCands(cands []*Op, fast bool, op *Op) []*Op {
 // The pairs its value rules out lose their match variables (ruleOut), in
 // window order as the stored lists would give them. Its pairs as x do not
 // change: MATCH does not read x's value.
-func (e *Encoder) returnPartners(op *Op) {
+func (pt *partnerLists) returnPartners(op *Op) {
+	e := pt.e
 	// Appended to in place, not in a local: a local slice, live across
 	// the call to matchPossible, was stored to the stack at every turn
 	// of the loop, and most turns append nothing.
@@ -264,11 +300,11 @@ func (e *Encoder) returnPartners(op *Op) {
 		}
 	}
 	for _, x := range out {
-		e.ruleOut(x, op)
+		pt.ruleOut(x, op)
 	}
 	// Not cleared: operation structs are pooled (recycle), a stale one
 	e.scr.opScratch = out[:0] // holds nothing worth freeing
-	e.countRet(op)
+	pt.countRet(op)
 	if m := op.Label.Method; m < memoMethods && e.methAsY[m] == 0 && len(e.tab.byMeth) <= memoMethods {
 		// No method MATCH allows opposite op's is in the window (every
 		// method of it is below memoMethods, where the mask is exact):
@@ -280,34 +316,36 @@ func (e *Encoder) returnPartners(op *Op) {
 	for _, x := range e.tab.argOpsID(op.retID) {
 		if e.matchPossible(x, op) {
 			op.asY = e.tab.push(op.asY, x)
-			x.asX = e.insertBySerial(x.asX, op)
+			x.asX = pt.insertBySerial(x.asX, op)
 		}
 	}
 }
 
 // countRet counts op, just returned, in retLive for callPartners, until
 // Remove forgets it.
-func (e *Encoder) countRet(op *Op) {
-	if int(op.retID) < len(e.retLive) {
-		e.retLive[op.retID]++
+func (pt *partnerLists) countRet(op *Op) {
+	if int(op.retID) < len(pt.retLive) {
+		pt.retLive[op.retID]++
 		return
 	}
-	e.growRetLive(op)
+	pt.growRetLive(op)
 }
 
 // growRetLive is countRet when retLive has no entry for op's value yet:
 // it grows to the interner's IDs, and at least doubles, from 1,024 entries
 // (4 KB), so that a window whose values keep growing reallocates it
 // seldom, and the paper's big MS queue logs never once they are under way.
-func (e *Encoder) growRetLive(op *Op) {
-	n := max(int(op.retID)+1, e.tab.vals.Cap(), 2*len(e.retLive), 1024)
-	e.retLive = append(e.retLive, make([]int32, n-len(e.retLive))...)
-	e.retLive[op.retID]++
+func (pt *partnerLists) growRetLive(op *Op) {
+	e := pt.e
+	n := max(int(op.retID)+1, e.tab.vals.Cap(), 2*len(pt.retLive), 1024)
+	pt.retLive = append(pt.retLive, make([]int32, n-len(pt.retLive))...)
+	pt.retLive[op.retID]++
 }
 
 // insertBySerial inserts o into l, which is in window order, at its
 // place.
-func (e *Encoder) insertBySerial(l []*Op, o *Op) []*Op {
+func (pt *partnerLists) insertBySerial(l []*Op, o *Op) []*Op {
+	e := pt.e
 	l = e.tab.push(l, o)
 	i := len(l) - 1
 	for i > 0 && l[i-1].Serial > o.Serial {
@@ -316,4 +354,169 @@ func (e *Encoder) insertBySerial(l []*Op, o *Op) []*Op {
 	}
 	l[i] = o
 	return l
+}
+
+// linkPartners makes the partner lists of op, just called, in call order:
+// x with match(x,op) possible (op.asY), then y with match(op,y) possible
+// (op.asX). Only the operations of methods that MATCH allows opposite
+// op's are looked at (partnerCands).
+func (pt *partnerLists) linkPartners(op *Op) {
+	e := pt.e
+	if pt.virt {
+		pt.callPartners(op)
+	} else {
+		for _, o := range pt.partnerCands(op.Label.Method, false) {
+			if e.matchPossible(o, op) {
+				o.asX = e.tab.push(o.asX, op)
+				op.asY = e.tab.push(op.asY, o)
+			}
+		}
+		for _, o := range pt.partnerCands(op.Label.Method, true) {
+			if e.matchPossible(op, o) {
+				op.asX = e.tab.push(op.asX, o)
+				o.asY = e.tab.push(o.asY, op)
+			}
+		}
+	}
+	if e.k.Object == h.Exchanger && e.matchPossible(op, op) {
+		op.asX = e.tab.push(op.asX, op)
+		op.asY = e.tab.push(op.asY, op)
+	}
+}
+
+// prunePartners drops the pairs that the value of op, just returned,
+// rules out.
+func (pt *partnerLists) prunePartners(op *Op) {
+	e := pt.e
+	// With its return value known, op matches fewer operations: prune the
+	// partner lists, which otherwise grow with every call it overlapped.
+	// A pair ruled out loses its match variable (ruleOut); only the
+	// partners marked by matchPartners can have one.
+	mark := pt.matchPartners(op, false)
+	keep := op.asY[:0]
+	for _, x := range op.asY {
+		if e.matchPossible(x, op) {
+			keep = append(keep, x)
+		} else {
+			x.asX = removeOp(x.asX, op)
+			if x.mark == mark {
+				pt.ruleOut(x, op)
+			}
+		}
+	}
+	clear(op.asY[len(keep):])
+	op.asY = keep
+	mark = pt.matchPartners(op, true)
+	keep = op.asX[:0]
+	for _, y := range op.asX {
+		if e.matchPossible(op, y) {
+			keep = append(keep, y)
+		} else {
+			y.asY = removeOp(y.asY, op)
+			if y.mark == mark {
+				pt.ruleOut(op, y)
+			}
+		}
+	}
+	clear(op.asX[len(keep):])
+	op.asX = keep
+}
+
+// matchPartners marks, with a fresh stamp that it returns, the
+// operations o that share a live match variable with op: match(op,o)
+// when asX, else match(o,op). Every match variable is owned by both of
+// its operations, so op's owned list names them all.
+func (pt *partnerLists) matchPartners(op *Op, asX bool) uint32 {
+	e := pt.e
+	e.stamp++
+	for _, ov := range op.owned {
+		if e.reg.liveKind(ov) != vMatch {
+			continue
+		}
+		x, y := e.reg.varOps[ov.v][0], e.reg.varOps[ov.v][1]
+		switch {
+		case asX && x == op:
+			y.mark = e.stamp
+		case !asX && y == op:
+			x.mark = e.stamp
+		}
+	}
+	return e.stamp
+}
+
+// ruleOut forgets the match variable of a pair that a return has made
+// impossible: later groundings fold match(x,y) to false, as they would
+// have had the return come first. The variable itself stays in the
+// solver, where its MATCH clause makes it false by propagation, until one
+// of its operations is removed.
+func (pt *partnerLists) ruleOut(x, y *Op) {
+	e := pt.e
+	key := varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()
+	if m, ok := e.reg.vars.get(key); ok && e.lazyPair() && e.val(m) != -1 {
+		// MATCH's instance, now that the labels decide it (lazypair.go).
+		e.emit1(m.Not())
+	}
+	e.reg.vars.del(key)
+}
+
+// partnerCands are the candidates for the other side of a match with an
+// operation of method m, as y when asX (match(op,y)), else as x: the
+// window's operations of the one method that MATCH allows there, or the
+// window when several are (nil when none is). They are in call order,
+// as the window is, so the partner lists are the same as when the whole
+// window is looked at.
+func (pt *partnerLists) partnerCands(m h.Method, asX bool) []*Op {
+	e := pt.e
+	byMeth := e.tab.byMeth
+	if m >= memoMethods || len(byMeth) > memoMethods {
+		return pt.partnerCandsAll(m, asX)
+	}
+	// The methods MATCH allows opposite m's (foldMethods), most often one.
+	mask := e.methAsY[m]
+	if asX {
+		mask = e.methAsX[m]
+	}
+	var one []*Op
+	found := 0
+	for ; mask != 0; mask &= mask - 1 {
+		if mo := bits.TrailingZeros16(mask); mo < len(byMeth) && len(byMeth[mo]) > 0 {
+			one = byMeth[mo]
+			found++
+		}
+	}
+	switch found {
+	case 0:
+		return nil
+	case 1:
+		return one
+	}
+	return e.tab.win
+}
+
+// partnerCandsAll is partnerCands by methodsMayMatch for each method of
+// the window, where the masks do not reach.
+func (pt *partnerLists) partnerCandsAll(m h.Method, asX bool) []*Op {
+	e := pt.e
+	var one []*Op
+	found := 0
+	for mo, l := range e.tab.byMeth {
+		if len(l) == 0 {
+			continue
+		}
+		ok := e.methodsMayMatch(h.Method(mo), m)
+		if asX {
+			ok = e.methodsMayMatch(m, h.Method(mo))
+		}
+		if ok {
+			one = l
+			found++
+		}
+	}
+	switch found {
+	case 0:
+		return nil
+	case 1:
+		return one
+	}
+	return e.tab.win
 }

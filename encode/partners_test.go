@@ -33,10 +33,10 @@ func TestPendingPartnersAgreeWithStored(t *testing.T) {
 				name := fmt.Sprintf("%v/seed%d/lazy=%v", obj, seed, lazy)
 				compareVariants(t, name, k, acts, lazy, seed, [2]string{"stored partners", "partners on demand"},
 					func(e *Encoder, first bool) {
-						if !first && e.virt {
+						if !first && e.ptn.virt {
 							virtual++
 						}
-						e.virt = e.virt && !first
+						e.ptn.virt = e.ptn.virt && !first
 					})
 			}
 		}

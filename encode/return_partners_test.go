@@ -15,7 +15,7 @@ import (
 // window that matchPossible allows opposite it (callPartners passes over
 // them when no returned operation has its argument as value: retLive,
 // which must count them exactly); and, after every return of random
-// histories of the kernels that read partners on demand (e.virt), with
+// histories of the kernels that read partners on demand (e.ptn.virt), with
 // returned operations forgotten at random, that the returned operation's
 // stored partners as y are exactly the operations of the window that
 // matchPossible allows opposite it, in window order: returnPartners
@@ -34,7 +34,7 @@ func TestReturnPartnersComplete(t *testing.T) {
 			cfg.Capacity = int(seed % 3 * 12)
 			acts := generate(t, cfg)
 			r := lazyRun(k, Config{})
-			if !r.e.virt {
+			if !r.e.ptn.virt {
 				t.Fatalf("%v: partners are not read on demand", obj)
 			}
 			rng := rand.New(rand.NewSource(seed))
@@ -110,10 +110,10 @@ func TestReturnPartnersComplete(t *testing.T) {
 	}
 }
 
-// checkRetLive checks that e.retLive counts, for each value ID, the
+// checkRetLive checks that e.ptn.retLive counts, for each value ID, the
 // returned operations of the window with that return value.
 func checkRetLive(e *Encoder) error {
-	want := make([]int32, len(e.retLive))
+	want := make([]int32, len(e.ptn.retLive))
 	for _, o := range e.tab.win {
 		if !o.pending() {
 			if int(o.retID) >= len(want) {
@@ -122,8 +122,8 @@ func checkRetLive(e *Encoder) error {
 			want[o.retID]++
 		}
 	}
-	if !slices.Equal(e.retLive, want) {
-		return fmt.Errorf("retLive %v, want %v", e.retLive, want)
+	if !slices.Equal(e.ptn.retLive, want) {
+		return fmt.Errorf("retLive %v, want %v", e.ptn.retLive, want)
 	}
 	return nil
 }
@@ -146,15 +146,14 @@ func TestFlushPairRowColAgrees(t *testing.T) {
 			acts := generate(t, cfg)
 			var clauses [2][][]Lit
 			for pass, byActs := range []bool{true, false} {
-				flushByActs = byActs
 				r := lazyRun(k, Config{Watch: true, ClosedRemoval: true})
-				if a := r.e.matchAct; !byActs && !(len(a) == 3 && a[0] == matchPair && a[1] == matchExclRow && a[2] == matchExclCol && r.e.matchPRC) {
-					t.Fatalf("%v: actions %v, matchPRC %v: flushPairRowCol is not used", obj, a, r.e.matchPRC)
+				r.e.test().flushByActs = byActs
+				if a := r.e.match.matchAct; !byActs && !(len(a) == 3 && a[0] == matchPair && a[1] == matchExclRow && a[2] == matchExclCol && r.e.match.matchPRC) {
+					t.Fatalf("%v: actions %v, matchPRC %v: flushPairRowCol is not used", obj, a, r.e.match.matchPRC)
 				}
 				feedForgetting(t, r, acts, rand.New(rand.NewSource(seed)), 3, nil, r.step)
 				clauses[pass] = r.sink.clauses
 			}
-			flushByActs = false
 			if !slices.EqualFunc(clauses[0], clauses[1], slices.Equal) {
 				t.Fatalf("%v/seed%d: %d clauses through the actions, %d with flushPairRowCol, or a clause differs", obj, seed, len(clauses[0]), len(clauses[1]))
 			}

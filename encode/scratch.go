@@ -31,10 +31,8 @@ type scratch struct {
 	pbuf      []*Op    // the lists partnersX and partnersY build
 	opScratch []*Op    // returnPartners' and pairClauses' scratch
 	forget    []z.Var  // Remove's result, reused from call to call
-	// noQuick turns crec's quickHolds and witnessesX's rowExcluded off,
-	// and quickHits and exclHits count the candidates they passed over
-	// (for the tests).
-	noQuick             bool
+	// quickHits and exclHits count the candidates crec's quickHolds and
+	// witnessesX's rowExcluded passed over (for the tests).
 	quickHits, exclHits int
 	// quickJumps counts the runs quickTail passed over at once (tests).
 	quickJumps int
@@ -42,6 +40,4 @@ type scratch struct {
 	// bumped when a premise of one may have broken.
 	quickEpoch uint32
 	quickMemos bool
-	// noRuns turns quickTail off (tests compare).
-	noRuns bool
 }

@@ -30,7 +30,7 @@ func (e *Encoder) call(op *Op) {
 	e.scr.nodes.reset()
 	// Its partners are found before it joins the window, where it would
 	// be a candidate of its own.
-	e.linkPartners(op)
+	e.ptn.linkPartners(op)
 	e.tab.add(op)
 	// With only one operation the used variable might otherwise never be
 	// created; create it so that callers can assume on it. SATURATE
@@ -45,12 +45,12 @@ func (e *Encoder) call(op *Op) {
 	}
 	for _, a := range e.callAx {
 		if a.shape == shapeTransitive {
-			e.transitivity(a, op)
+			e.gr.transitivity(a, op)
 		} else {
-			e.instances(a, op, false, nil)
+			e.gr.instances(a, op, false, nil)
 		}
 	}
-	e.flushMatches()
+	e.match.flushMatches()
 }
 
 // Return records that the operation serial returned ret at action seq and
@@ -71,7 +71,7 @@ func (e *Encoder) ret(serial int, ret h.Value, retID valtab.ID, seq int) {
 	// the other literals of this return (Waiting asks the caller for that
 	// call even if the solver assigns nothing new).
 	if e.lazy != nil && op.usedVar == z.LitNull {
-		e.usedFacts = append(e.usedFacts, op)
+		e.lazy.returned(op)
 	} else {
 		e.emit1(e.used(op))
 	}
@@ -92,25 +92,25 @@ func (e *Encoder) ret(serial int, ret h.Value, retID valtab.ID, seq int) {
 		e.scr.retUnits = units
 	}
 	e.tab.returned(op, ret, retID, seq)
-	if e.virt {
-		e.returnPartners(op)
+	if e.ptn.virt {
+		e.ptn.returnPartners(op)
 	} else {
-		e.prunePartners(op)
+		e.ptn.prunePartners(op)
 	}
 	for _, a := range e.retAx {
 		if a.shape == shapeLimit {
-			e.limitReturned(a, op)
+			e.limit.returned(a, op)
 		} else {
-			e.instances(a, op, true, nil)
+			e.gr.instances(a, op, true, nil)
 		}
 	}
-	e.flushMatches()
+	e.match.flushMatches()
 }
 
 // Waiting reports whether the encoder has facts of its own for the next
 // Assigned (returns without a used variable, see Return): the caller then
 // calls Assigned even if the solver assigned nothing new.
-func (e *Encoder) Waiting() bool { return len(e.usedFacts) > 0 }
+func (e *Encoder) Waiting() bool { return e.lazy != nil && len(e.lazy.usedFacts) > 0 }
 
 // Assigned is told of literals that became true in the solver since the
 // last call. With Config.Lazy set, it visits the watched ∀∃ instances
@@ -118,65 +118,9 @@ func (e *Encoder) Waiting() bool { return len(e.usedFacts) > 0 }
 // transitivity and side clauses that they made unit or false; the caller
 // propagates again and repeats until no literal is new. Otherwise it does
 // nothing.
-//
-// Not inlined: its loop inlines the per-literal checks (watchAssigned),
-// which its caller, inlining it under profile-guided optimisation, ran
-// out of budget for.
-//
-//go:noinline
 func (e *Encoder) Assigned(lits []Lit) {
-	if e.lazy == nil {
-		return
-	}
-	e.scr.nodes.reset()
-	for _, o := range e.usedFacts { // see Return
-		e.usedAssigned(o)
-	}
-	e.usedFacts = e.usedFacts[:0]
-	for _, l := range lits {
-		if e.poll() {
-			return
-		}
-		v := l.Var()
-		if e.w.on {
-			e.watchAssigned(l)
-		}
-		if int(v) >= len(e.reg.meaning) {
-			continue
-		}
-		m := e.reg.meaning[v]
-		switch m.kind {
-		case vB:
-			x, y := e.reg.varOps[v][0], e.reg.varOps[v][1]
-			if l.IsNeg() {
-				x, y = y, x
-			}
-			e.edgeAssigned(x, y, l)
-		case vUsed:
-			if o := e.reg.varOps[v][0]; l.IsPos() {
-				e.usedAssigned(o)
-			} else if o.pending() {
-				e.usedFalse(o)
-			}
-		case vRet:
-			switch o := e.reg.varOps[v][0]; {
-			case !o.pending():
-			case l.IsPos():
-				e.retTrue(o, l)
-			case e.lazyPair():
-				e.retFalse(o, l.Not())
-			}
-		case vMatch:
-			if l.IsPos() {
-				x, y := e.reg.varOps[v][0], e.reg.varOps[v][1]
-				e.usedBy(x, l)
-				e.usedBy(y, l)
-				if e.lazyPair() {
-					e.pairTrue(x, y, l)
-				}
-				e.matchTrue(x, y, l)
-			}
-		}
+	if e.lazy != nil {
+		e.lazy.assigned(lits)
 	}
 }
 
@@ -201,49 +145,33 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 		o.life++
 		if o.pending() {
 			pendGone = true
-		} else if e.virt {
-			e.retLive[o.retID]-- // see callPartners
+		} else if e.ptn.virt {
+			e.ptn.retLive[o.retID]-- // see callPartners
 		}
 		e.tab.doom(o)
 		from := len(forget)
 		forget = e.reg.forgetOwned(o.owned, forget)
 		// The watched instances read no variable's registry entry, so
 		// they may be told after o's variables are all gone.
-		e.watchForgotten(forget[from:])
+		if e.lazy != nil {
+			e.lazy.watchForgotten(forget[from:])
+		}
 		e.tab.keepOwned(o)
 	}
-	// A match variable waiting for flushMatches names its operations by
-	// pointer, and the struct of a forgotten operation is recycled by the
-	// next Call: such entries go now (flushMatches would skip them, but
-	// could not tell a recycled struct from its new operation). The entry
-	// points flush before they return, so there are normally none.
-	if len(e.newMatches) > 0 {
-		keep := e.newMatches[:0]
-		for _, m := range e.newMatches {
-			if m.x.mark != gone && m.y.mark != gone {
-				keep = append(keep, m)
-			}
-		}
-		e.newMatches = keep
-	}
-	// Likewise used facts not acted on yet (callers propagate before they
-	// forget, so there are normally none).
-	if len(e.usedFacts) > 0 {
-		keep := e.usedFacts[:0]
-		for _, o := range e.usedFacts {
-			if o.mark != gone {
-				keep = append(keep, o)
-			}
-		}
-		e.usedFacts = keep
+	e.match.forget(gone)
+	// Likewise used facts not acted on yet.
+	if e.lazy != nil {
+		e.lazy.forgetFacts(gone)
 	}
 	if e.scr.quickMemos {
-		e.quickForgotten(serials, gone)
+		e.gr.quickForgotten(serials, gone)
 	}
 	e.stamp++
 	e.tab.drop(gone, e.stamp, pendGone)
 	e.scr.forget = forget
-	e.revisitForgotten()
+	if e.lazy != nil {
+		e.lazy.revisitForgotten()
+	}
 	return forget
 }
 
@@ -259,10 +187,10 @@ func (e *Encoder) EmitOpen(act Lit) {
 	for _, a := range e.ax {
 		switch {
 		case a.shape == shapeLimit:
-			e.limitOpen(a, extra)
+			e.limit.open(a, extra)
 		case len(a.Exists) > 0:
-			e.instances(a, nil, false, extra)
+			e.gr.instances(a, nil, false, extra)
 		}
 	}
-	e.flushMatches()
+	e.match.flushMatches()
 }

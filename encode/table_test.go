@@ -205,7 +205,7 @@ func checkTable(e *Encoder) error {
 	}
 	for m := range h.Method(memoMethods + 2) {
 		for _, asX := range []bool{false, true} {
-			if got, want := e.partnerCands(m, asX), e.partnerCandsAll(m, asX); !slices.Equal(got, want) {
+			if got, want := e.ptn.partnerCands(m, asX), e.ptn.partnerCandsAll(m, asX); !slices.Equal(got, want) {
 				return fmt.Errorf("partnerCands(%v, %v): %v, want %v", m, asX, serials(got), serials(want))
 			}
 		}

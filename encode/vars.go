@@ -168,3 +168,25 @@ func (r *varReg) forgetOwned(owned ownedList, out []z.Var) []z.Var {
 	}
 	return out
 }
+
+// unit records that the unit clause l was emitted.
+func (r *varReg) unit(l Lit) {
+	v, s := l.Var(), int8(1)
+	if l.IsNeg() {
+		s = -1
+	}
+	r.fix(v, s)
+}
+
+// bExisting is b(x,y) for an overlapping pair, if its variable exists.
+func (r *varReg) bExisting(x, y *Op) (Lit, bool) {
+	if x.Serial < y.Serial {
+		v, ok := r.vars.get(varPair{vB, int32(x.Serial), int32(y.Serial)}.key())
+		return v, ok
+	}
+	v, ok := r.vars.get(varPair{vB, int32(y.Serial), int32(x.Serial)}.key())
+	if !ok {
+		return z.LitNull, false
+	}
+	return v.Not(), true
+}

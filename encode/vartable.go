@@ -122,8 +122,6 @@ func (t *varTable) del(k uint64) {
 	slot(s, i).key = 0
 }
 
-func (t *varTable) len() int { return t.n }
-
 func (t *varTable) grow() {
 	size := 64
 	if len(t.slots) > 1 {

@@ -35,8 +35,8 @@ func TestVarTableMatchesMap(t *testing.T) {
 		if ok != wok || got != want {
 			t.Fatalf("step %d: get(%d) = %v,%v, want %v,%v", step, k, got, ok, want, wok)
 		}
-		if tab.len() != len(ref) {
-			t.Fatalf("step %d: len %d, want %d", step, tab.len(), len(ref))
+		if tab.n != len(ref) {
+			t.Fatalf("step %d: len %d, want %d", step, tab.n, len(ref))
 		}
 		// Slots are addressed without bounds checks (slot): an index
 		// masked by anything but len(slots)-1 could leave the table.
@@ -76,7 +76,7 @@ func TestVarTableEmpty(t *testing.T) {
 		t.Fatalf("get(7) = %v,%v after put", l, ok)
 	}
 	a.del(7)
-	if _, ok := a.get(7); ok || a.len() != 0 {
+	if _, ok := a.get(7); ok || a.n != 0 {
 		t.Fatal("del(7) left the key")
 	}
 }

@@ -30,8 +30,8 @@ func (e *Encoder) stepAxioms() {
 	// flushMatches' choice for each axiom waiting for match variables,
 	// in matchAx's order: its switch, read once here rather than for
 	// every new match variable.
-	e.matchAct = e.matchAct[:0]
-	for _, a := range e.matchAx {
+	e.match.matchAct = e.match.matchAct[:0]
+	for _, a := range e.match.matchAx {
 		act := matchGround
 		switch {
 		case a.shape == shapeInjective && e.lazy != nil:
@@ -45,10 +45,10 @@ func (e *Encoder) stepAxioms() {
 		case a.Axiom == e.k.Pair && e.lazyPair():
 			act = matchPair
 		}
-		e.matchAct = append(e.matchAct, act)
+		e.match.matchAct = append(e.match.matchAct, act)
 	}
-	a := e.matchAct
-	e.matchPRC = len(a) == 3 && a[0] == matchPair && a[1] == matchExclRow && a[2] == matchExclCol
+	a := e.match.matchAct
+	e.match.matchPRC = len(a) == 3 && a[0] == matchPair && a[1] == matchExclRow && a[2] == matchExclCol
 }
 
 // matchAction is what flushMatches does with a new match variable for

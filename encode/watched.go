@@ -156,13 +156,6 @@ type watchState struct {
 	// false.
 	closed  bool
 	revisit []int32
-	// settledAt is the encoder's clause count when cleaf began to settle
-	// the guards of its instance, when every other part was already
-	// settled (see cleaf and watchInstance).
-	settledAt int
-	// evalAll (tests only) evaluates every instance at every event instead
-	// of counting: the reference the counts are checked against.
-	evalAll bool
 }
 
 // minCompact is the fewest instances at which a sweep is considered (a
@@ -170,15 +163,18 @@ type watchState struct {
 var minCompact = 1024
 
 // watching reports whether an instance with a witness goes to watchInstance.
-func (e *Encoder) watching(extra []Lit) bool { return e.w.on && extra == nil }
+func (e *Encoder) watching(extra []Lit) bool { return e.lazy != nil && e.lazy.w.on && extra == nil }
 
 // watchInstance takes an instance (the parts of cleaf, with no true
 // part): it is materialised now if it is unit or false, else stored and
-// watched.
-func (e *Encoder) watchInstance(parts []cpart, nf int) {
-	w := &e.w
+// watched. settledAt is the encoder's clause count when cleaf began to
+// settle the guards of the instance, when every other part was already
+// settled.
+func (g *lazyGround) watchInstance(parts []cpart, nf, settledAt int) {
+	e := g.e
+	w := &g.w
 	w.watched++
-	if e.clause == w.settledAt {
+	if e.clause == settledAt {
 		// Every literal is settled (cleaf settles the guards, the other
 		// parts were settled when made and only variables made since
 		// were assigned, each settled after), and no clause has been
@@ -188,19 +184,20 @@ func (e *Encoder) watchInstance(parts []cpart, nf int) {
 		// every literal is unassigned, every item open, and the
 		// instance not unit.
 		if len(parts) <= 1 {
-			e.watchUnit(parts)
+			g.watchUnit(parts)
 		} else {
-			e.watchSettled(parts, nf)
+			g.watchSettled(parts, nf)
 		}
 		return
 	}
-	e.watchAny(parts, nf)
+	g.watchAny(parts, nf)
 }
 
 // watchUnit materialises an instance of at most one item, every literal
 // unassigned (see watchInstance): there is no reason.
-func (e *Encoder) watchUnit(parts []cpart) {
-	w := &e.w
+func (g *lazyGround) watchUnit(parts []cpart) {
+	e := g.e
+	w := &g.w
 	w.materialised++
 	if len(parts) == 0 {
 		e.emit(w.cl[:0])
@@ -231,8 +228,9 @@ func (e *Encoder) watchUnit(parts []cpart) {
 // fills with this instance's conjunctions only (a bound too small would
 // fail the index checks, not store wrong literals). The literals' arena
 // is then cut to what was written.
-func (e *Encoder) watchSettled(parts []cpart, nf int) {
-	w := &e.w
+func (g *lazyGround) watchSettled(parts []cpart, nf int) {
+	e := g.e
+	w := &g.w
 	id := int32(len(w.insts))
 	epoch, conj := e.reg.epoch, e.scr.conj
 	lits0, items0 := len(w.lits), len(w.items)
@@ -302,7 +300,7 @@ func (e *Encoder) watchSettled(parts []cpart, nf int) {
 	// exactly when there are more literals than parts.
 	hasConj := k-lits0 > len(parts)
 	w.items, w.lits = w.items[:items0+len(parts)], w.lits[:k]
-	if w.evalAll { // tests: check the claim
+	if g.hk != nil && g.hk.evalAll { // tests: check the claim
 		for _, wl := range lits[lits0:k] {
 			if e.val(wl.l) != 0 {
 				panic("encode: a watched instance's literal was assigned since cleaf settled it")
@@ -326,15 +324,16 @@ func (e *Encoder) watchSettled(parts []cpart, nf int) {
 	w.insts = append(w.insts, in)
 	w.live++
 	if len(w.insts) >= max(w.compactAt, minCompact) {
-		e.compactWatched()
+		g.compactWatched()
 	}
 }
 
 // watchAny is watchInstance for an instance some of whose literals may
 // be assigned: it is stored first, with its counts, and taken back if it
 // is satisfied or materialised at once.
-func (e *Encoder) watchAny(parts []cpart, nf int) {
-	w := &e.w
+func (g *lazyGround) watchAny(parts []cpart, nf int) {
+	e := g.e
+	w := &g.w
 	id := int32(len(w.insts))
 	in := winst{items: int32(len(w.items)), nitems: int32(len(parts))}
 	// Stored in locals, written back only if the instance is kept (or
@@ -387,7 +386,7 @@ func (e *Encoder) watchAny(parts []cpart, nf int) {
 	}
 	w.items, w.lits = items, lits
 	if in.open <= 1 {
-		e.settle(&in, last)
+		g.settle(&in, last)
 		w.items, w.lits = items[:in.items], lits[:lits0]
 		return
 	}
@@ -395,7 +394,7 @@ func (e *Encoder) watchAny(parts []cpart, nf int) {
 	if assigned {
 		how = watchOpen
 	}
-	e.keepWatched(in, hasConj, nf, lits0, how)
+	g.keepWatched(in, hasConj, nf, lits0, how)
 }
 
 // How keepWatched puts a new instance's literals in the watch lists.
@@ -406,8 +405,9 @@ const (
 
 // keepWatched stores instance in, whose items and literals are stored
 // from lits0 on, and watches its literals as how says.
-func (e *Encoder) keepWatched(in winst, hasConj bool, nf, lits0 int, how int) {
-	w := &e.w
+func (g *lazyGround) keepWatched(in winst, hasConj bool, nf, lits0 int, how int) {
+	e := g.e
+	w := &g.w
 	items, lits := w.items, w.lits
 	if hasConj || w.closed {
 		owners := w.owners
@@ -431,7 +431,7 @@ func (e *Encoder) keepWatched(in winst, hasConj bool, nf, lits0 int, how int) {
 		}
 	}
 	if len(w.insts) >= max(w.compactAt, minCompact) {
-		e.compactWatched()
+		g.compactWatched()
 	}
 }
 
@@ -461,8 +461,9 @@ func (w *watchState) watches(wl *wlit, it *witem, val int8) bool {
 // into items), or false (last < 0), from the current assignment: the
 // clauses "a false literal of each other item ∨ c" for each live literal
 // c of the open item, or the clause of the false literals.
-func (e *Encoder) settle(in *winst, last int32) {
-	w := &e.w
+func (g *lazyGround) settle(in *winst, last int32) {
+	e := g.e
+	w := &g.w
 	reason := w.reason[:0]
 	for i := in.items; i < in.items+in.nitems; i++ {
 		if i == last {
@@ -505,20 +506,20 @@ func (e *Encoder) settle(in *winst, last int32) {
 // visit evaluates instance id from scratch, and materialises it if it is
 // unit or false; it reports whether the instance is done. The counts
 // call it only once they say that at most one item is left (and the
-// tests' evalAll at every event).
-func (e *Encoder) visit(id int32) bool {
-	w := &e.w
+// tests' hooks.evalAll at every event).
+func (g *lazyGround) visit(id int32) bool {
+	w := &g.w
 	in := &w.insts[id]
 	if in.done {
 		return true
 	}
-	if !e.watchAlive(in) {
+	if !g.watchAlive(in) {
 		w.finish(in)
 		return true
 	}
 	open, last := int32(0), int32(-1)
 	for i := in.items; i < in.items+in.nitems; i++ {
-		switch e.itemValue(&w.items[i]) {
+		switch g.itemValue(&w.items[i]) {
 		case vTrue:
 			w.finish(in)
 			return true
@@ -530,7 +531,7 @@ func (e *Encoder) visit(id int32) bool {
 	if open > 1 {
 		return false
 	}
-	e.settle(in, last)
+	g.settle(in, last)
 	w.finish(&w.insts[id])
 	return true
 }
@@ -552,17 +553,18 @@ func (w *watchState) finish(in *winst) {
 //
 // With ClosedRemoval an item with a forgotten literal is false: its
 // witness was forgotten (watchAlive has checked the universal ones).
-func (e *Encoder) itemValue(it *witem) tri {
+func (g *lazyGround) itemValue(it *witem) tri {
+	e := g.e
 	if it.false_ {
 		return vFalse
 	}
 	t := vTrue
 	// Indexed in a list cut at the end alone (see ownersAlive).
-	lits := e.w.lits[:it.at+it.n]
+	lits := g.w.lits[:it.at+it.n]
 	for k := it.at; int(k) < len(lits); k++ {
 		wl := &lits[k]
 		if e.reg.epoch[wl.l.Var()] != wl.epoch {
-			if e.w.closed {
+			if g.w.closed {
 				it.false_ = true
 				return vFalse
 			}
@@ -589,8 +591,9 @@ func (e *Encoder) itemValue(it *witem) tri {
 // literal item's variable is forgotten, while they live, only with its
 // witness (the items' other literals mention universal operations alone,
 // and a variable is forgotten only with an operation it belongs to).
-func (e *Encoder) watchAlive(in *winst) bool {
-	w := &e.w
+func (g *lazyGround) watchAlive(in *winst) bool {
+	e := g.e
+	w := &g.w
 	if !w.ownersAlive(in) {
 		return false
 	}
@@ -638,27 +641,27 @@ func (w *watchState) ownersAlive(in *winst) bool {
 // same events as if every instance were evaluated whenever one of its
 // literals is assigned or forgotten (TestWatchedCountsSweep checks it
 // against that).
-func (e *Encoder) watchAssigned(t Lit) {
+func (g *lazyGround) watchAssigned(t Lit) {
 	// Small enough to be inlined: most variables have no watch list.
-	if h := e.w.head; int(t.Var()) < len(h) && h[t.Var()] != 0 || e.w.evalAll {
-		e.wakeWatched(t)
+	if h := g.w.head; int(t.Var()) < len(h) && h[t.Var()] != 0 || g.hk != nil && g.hk.evalAll {
+		g.wakeWatched(t)
 	}
 }
 
 // wakeWatched is watchAssigned for a variable with a watch list. Each
 // literal of the list is taken once, its next read from it: indexing the
 // arena twice checked the index twice.
-func (e *Encoder) wakeWatched(t Lit) {
-	w := &e.w
-	if w.evalAll {
-		e.visitAll()
+func (g *lazyGround) wakeWatched(t Lit) {
+	w := &g.w
+	if g.hk != nil && g.hk.evalAll {
+		g.visitAll()
 		return
 	}
 	v, prev := t.Var(), int32(0)
 	for n := w.head[v]; n != 0; {
 		wl := &w.lits[n-1]
 		next := wl.next
-		if e.litAssigned(wl, t) {
+		if g.litAssigned(wl, t) {
 			prev = n
 		} else if prev == 0 {
 			w.head[v] = next
@@ -671,8 +674,8 @@ func (e *Encoder) wakeWatched(t Lit) {
 
 // litAssigned updates the counts for stored literal wl, whose variable
 // was assigned (t is now true), and reports whether it stays watched.
-func (e *Encoder) litAssigned(wl *wlit, t Lit) bool {
-	w := &e.w
+func (g *lazyGround) litAssigned(wl *wlit, t Lit) bool {
+	w := &g.w
 	// wl is read before anything below can grow the arenas.
 	ref := wl.ref
 	it := &w.items[wl.item()]
@@ -697,7 +700,7 @@ func (e *Encoder) litAssigned(wl *wlit, t Lit) bool {
 		return w.keeps(it, 1)
 	}
 	it.false_ = true
-	if in.open--; in.open <= 1 && e.visit(it.inst) {
+	if in.open--; in.open <= 1 && g.visit(it.inst) {
 		return false
 	}
 	return w.keeps(it, -1)
@@ -719,18 +722,18 @@ func valueGiven(l, t Lit) int8 {
 // already forgotten: it is dead, and done at once. Without, see keeps.
 // One call for all of an operation's variables: most have no watch
 // list, and are passed over in this loop.
-func (e *Encoder) watchForgotten(vars []z.Var) {
-	head := e.w.head // forgetWatched writes entries, never the slice
+func (g *lazyGround) watchForgotten(vars []z.Var) {
+	head := g.w.head // forgetWatched writes entries, never the slice
 	for _, v := range vars {
 		if int(v) < len(head) && head[v] != 0 {
-			e.forgetWatched(v)
+			g.forgetWatched(v)
 		}
 	}
 }
 
 // forgetWatched is watchForgotten for a variable with a watch list.
-func (e *Encoder) forgetWatched(v z.Var) {
-	w := &e.w
+func (g *lazyGround) forgetWatched(v z.Var) {
+	w := &g.w
 	if w.closed {
 		for n := w.head[v]; n != 0; {
 			wl := &w.lits[n-1]
@@ -759,22 +762,22 @@ func (e *Encoder) forgetWatched(v z.Var) {
 
 // revisitForgotten visits, at the end of Remove, the instances that
 // forgetting left unit or false (or dead), with ClosedRemoval.
-func (e *Encoder) revisitForgotten() {
-	w := &e.w
-	if w.evalAll {
-		e.visitAll()
+func (g *lazyGround) revisitForgotten() {
+	w := &g.w
+	if g.hk != nil && g.hk.evalAll {
+		g.visitAll()
 	}
 	for _, id := range w.revisit {
-		e.visit(id)
+		g.visit(id)
 	}
 	w.revisit = w.revisit[:0]
 }
 
-// visitAll (tests only: watchState.evalAll) evaluates every instance
+// visitAll (tests only: hooks.evalAll) evaluates every instance
 // from scratch, as at every event: the counts must act exactly as this.
-func (e *Encoder) visitAll() {
-	for id := range e.w.insts {
-		e.visit(int32(id))
+func (g *lazyGround) visitAll() {
+	for id := range g.w.insts {
+		g.visit(int32(id))
 	}
 }
 
@@ -806,8 +809,9 @@ func (w *watchState) addWatches(lits []wlit, from int) {
 // compactWatched sweeps the done and dead instances out of the arenas
 // and rebuilds the watch lists; it runs when the instances have doubled
 // since the last sweep, so its cost is constant per instance.
-func (e *Encoder) compactWatched() {
-	w := &e.w
+func (g *lazyGround) compactWatched() {
+	e := g.e
+	w := &g.w
 	clear(w.head)
 	insts, items, lits, owners := w.insts[:0], w.items[:0], w.lits[:0], w.owners[:0]
 	// In place: every write index trails its read index.
@@ -823,7 +827,7 @@ func (e *Encoder) compactWatched() {
 			break
 		}
 		in := all[i]
-		if !e.watchAlive(&in) {
+		if !g.watchAlive(&in) {
 			continue
 		}
 		id := int32(len(insts))

@@ -58,12 +58,12 @@ func compareSweep(t *testing.T, name string, k *theory.Kernel, acts []h.Action, 
 		sink := &recSink{s: saturate.New()}
 		sink.s.Observe()
 		e := New(k, sink, Config{Lazy: sink, Watch: true, ClosedRemoval: closed})
-		e.w.evalAll = all
+		e.test().evalAll = all
 		e.Begin()
 		return &run{e: e, sink: sink}
 	}
 	runs := [2]*run{mk(true), mk(false)}
-	if !runs[1].e.w.on {
+	if !runs[1].e.watches().on {
 		return 0
 	}
 	values := func(r *run) []int8 {
@@ -96,7 +96,7 @@ func compareSweep(t *testing.T, name string, k *theory.Kernel, acts []h.Action, 
 			return false
 		}
 		if check("after") {
-			return runs[1].e.w.materialised
+			return runs[1].e.watches().materialised
 		}
 		if len(returned) > 0 && rng.Intn(2) == 0 {
 			var gone []int
@@ -112,9 +112,9 @@ func compareSweep(t *testing.T, name string, k *theory.Kernel, acts []h.Action, 
 				r.step()
 			}
 			if check("forgetting after") {
-				return runs[1].e.w.materialised
+				return runs[1].e.watches().materialised
 			}
 		}
 	}
-	return runs[1].e.w.materialised
+	return runs[1].e.watches().materialised
 }

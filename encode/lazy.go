@@ -1,0 +1,124 @@
+package encode
+
+// lazyGround is SATURATE's lazy grounding: the clauses it generates only
+// when the saturator's assignment makes them unit or false, rather than
+// at the call or return that completes them. It owns
+//
+//   - the watched ∀∃ instances (watched.go, with Config.Watch),
+//   - transitivity on demand (order.go),
+//   - the side clauses of pending operations' return and match variables
+//     (lazyret.go) and MATCH's clauses (lazypair.go),
+//   - the used facts of operations that returned without a used variable.
+//
+// An encoder has one when it is made with Config.Lazy and a sequential
+// kernel (New), and none for SYMBOLIC and DIMACS, which ground
+// everything: each phase of the encoder (step.go) asks once whether
+// there is one. It reaches the window, the variables and the clause sink
+// through the encoder it belongs to (e); the encoder's grounder reads the
+// same assignment (Encoder.assign) to fold literals.
+type lazyGround struct {
+	e *Encoder
+	w watchState // watched ∀∃ instances (watched.go)
+	// usedFacts are operations that returned without a used variable
+	// (SATURATE makes one only when a clause needs it while the operation
+	// is pending, see Call): the next Assigned acts on their used facts
+	// as on the unit used(o) that the return would have emitted.
+	usedFacts []*Op
+	afterBuf  []*Op // openAfter's result
+	// openLists are openAfter's lists, for the few operations (stalled
+	// ones) it reads; openUse counts its calls, to replace the list
+	// least recently used.
+	openLists [maxOpenLists]openList
+	openUse   uint64
+	hk        *hooks // the encoder's, for the paths here (tests only)
+}
+
+func newLazy(e *Encoder, cfg Config) *lazyGround {
+	g := &lazyGround{e: e}
+	g.w.on = cfg.Watch
+	g.w.closed = cfg.Watch && cfg.ClosedRemoval
+	return g
+}
+
+// returned is Return's phase for op, which returned without a used
+// variable: the fact is still news to the lazy transitivity, for the
+// next assigned.
+func (g *lazyGround) returned(op *Op) { g.usedFacts = append(g.usedFacts, op) }
+
+// assigned is Assigned: it visits the watched ∀∃ instances that watch the
+// literals (with Config.Watch) and emits the instances, transitivity and
+// side clauses that they made unit or false.
+//
+// Not inlined: its loop inlines the per-literal checks (watchAssigned),
+// which its caller, inlining it under profile-guided optimisation, ran
+// out of budget for.
+//
+//go:noinline
+func (g *lazyGround) assigned(lits []Lit) {
+	e := g.e
+	e.scr.nodes.reset()
+	for _, o := range g.usedFacts { // see Return
+		g.usedAssigned(o)
+	}
+	g.usedFacts = g.usedFacts[:0]
+	for _, l := range lits {
+		if e.poll() {
+			return
+		}
+		v := l.Var()
+		if g.w.on {
+			g.watchAssigned(l)
+		}
+		if int(v) >= len(e.reg.meaning) {
+			continue
+		}
+		m := e.reg.meaning[v]
+		switch m.kind {
+		case vB:
+			x, y := e.reg.varOps[v][0], e.reg.varOps[v][1]
+			if l.IsNeg() {
+				x, y = y, x
+			}
+			g.edgeAssigned(x, y, l)
+		case vUsed:
+			if o := e.reg.varOps[v][0]; l.IsPos() {
+				g.usedAssigned(o)
+			} else if o.pending() {
+				g.usedFalse(o)
+			}
+		case vRet:
+			switch o := e.reg.varOps[v][0]; {
+			case !o.pending():
+			case l.IsPos():
+				g.retTrue(o, l)
+			case e.lazyPair():
+				g.retFalse(o, l.Not())
+			}
+		case vMatch:
+			if l.IsPos() {
+				x, y := e.reg.varOps[v][0], e.reg.varOps[v][1]
+				g.usedBy(x, l)
+				g.usedBy(y, l)
+				if e.lazyPair() {
+					g.pairTrue(x, y, l)
+				}
+				e.match.matchTrue(x, y, l)
+			}
+		}
+	}
+}
+
+// forgetFacts drops the used facts not acted on yet of the operations
+// Remove forgets (marked gone); callers propagate before they forget, so
+// there are normally none.
+func (g *lazyGround) forgetFacts(gone uint32) {
+	if len(g.usedFacts) > 0 {
+		keep := g.usedFacts[:0]
+		for _, o := range g.usedFacts {
+			if o.mark != gone {
+				keep = append(keep, o)
+			}
+		}
+		g.usedFacts = keep
+	}
+}
