@@ -1,11 +1,8 @@
 package monitor
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"io"
-	"sync"
 
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/multi"
@@ -19,14 +16,14 @@ import (
 // never claims an order that did not happen (docs/recording.md).
 type recorder struct {
 	r    *record.Recorder
-	pipe *pipe
+	pipe *record.Pipe
 	done chan struct{}
 	res  Result
 	err  error
 }
 
 func newRecorder(ctx context.Context, obj Object, onViolation func(Result), c config) *recorder {
-	p := newPipe()
+	p := record.NewPipe()
 	rec := &recorder{r: record.New(p, h.Object(obj), c.param), pipe: p, done: make(chan struct{})}
 	var f func(multi.ObjectResult)
 	if onViolation != nil {
@@ -45,50 +42,4 @@ func (rec *recorder) close() (Result, error) {
 	rec.pipe.Close()
 	<-rec.done
 	return rec.res, errors.Join(err, rec.err)
-}
-
-// pipe is an in-memory pipe whose writes never block: what the reader has
-// not taken yet is buffered without bound, so a slow check costs memory,
-// not the program's time.
-type pipe struct {
-	mu     sync.Mutex
-	more   sync.Cond
-	buf    bytes.Buffer
-	closed bool
-}
-
-func newPipe() *pipe {
-	p := &pipe{}
-	p.more.L = &p.mu
-	return p
-}
-
-func (p *pipe) Write(b []byte) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed {
-		return 0, io.ErrClosedPipe
-	}
-	p.buf.Write(b)
-	p.more.Signal()
-	return len(b), nil
-}
-
-func (p *pipe) Read(b []byte) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for p.buf.Len() == 0 && !p.closed {
-		p.more.Wait()
-	}
-	if p.buf.Len() == 0 {
-		return 0, io.EOF
-	}
-	return p.buf.Read(b)
-}
-
-func (p *pipe) Close() {
-	p.mu.Lock()
-	p.closed = true
-	p.more.Broadcast()
-	p.mu.Unlock()
 }

@@ -3,6 +3,8 @@ package saturate
 import (
 	"fmt"
 	"testing"
+
+	"github.com/satmon/satmon/internal/testutil"
 )
 
 // BenchmarkPropagate runs the sliding-window workload (see window): one
@@ -18,12 +20,12 @@ func BenchmarkPropagate(b *testing.B) {
 			props0, clauses0 := w.s.Stats().Propagations, w.clauses
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu0 := cpuTime()
+			cpu0 := testutil.CPUTime()
 			for range b.N {
 				w.step()
 			}
 			b.StopTimer()
-			cpu := (cpuTime() - cpu0).Seconds()
+			cpu := (testutil.CPUTime() - cpu0).Seconds()
 			if !w.s.Propagate() {
 				b.Fatalf("conflict on a satisfiable workload")
 			}

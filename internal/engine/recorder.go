@@ -1,10 +1,7 @@
 package engine
 
 import (
-	"bytes"
 	"errors"
-	"io"
-	"sync"
 
 	h "github.com/satmon/satmon/internal/history"
 
@@ -23,7 +20,7 @@ import (
 // pushes out what is recorded so far.
 type Recorder struct {
 	*record.Recorder
-	pipe *bufPipe
+	pipe *record.Pipe
 	done chan struct{}
 	res  Result
 	err  error
@@ -34,7 +31,7 @@ type Recorder struct {
 // when not nil, is called from the monitor's goroutine as soon as a
 // violation is proven, while the program goes on.
 func NewRecorder(obj h.Object, param string, opt Options, onViolation func(Result)) *Recorder {
-	p := newBufPipe()
+	p := record.NewPipe()
 	c := &Recorder{Recorder: record.New(p, obj, param), pipe: p, done: make(chan struct{})}
 	go func() {
 		defer close(c.done)
@@ -51,49 +48,4 @@ func (c *Recorder) Close() (Result, error) {
 	c.pipe.Close()
 	<-c.done
 	return c.res, errors.Join(rerr, c.err)
-}
-
-// bufPipe is an in-memory pipe whose writes never block: what the reader
-// has not taken yet is buffered without bound.
-type bufPipe struct {
-	mu     sync.Mutex
-	more   sync.Cond
-	buf    bytes.Buffer
-	closed bool
-}
-
-func newBufPipe() *bufPipe {
-	p := &bufPipe{}
-	p.more.L = &p.mu
-	return p
-}
-
-func (p *bufPipe) Write(b []byte) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed {
-		return 0, io.ErrClosedPipe
-	}
-	p.buf.Write(b)
-	p.more.Signal()
-	return len(b), nil
-}
-
-func (p *bufPipe) Read(b []byte) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for p.buf.Len() == 0 && !p.closed {
-		p.more.Wait()
-	}
-	if p.buf.Len() == 0 {
-		return 0, io.EOF
-	}
-	return p.buf.Read(b)
-}
-
-func (p *bufPipe) Close() {
-	p.mu.Lock()
-	p.closed = true
-	p.more.Broadcast()
-	p.mu.Unlock()
 }

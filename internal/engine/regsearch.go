@@ -175,16 +175,7 @@ func (s *regSearch) visit(mask []uint64, done int, st regState) {
 		}
 		return
 	}
-	s.key = s.key[:0]
-	for _, m := range mask {
-		for b := 0; b < 64; b += 8 {
-			s.key = append(s.key, byte(m>>b))
-		}
-	}
-	if st.has {
-		s.key = append(s.key, 1)
-	}
-	s.key = append(s.key, st.val...)
+	s.key = searchKey(s.key[:0], mask, st)
 	if s.seen[string(s.key)] {
 		return
 	}
@@ -243,4 +234,18 @@ func leadingWrites(ops []*h.Op) int {
 		return 0
 	}
 	return n
+}
+
+// searchKey appends to key what a search over (operations linearized,
+// state) has visited: mask's bytes, then the state.
+func searchKey(key []byte, mask []uint64, st regState) []byte {
+	for _, m := range mask {
+		for b := 0; b < 64; b += 8 {
+			key = append(key, byte(m>>b))
+		}
+	}
+	if st.has {
+		key = append(key, 1)
+	}
+	return append(key, st.val...)
 }

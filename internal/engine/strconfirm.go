@@ -86,16 +86,7 @@ func (s *linSearch) visit(mask []uint64, done int, st regState) bool {
 	if done == s.complete {
 		return true
 	}
-	s.key = s.key[:0]
-	for _, m := range mask {
-		for b := 0; b < 64; b += 8 {
-			s.key = append(s.key, byte(m>>b))
-		}
-	}
-	if st.has {
-		s.key = append(s.key, 1)
-	}
-	s.key = append(s.key, st.val...)
+	s.key = searchKey(s.key[:0], mask, st)
 	if s.seen[string(s.key)] {
 		return false
 	}
