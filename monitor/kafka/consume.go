@@ -155,6 +155,9 @@ type consumer struct {
 	// then stops without checkpointing past it, so that its successor
 	// finds that violation again rather than lose it.
 	fatal atomic.Pointer[error]
+	// ready is closed once cl is set: the group's callbacks may start
+	// before NewClient returns it.
+	ready chan struct{}
 }
 
 // Consume joins the group and checks the partitions it is assigned until
@@ -166,7 +169,7 @@ func Consume(ctx context.Context, cfg Config) error {
 	}
 	// Verdicts and marks are written even once ctx is done: the batch
 	// being checked is finished, and its verdicts must not be lost.
-	c := &consumer{cfg: cfg, ctx: context.WithoutCancel(ctx), part: map[int32]*partition{}}
+	c := &consumer{cfg: cfg, ctx: context.WithoutCancel(ctx), part: map[int32]*partition{}, ready: make(chan struct{})}
 	opts := []kgo.Opt{
 		kgo.SeedBrokers(cfg.Brokers...),
 		kgo.ConsumerGroup(cfg.Group),
@@ -184,6 +187,7 @@ func Consume(ctx context.Context, cfg Config) error {
 		return err
 	}
 	c.cl = cl
+	close(c.ready)
 	runErr := c.loop(ctx)
 	if f := c.fatal.Load(); f != nil {
 		runErr = *f
@@ -463,6 +467,7 @@ func (c *consumer) summaries() {
 
 // revoked checkpoints and drops the partitions taken away.
 func (c *consumer) revoked(ctx context.Context, _ *kgo.Client, lost map[string][]int32) {
+	<-c.ready // checkpoint writes with c.cl
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.dead || c.crashed() {
@@ -545,10 +550,9 @@ type stateView struct {
 // readState reads the state topic from its start to its current end.
 func (c *consumer) readState(ctx context.Context) (stateView, error) {
 	v := stateView{cps: map[int32]*checkpoint{}, marks: map[int32]map[string]int64{}}
-	end, err := endOffset(ctx, c.cl, c.cfg.StateTopic)
-	if err != nil || end == 0 {
-		return v, err
-	}
+	// A client of its own, also for the end offset: the group's client
+	// calls this (assigned) from its first assignment on, which may come
+	// before NewClient has returned it to Consume.
 	opts := []kgo.Opt{kgo.SeedBrokers(c.cfg.Brokers...),
 		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{c.cfg.StateTopic: {0: kgo.NewOffset().AtStart()}})}
 	rd, err := kgo.NewClient(append(opts, c.cfg.ClientOpts...)...)
@@ -556,6 +560,10 @@ func (c *consumer) readState(ctx context.Context) (stateView, error) {
 		return v, err
 	}
 	defer rd.Close()
+	end, err := endOffset(ctx, rd, c.cfg.StateTopic)
+	if err != nil || end == 0 {
+		return v, err
+	}
 	for next := int64(0); next < end; {
 		fs := rd.PollFetches(ctx)
 		if err := ctx.Err(); err != nil {
