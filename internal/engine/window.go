@@ -80,6 +80,12 @@ func newWindow(k *theory.Kernel, obj h.Object, param string) *window {
 
 // add applies the call a and returns the serial of its operation. (A
 // return, which the monitor validates first, goes to ret.)
+//
+// Not inlined: Step, its one caller, is large enough that the compiler
+// inlines little into it, so add's own callees (push, intern, the open
+// set's) would stay calls there; on its own add takes them in.
+//
+//go:noinline
 func (w *window) add(a *h.Action) (int, error) {
 	if a.Kind != h.Call {
 		return 0, fmt.Errorf("bad action kind %d", a.Kind)
