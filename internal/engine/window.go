@@ -115,6 +115,9 @@ func (w *window) openSerial(id string) (int, bool) { return w.pending.Find(id) }
 func (w *window) open() int { return w.pending.Len() }
 
 // ret applies the return a of the open operation s (openSerial(a.ID)).
+// Not inlined, as add is not.
+//
+//go:noinline
 func (w *window) ret(s int, a *h.Action) {
 	w.view = nil
 	w.pending.Delete(s)
