@@ -80,6 +80,12 @@ func newWindow(k *theory.Kernel, obj h.Object, param string) *window {
 
 // add applies the call a and returns the serial of its operation. (A
 // return, which the monitor validates first, goes to ret.)
+//
+// Not inlined: Step, its one caller, is large enough that the compiler
+// inlines little into it, so add's own callees (push, intern, the open
+// set's) would stay calls there; on its own add takes them in.
+//
+//go:noinline
 func (w *window) add(a *h.Action) (int, error) {
 	if a.Kind != h.Call {
 		return 0, fmt.Errorf("bad action kind %d", a.Kind)
@@ -109,6 +115,9 @@ func (w *window) openSerial(id string) (int, bool) { return w.pending.Find(id) }
 func (w *window) open() int { return w.pending.Len() }
 
 // ret applies the return a of the open operation s (openSerial(a.ID)).
+// Not inlined, as add is not.
+//
+//go:noinline
 func (w *window) ret(s int, a *h.Action) {
 	w.view = nil
 	w.pending.Delete(s)

@@ -109,13 +109,12 @@ func (s *Set[V]) MayHold(key uint64) bool { return s.count[bucket(key)] != 0 }
 // Lookup written out for a string: every return finds its call here, and
 // the generic call would cost it a frame.
 func (s *Set[V]) Find(id string) (V, bool) {
-	if s.hashed {
-		v, ok := s.byID[id]
-		return v, ok
+	if s.hashed || len(id) > KeyedLen {
+		return s.lookupSlow(id, Key(id))
 	}
 	key := Key(id)
 	for i, k := range s.keys {
-		if k == key && (len(id) <= KeyedLen || s.id(s.vals[i]) == id) {
+		if k == key {
 			s.found = i
 			return s.vals[i], true
 		}
@@ -125,14 +124,34 @@ func (s *Set[V]) Find(id string) (V, bool) {
 }
 
 // Lookup is Find given id's key (Key), for an id still in a line's bytes
-// too: the comparisons and the map index convert without copying.
+// too: the comparisons and the map index convert without copying. The
+// scan for an id that its key holds whole is written here, small enough
+// to be inlined at the reader's every call and return; the rest is
+// lookupSlow's.
 func Lookup[V comparable, T string | []byte](s *Set[V], id T, key uint64) (V, bool) {
+	if s.hashed || len(id) > KeyedLen {
+		return s.lookupSlow(string(id), key)
+	}
+	for i, k := range s.keys {
+		if k == key {
+			s.found = i
+			return s.vals[i], true
+		}
+	}
+	var zero V
+	return zero, false
+}
+
+// lookupSlow is Lookup when the map finds the ids or the key does not
+// hold id whole. id may share a line's bytes: it is only compared and
+// used as a map index, and not kept.
+func (s *Set[V]) lookupSlow(id string, key uint64) (V, bool) {
 	if s.hashed {
-		v, ok := s.byID[string(id)]
+		v, ok := s.byID[id]
 		return v, ok
 	}
 	for i, k := range s.keys {
-		if k == key && (len(id) <= KeyedLen || s.id(s.vals[i]) == string(id)) {
+		if k == key && s.id(s.vals[i]) == id {
 			s.found = i
 			return s.vals[i], true
 		}
