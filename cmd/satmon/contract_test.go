@@ -360,24 +360,14 @@ func TestInterruptSummary(t *testing.T) {
 // A real Ctrl-C (SIGINT) on a satmon reading a live pipe prints the summary
 // and exits with the batch's code.
 func TestInterruptSignal(t *testing.T) {
-	cmd := exec.Command(os.Args[0], "check", "-")
-	cmd.Env = append(os.Environ(), "SATMON_RUN_MAIN=1")
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out, errb syncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdin, out, errb := startPiped(t, "check", "-")
 	defer stdin.Close()
 	io.WriteString(stdin, violationLog)
-	waitFor(t, &out, "violation") // satmon now drains its input
+	waitFor(t, out, "violation") // satmon now drains its input
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	err = cmd.Wait()
+	err := cmd.Wait()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != exitViolation {
 		t.Errorf("exit: %v, want code %d", err, exitViolation)
@@ -470,4 +460,23 @@ func TestNoProgressWhenPiped(t *testing.T) {
 	if errs != "" || strings.Count(out, "\n") != len(files) {
 		t.Errorf("stderr %q; %d lines for %d files", errs, strings.Count(out, "\n"), len(files))
 	}
+}
+
+// startPiped starts `satmon ARGS` in a child process (TestMain runs main
+// when SATMON_RUN_MAIN is set) reading a pipe, its output gathered in out
+// and errb.
+func startPiped(t *testing.T, args ...string) (cmd *exec.Cmd, stdin io.WriteCloser, out, errb *syncBuffer) {
+	t.Helper()
+	cmd = exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "SATMON_RUN_MAIN=1")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errb = &syncBuffer{}, &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stdin, out, errb
 }

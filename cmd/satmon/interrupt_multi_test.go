@@ -55,24 +55,14 @@ func TestInterruptManyObjectsSignal(t *testing.T) {
 		for _, format := range []string{"json", "text"} {
 			t.Run(tc.name+"/"+format, func(t *testing.T) {
 				t.Parallel()
-				cmd := exec.Command(os.Args[0], "check", "--format", format, "-")
-				cmd.Env = append(os.Environ(), "SATMON_RUN_MAIN=1")
-				stdin, err := cmd.StdinPipe()
-				if err != nil {
-					t.Fatal(err)
-				}
-				var out, errb syncBuffer
-				cmd.Stdout, cmd.Stderr = &out, &errb
-				if err := cmd.Start(); err != nil {
-					t.Fatal(err)
-				}
+				cmd, stdin, out, errb := startPiped(t, "check", "--format", format, "-")
 				defer stdin.Close()
 				io.WriteString(stdin, tc.log)
-				waitFor(t, &out, "violation") // the bad object's, as it is proven
+				waitFor(t, out, "violation") // the bad object's, as it is proven
 				if err := cmd.Process.Signal(os.Interrupt); err != nil {
 					t.Fatal(err)
 				}
-				err = cmd.Wait()
+				err := cmd.Wait()
 				var ee *exec.ExitError
 				if !errors.As(err, &ee) || ee.ExitCode() != exitViolation {
 					t.Errorf("exit: %v, want code %d; stdout %q stderr %q", err, exitViolation, out.String(), errb.String())

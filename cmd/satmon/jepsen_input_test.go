@@ -290,21 +290,11 @@ func TestCheckLivePipeBadLine(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			cmd := exec.Command(os.Args[0], "check", "-")
-			cmd.Env = append(os.Environ(), "SATMON_RUN_MAIN=1")
-			stdin, err := cmd.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var out, errb syncBuffer
-			cmd.Stdout, cmd.Stderr = &out, &errb
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
+			cmd, stdin, out, errb := startPiped(t, "check", "-")
 			if _, err := stdin.Write([]byte(c.head + c.bad)); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, &errb, c.want) // the error is said at once
+			waitFor(t, errb, c.want) // the error is said at once
 			// Far more than a pipe's buffer: were satmon gone, a write
 			// would fail with EPIPE.
 			written := 0
@@ -316,7 +306,7 @@ func TestCheckLivePipeBadLine(t *testing.T) {
 				written += len(s)
 			}
 			stdin.Close()
-			err = cmd.Wait()
+			err := cmd.Wait()
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() != exitUsage {
 				t.Errorf("exit: %v, want code %d", err, exitUsage)
