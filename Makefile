@@ -58,7 +58,7 @@ tools:
 # Fuzz the log reader (FUZZTIME=2m by default).
 FUZZTIME ?= 2m
 fuzz:
-	$(GO) test ./monitor/logfmt -run XXX -fuzz FuzzReader -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/logfmt -run XXX -fuzz FuzzReader -fuzztime $(FUZZTIME)
 
 bench:
 	$(GO) test -run XXX -bench . -benchtime 1x ./...

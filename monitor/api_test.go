@@ -14,10 +14,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/internal/multi"
 	"github.com/satmon/satmon/internal/testutil"
 	"github.com/satmon/satmon/monitor"
-	"github.com/satmon/satmon/monitor/logfmt"
 )
 
 // The library's API names no internal type: no exported type is an alias

@@ -10,8 +10,8 @@ import (
 	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/internal/explain"
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/internal/multi"
-	"github.com/satmon/satmon/monitor/logfmt"
 )
 
 // The checker reports in the CLI's terms (docs/output.md: ids as strings,

@@ -5,9 +5,9 @@ import (
 	"errors"
 
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/internal/multi"
 	"github.com/satmon/satmon/internal/record"
-	"github.com/satmon/satmon/monitor/logfmt"
 )
 
 // recorder is internal/record's recorder writing into a pipe that never

@@ -21,8 +21,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/internal/progress"
-	"github.com/satmon/satmon/monitor/logfmt"
 )
 
 func init() {

@@ -16,8 +16,8 @@ import (
 
 	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/monitor/kafka"
-	"github.com/satmon/satmon/monitor/logfmt"
 )
 
 func init() {

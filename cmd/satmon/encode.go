@@ -12,7 +12,7 @@ import (
 
 	"github.com/satmon/satmon/encode"
 	"github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor/logfmt"
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/theory"
 )
 

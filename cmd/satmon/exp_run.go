@@ -16,8 +16,8 @@ import (
 
 	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/internal/progress"
-	"github.com/satmon/satmon/monitor/logfmt"
 )
 
 // expHistory is one input of an experiment: its name (a path relative to

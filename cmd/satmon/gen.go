@@ -12,7 +12,7 @@ import (
 	"github.com/satmon/satmon/internal/gen"
 	"github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/impls"
-	"github.com/satmon/satmon/monitor/logfmt"
+	"github.com/satmon/satmon/internal/logfmt"
 )
 
 func init() {

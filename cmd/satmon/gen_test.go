@@ -10,7 +10,7 @@ import (
 
 	"github.com/satmon/satmon/internal/gen"
 	"github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor/logfmt"
+	"github.com/satmon/satmon/internal/logfmt"
 )
 
 func runCmd(args ...string) (code int, stdout, stderr string) {

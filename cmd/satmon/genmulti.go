@@ -11,7 +11,7 @@ import (
 
 	"github.com/satmon/satmon/internal/gen"
 	"github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor/logfmt"
+	"github.com/satmon/satmon/internal/logfmt"
 )
 
 // genMultiFlags are gen's flags for logs of many objects.

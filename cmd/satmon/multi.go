@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor/logfmt"
+	"github.com/satmon/satmon/internal/logfmt"
 )
 
 // multiFlags are check's flags for logs of many objects and foreign

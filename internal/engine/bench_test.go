@@ -10,9 +10,9 @@ import (
 
 	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/internal/testutil"
 	"github.com/satmon/satmon/internal/z"
-	"github.com/satmon/satmon/monitor/logfmt"
 )
 
 // BenchmarkSaturateSyncStack checks the ten sync-stack histories (about

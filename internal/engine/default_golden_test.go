@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/internal/testhist"
 	"github.com/satmon/satmon/internal/testutil"
-	"github.com/satmon/satmon/monitor/logfmt"
 )
 
 // The default variant on the logs of testdata/ and the paper histories

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/internal/testutil"
-	"github.com/satmon/satmon/monitor/logfmt"
 )
 
 var enumC = Options{Algorithm: Enumerate, Completion: true}

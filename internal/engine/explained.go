@@ -5,7 +5,7 @@ import (
 
 	"github.com/satmon/satmon/encode"
 	h "github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor/logfmt"
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/saturate"
 	"github.com/satmon/satmon/theory"
 )

@@ -8,7 +8,7 @@ import (
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/saturate"
 
-	"github.com/satmon/satmon/monitor/logfmt"
+	"github.com/satmon/satmon/internal/logfmt"
 )
 
 // tuning holds knobs that only tests and benchmarks turn, out of the

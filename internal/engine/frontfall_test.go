@@ -10,7 +10,7 @@ import (
 
 	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor/logfmt"
+	"github.com/satmon/satmon/internal/logfmt"
 )
 
 // jepsenHistory is the history of a generated Jepsen register log; its

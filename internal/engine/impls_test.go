@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/satmon/satmon/internal/impls"
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/internal/testhist"
 	"github.com/satmon/satmon/internal/testutil"
-	"github.com/satmon/satmon/monitor/logfmt"
 )
 
 // Logs of real runs of the faulty implementations (testdata/impls, each

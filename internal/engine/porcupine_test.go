@@ -10,11 +10,11 @@ import (
 
 	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/internal/oracle"
 	"github.com/satmon/satmon/internal/seqmodel"
 	"github.com/satmon/satmon/internal/testhist"
 	"github.com/satmon/satmon/internal/testutil"
-	"github.com/satmon/satmon/monitor/logfmt"
 )
 
 // Porcupine as a second, independent exact oracle. On random histories of

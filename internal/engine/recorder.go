@@ -5,8 +5,8 @@ import (
 
 	h "github.com/satmon/satmon/internal/history"
 
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/internal/record"
-	"github.com/satmon/satmon/monitor/logfmt"
 )
 
 // Recorder is a record.Recorder whose log a monitor checks while the

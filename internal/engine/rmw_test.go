@@ -7,9 +7,9 @@ import (
 
 	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/internal/seqmodel"
 	"github.com/satmon/satmon/internal/testhist"
-	"github.com/satmon/satmon/monitor/logfmt"
 )
 
 // rmwHistory draws a small history of the compare-and-set or string

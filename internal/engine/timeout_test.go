@@ -11,7 +11,7 @@ import (
 
 	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor/logfmt"
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/theory"
 )
 

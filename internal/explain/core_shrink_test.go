@@ -10,8 +10,8 @@ import (
 
 	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/internal/testutil"
-	"github.com/satmon/satmon/monitor/logfmt"
 	"github.com/satmon/satmon/theory"
 )
 

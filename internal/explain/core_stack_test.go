@@ -9,8 +9,8 @@ import (
 	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/internal/testutil"
-	"github.com/satmon/satmon/monitor/logfmt"
 )
 
 // A stack that pops an element out of order, its push hundreds of

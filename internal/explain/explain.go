@@ -9,7 +9,7 @@ import (
 	"github.com/satmon/satmon/internal/engine"
 
 	h "github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor/logfmt"
+	"github.com/satmon/satmon/internal/logfmt"
 )
 
 // Explanation is what CheckLogExplain learned beyond the verdict: the

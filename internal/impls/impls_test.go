@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/internal/seqmodel"
-	"github.com/satmon/satmon/monitor/logfmt"
 )
 
 var faultyNames = []string{"kfifo", "lossyregister", "overadmitsem", "racylock", "racyset", "randomdequeue", "treiber-aba"}

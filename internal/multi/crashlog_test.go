@@ -12,7 +12,7 @@ import (
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/testhist"
 
-	"github.com/satmon/satmon/monitor/logfmt"
+	"github.com/satmon/satmon/internal/logfmt"
 )
 
 // checkCrashLog checks a native log with CheckLog and with CheckMulti,

@@ -11,9 +11,9 @@ import (
 	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/internal/testhist"
 	"github.com/satmon/satmon/internal/testutil"
-	"github.com/satmon/satmon/monitor/logfmt"
 )
 
 // TestFiniteMultiAgrees checks that a log of many objects, each monitor

@@ -10,8 +10,8 @@ import (
 
 	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/internal/gen"
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/internal/testhist"
-	"github.com/satmon/satmon/monitor/logfmt"
 )
 
 // Every history of ../shared/data/jepsen-etcd and porcupine-kv gets its

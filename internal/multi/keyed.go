@@ -11,7 +11,7 @@ import (
 	"github.com/satmon/satmon/internal/engine"
 
 	h "github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor/logfmt"
+	"github.com/satmon/satmon/internal/logfmt"
 )
 
 // KeyedOperation is an Operation on one of many objects, named by Key: a

@@ -17,7 +17,7 @@ import (
 	"github.com/satmon/satmon/internal/explain"
 
 	h "github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor/logfmt"
+	"github.com/satmon/satmon/internal/logfmt"
 )
 
 // Linearizability is local (Herlihy and Wing): a history is linearizable

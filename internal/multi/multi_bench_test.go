@@ -12,7 +12,7 @@ import (
 	"github.com/satmon/satmon/internal/testutil"
 
 	"github.com/satmon/satmon/internal/gen"
-	"github.com/satmon/satmon/monitor/logfmt"
+	"github.com/satmon/satmon/internal/logfmt"
 )
 
 // multiLog is a generated log of n objects of every kind, 64 under way at

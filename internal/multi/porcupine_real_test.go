@@ -19,7 +19,7 @@ import (
 	"github.com/satmon/satmon/internal/testhist"
 
 	"github.com/anishathalye/porcupine"
-	"github.com/satmon/satmon/monitor/logfmt"
+	"github.com/satmon/satmon/internal/logfmt"
 )
 
 // The Jepsen etcd and key-value histories of ../shared/data come from

@@ -23,7 +23,7 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/satmon/satmon/internal/gen"
-	"github.com/satmon/satmon/monitor/logfmt"
+	"github.com/satmon/satmon/internal/logfmt"
 )
 
 // BenchmarkRegisterTable prints satmon (the default variant, and -a

@@ -8,7 +8,7 @@ import (
 	"github.com/satmon/satmon/internal/engine"
 
 	h "github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor/logfmt"
+	"github.com/satmon/satmon/internal/logfmt"
 )
 
 // Stream checks a log of many objects one event at a time, on the

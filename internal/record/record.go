@@ -18,7 +18,7 @@ import (
 	"sync/atomic"
 
 	"github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor/logfmt"
+	"github.com/satmon/satmon/internal/logfmt"
 )
 
 // DefaultBuffer is the number of actions a Recorder holds before it has

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor/logfmt"
+	"github.com/satmon/satmon/internal/logfmt"
 )
 
 func read(t *testing.T, log []byte) *history.History {

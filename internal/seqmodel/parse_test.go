@@ -10,7 +10,7 @@ import (
 )
 
 // parseLog reads the canonical log format, just enough for test inputs;
-// the real reader lives in monitor/logfmt and is not this package's
+// the real reader lives in internal/logfmt and is not this package's
 // concern (nor a dependency the oracle should have).
 func parseLog(t testing.TB, text string) *history.History {
 	t.Helper()

@@ -8,8 +8,8 @@ import (
 
 	h "github.com/satmon/satmon/internal/history"
 
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/internal/testutil"
-	"github.com/satmon/satmon/monitor/logfmt"
 )
 
 // RealFile is one history of a data set, read into memory.

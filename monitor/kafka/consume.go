@@ -33,7 +33,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor/logfmt"
+	"github.com/satmon/satmon/internal/logfmt"
 )
 
 // Config configures Consume.

@@ -22,8 +22,8 @@ import (
 
 	"github.com/satmon/satmon/internal/gen"
 	"github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/internal/testutil"
-	"github.com/satmon/satmon/monitor/logfmt"
 )
 
 // faultSetup sizes one run of the fault scenario.

@@ -4,11 +4,11 @@ import (
 	"io"
 
 	"github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/monitor/logfmt"
+	"github.com/satmon/satmon/internal/logfmt"
 )
 
 // parser turns record values, one line each, into events with the log
-// reader of monitor/logfmt, so that the records mean exactly what the
+// reader of internal/logfmt, so that the records mean exactly what the
 // same lines mean in a file. The reader pulls from an io.Reader on a
 // goroutine of its own; feed hands it one line and collects the events
 // that line made. The reader asks for more input only once it has

@@ -9,8 +9,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/monitor"
-	"github.com/satmon/satmon/monitor/logfmt"
 	"github.com/satmon/satmon/monitor/record"
 )
 
