@@ -41,7 +41,7 @@ import (
 // the table always finishes. The checkers run one after another, row by
 // row, in the same run.
 //
-//	SATMON_BENCH_REGISTER=1 go test ./monitor -run '^$' -bench RegisterTable -benchtime 1x -timeout 0
+//	SATMON_BENCH_REGISTER=1 go test ./internal/multi -run '^$' -bench RegisterTable -benchtime 1x -timeout 0
 //
 // (make bench-register). The time limit is on the wall clock. Without SATMON_BENCH_REGISTER it is skipped, so
 // that make bench stays short.
