@@ -110,13 +110,25 @@ const batchSize = 1024
 // object's violation is proven. A malformed log yields a positioned
 // error and verdict Error; the results of what was read are kept.
 func CheckMulti(ctx context.Context, r io.Reader, f logfmt.Format, lo logfmt.Options, opt MultiOptions, onViolation func(ObjectResult)) (LogResult, error) {
-	br, ok := r.(*bufio.Reader)
-	if !ok {
-		br = bufio.NewReaderSize(r, 64<<10)
+	// The hook goes under the buffer the source reads through: every read
+	// of r may block. A caller's *bufio.Reader may hold bytes already
+	// (what it peeked at), and stays the first buffer; any other reader
+	// gets one buffer, no larger than what it holds when it says (Len: a
+	// history in memory).
+	var in io.Reader
+	hr := &hookReader{r: r}
+	if br, ok := r.(*bufio.Reader); ok {
+		hr.br = br
+		in = hr
+	} else {
+		size := 64 << 10
+		if l, ok := r.(interface{ Len() int }); ok && l.Len() < size {
+			size = l.Len() + 1
+		}
+		in = bufio.NewReaderSize(hr, size)
 	}
-	hr := &hookReader{r: br}
 	lo.Abandons = true // the exact register check forgets crashed operations
-	src, err := logfmt.NewSource(hr, f, lo)
+	src, err := logfmt.NewSource(in, f, lo)
 	if err != nil {
 		return LogResult{Result: engine.Result{File: lo.Name, Algorithm: opt.Name(), Verdict: engine.Error, Error: err.Error()}}, err
 	}
@@ -128,17 +140,19 @@ func CheckSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 	return checkSource(ctx, src, name, opt, onViolation, nil)
 }
 
-// hookReader calls before ahead of every read that may block, when its
-// buffer is empty: the dispatcher flushes its partial batches there, so
-// that on a live pipe no event waits for more input, while a file is
-// handed out in large batches.
+// hookReader calls before ahead of every read of r that may block: the
+// dispatcher flushes its partial batches there, so that on a live pipe no
+// event waits for more input, while a file is handed out in large
+// batches. When r is a *bufio.Reader (br), a read it serves from its
+// buffer does not block.
 type hookReader struct {
-	r      *bufio.Reader
+	r      io.Reader
+	br     *bufio.Reader
 	before func()
 }
 
 func (hr *hookReader) Read(p []byte) (int, error) {
-	if hr.before != nil && hr.r.Buffered() == 0 {
+	if hr.before != nil && (hr.br == nil || hr.br.Buffered() == 0) {
 		hr.before()
 	}
 	return hr.r.Read(p)
