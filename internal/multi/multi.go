@@ -190,6 +190,12 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 		}
 	}
 	var live, maxLive atomic.Int64
+	// One worker checks on the reader's goroutine, each event as it is
+	// read: handing batches to a goroutine of its own costs more CPU (the
+	// channel, the scheduler waking one side for the other) than it
+	// saves by reading while checking, and a violation is still
+	// reported at the event that proves it.
+	inline := n == 1
 	free := make(chan []logfmt.Event, 4*n)
 	shards := make([]*shard, n)
 	var wg sync.WaitGroup
@@ -200,6 +206,9 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 			s.parkAfter = opt.parkAfter
 		}
 		shards[i] = s
+		if inline {
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -254,6 +263,10 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 		if ev.Kind == h.Call {
 			res.Operations++
 		}
+		if inline {
+			shards[0].step(&ev)
+			continue
+		}
 		i := shardOf(ev.Object.Name, n)
 		batches[i] = append(batches[i], ev)
 		if len(batches[i]) >= batchSize {
@@ -266,6 +279,9 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 	flushAll()
 	for _, s := range shards {
 		close(s.in)
+	}
+	if inline {
+		shards[0].run() // its input is closed: the end of the log
 	}
 	wg.Wait()
 
