@@ -55,6 +55,10 @@ func TestJSONRecordsDocumented(t *testing.T) {
 	jepsen := writeTemp(t, "jepsen.log", jepsenViol)
 	jepsenOK := writeTemp(t, "jepsenok.log", "INFO  jepsen.core - starting\n"+strings.ReplaceAll(jepsenViol, "read\t2", "read\t1"))
 	ednKV := writeTemp(t, "kv.edn", "[{:process 0, :type :invoke, :f :put, :key \"1\", :value \"a\"}\n {:process 0, :type :ok, :f :put, :key \"1\", :value \"a\"}\n {:process 1, :type :invoke, :f :get, :key \"1\", :value nil}\n {:process 1, :type :ok, :f :get, :key \"1\", :value \"b\"}]\n")
+	// A queue filled and emptied 20 times in turn: its monitor is dropped
+	// (a restart) at the first point it is empty after 64 steps.
+	longMany := writeTemp(t, "longmany.log", "# @object q1 queue\n# @object q2 queue\n"+
+		strings.Repeat("[1] call q1.enqueue(a)\n[1] return\n[2] call q1.dequeue\n[2] return a\n", 20)+"[3] call q2.dequeue\n[3] return x\n")
 	jsonKV := writeTemp(t, "kv.json", `{"process": 0, "type": "invoke", "f": "put", "key": "1", "value": "a"}`+"\n"+`{"process": 0, "type": "ok", "f": "put", "key": "1", "value": "a"}`+"\n")
 	runs := [][]string{
 		{"-v", ok, viol, bad, filepath.Join(t.TempDir(), "missing.log")},
@@ -62,7 +66,7 @@ func TestJSONRecordsDocumented(t *testing.T) {
 		{"--explain", viol, many},
 		{"--explain", "-a", "symbolic", ok},
 		{"-v", many, manyOK, badMany},
-		{"-v", jepsen, jepsenOK, ednKV, jsonKV},
+		{"-v", jepsen, jepsenOK, ednKV, jsonKV, longMany},
 	}
 	seen := map[string]bool{}
 	check := func(where string, m map[string]any, kind string) {

@@ -393,29 +393,49 @@ func describeForm(t string) string {
 // must be a keyword; the values of the fields satmon uses are read by the
 // EDN library, the others (:time, :index, :error, ...) only skipped.
 func ednEvent(elems []ednForm, whole string) (rawEvent, error) {
+	at := ednFieldPos(elems)
+	// Most events are maps of keywords to plain values, read without the
+	// library (fastFields) as it reads them (ednEventLibrary).
+	var fields eventMap
+	if fastFields(elems, &fields) {
+		ev, err := eventFields(&fields)
+		ev.at = at
+		return ev, err
+	}
+	return ednEventLibrary(elems, whole, at)
+}
+
+// ednFieldPos is where the values of an event's fields are.
+func ednFieldPos(elems []ednForm) fieldPos {
 	var at fieldPos
 	for i := 0; i+1 < len(elems); i += 2 {
-		if f, ok := fieldIndex[strings.TrimPrefix(elems[i].text, ":")]; ok && elems[i].text[0] == ':' {
+		if f, ok := fieldOf(strings.TrimPrefix(elems[i].text, ":")); ok && elems[i].text[0] == ':' {
 			at[f] = elems[i+1].at
 		}
 	}
-	// The whole map at once, by one decoder: most events are well formed.
-	if v, err := decodeEDN(whole); err == nil {
-		if m, ok := v.(map[any]any); ok {
-			fields := make(map[string]any, nFields)
+	return at
+}
+
+// ednEventLibrary reads an event as ednEvent does, by the EDN library: the
+// whole map at once, by one decoder, since most events are well formed;
+// else element by element. at is where its fields are.
+func ednEventLibrary(elems []ednForm, whole string, at fieldPos) (rawEvent, error) {
+	if v, err := decodeEDNLibrary(whole); err == nil {
+		if m, isMap := v.(map[any]any); isMap {
+			var fields eventMap
 			good := true
 			for k, x := range m {
-				kw, ok := k.(edn.Keyword)
-				if !ok {
+				kw, isKw := k.(edn.Keyword)
+				if !isKw {
 					good = false // the element by element reading words it
 					break
 				}
-				if _, used := fieldIndex[string(kw)]; used {
-					fields[string(kw)] = normalize(x)
+				if f, used := fieldOf(string(kw)); used {
+					fields[f] = normalize(x)
 				}
 			}
 			if good {
-				ev, err := eventFields(fields)
+				ev, err := eventFields(&fields)
 				ev.at = at
 				return ev, err
 			}
@@ -428,7 +448,8 @@ func ednEvent(elems []ednForm, whole string) (rawEvent, error) {
 // error at the element it is about, and so that a field satmon does not
 // use cannot make the event unreadable.
 func ednEventByElement(elems []ednForm) (rawEvent, error) {
-	m := map[string]any{}
+	var m eventMap
+	var seen [nFields]bool
 	var at fieldPos
 	var valueErr error // the first value that could not be read
 	for i := 0; i < len(elems); i += 2 {
@@ -437,11 +458,11 @@ func ednEventByElement(elems []ednForm) (rawEvent, error) {
 		if !ok || name == "" || strings.ContainsAny(name, " \t\n") {
 			return rawEvent{}, &ednError{k.at, fmt.Sprintf("event map key %s is not a keyword", describeForm(k.text))}
 		}
-		f, used := fieldIndex[name]
+		f, used := fieldOf(name)
 		if !used {
 			continue
 		}
-		if _, dup := m[name]; dup {
+		if seen[f] {
 			return rawEvent{}, &ednError{k.at, fmt.Sprintf("key :%s twice in one event map", name)}
 		}
 		x, err := decodeEDN(v.text)
@@ -451,13 +472,13 @@ func ednEventByElement(elems []ednForm) (rawEvent, error) {
 			}
 			continue
 		}
-		m[name] = x
+		m[f], seen[f] = x, true
 		at[f] = v.at
 	}
-	if valueErr != nil && !isNemesis(m["process"]) {
+	if valueErr != nil && !isNemesis(m[fProcess]) {
 		return rawEvent{}, valueErr
 	}
-	ev, err := eventFields(m)
+	ev, err := eventFields(&m)
 	ev.at = at
 	return ev, err
 }

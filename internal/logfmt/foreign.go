@@ -231,7 +231,30 @@ const (
 	nFields
 )
 
-var fieldIndex = map[string]int{"process": fProcess, "type": fType, "f": fF, "key": fKey, "value": fValue}
+// fieldNames are the fields' names, by index.
+var fieldNames = [nFields]string{fProcess: "process", fType: "type", fF: "f", fKey: "key", fValue: "value"}
+
+// fieldOf is the index of the field named name, if satmon reads it.
+func fieldOf(name string) (int, bool) {
+	switch name {
+	case "process":
+		return fProcess, true
+	case "type":
+		return fType, true
+	case "f":
+		return fF, true
+	case "key":
+		return fKey, true
+	case "value":
+		return fValue, true
+	}
+	return 0, false
+}
+
+// eventMap holds the values of an event's fields, by index; nil for a
+// field the event does not have (a field whose value is nil reads as
+// absent).
+type eventMap [nFields]any
 
 // fieldPos holds where each field's value starts; a zero pos is unknown.
 type fieldPos [nFields]pos
@@ -635,8 +658,12 @@ func parseJepsenLine(s string) (rawEvent, error) {
 		text     string
 		from, to int
 	}
-	var fs []field
-	for i := 0; i < len(s); {
+	// The fields up to the value's first are what is read: the rest of
+	// the line is the value. A line's fields mostly fit in fs's first
+	// array, on the stack.
+	fs := make([]field, 0, 16)
+	t := -1 // the type's field
+	for i := 0; i < len(s) && (t < 0 || len(fs) < t+3); {
 		i = skipSpace(s, i)
 		if i >= len(s) {
 			break
@@ -646,17 +673,13 @@ func parseJepsenLine(s string) (rawEvent, error) {
 			j++
 		}
 		fs = append(fs, field{s[i:j], i, j})
+		if t < 0 {
+			switch s[i:j] {
+			case ":invoke", ":ok", ":fail", ":info":
+				t = len(fs) - 1
+			}
+		}
 		i = j
-	}
-	t := -1
-	for k, f := range fs {
-		switch f.text {
-		case ":invoke", ":ok", ":fail", ":info":
-			t = k
-		}
-		if t >= 0 {
-			break
-		}
 	}
 	at := func(i int) *ednError { return &ednError{at: pos{0, fs[i].from + 1}} }
 	switch {
@@ -698,11 +721,17 @@ func parseJepsenLine(s string) (rawEvent, error) {
 
 var errMoreThanOne = errors.New("more than one value")
 
-// decodeEDN reads exactly one EDN value from s.
+// decodeEDN reads exactly one EDN value from s: by fastEDN when it can,
+// as the library would, else by the library.
 func decodeEDN(s string) (any, error) {
 	if v, ok := fastEDN(s); ok {
 		return v, nil
 	}
+	return decodeEDNLibrary(s)
+}
+
+// decodeEDNLibrary reads exactly one EDN value from s by the EDN library.
+func decodeEDNLibrary(s string) (any, error) {
 	d := edn.NewDecoder(strings.NewReader(s))
 	var v any
 	if err := d.Decode(&v); err != nil {
@@ -764,7 +793,7 @@ func parseJSONLine(s string) (rawEvent, error) {
 	if tok != json.Delim('{') {
 		return rawEvent{}, &ednError{at: pos{0, 1}, msg: fmt.Sprintf("expected a JSON object {\"process\": …, \"type\": …, \"f\": …}, found %s", describeForm(s))}
 	}
-	m := map[string]any{}
+	var m eventMap
 	var at fieldPos
 	for d.More() {
 		koff := d.InputOffset()
@@ -782,8 +811,8 @@ func parseJSONLine(s string) (rawEvent, error) {
 		if err := d.Decode(&x); err != nil {
 			return bad(voff, err)
 		}
-		if f, ok := fieldIndex[k]; ok {
-			m[k] = jsonValue(x)
+		if f, ok := fieldOf(k); ok {
+			m[f] = jsonValue(x)
 			at[f] = pos{0, int(voff) + 1}
 		}
 	}
@@ -793,7 +822,7 @@ func parseJSONLine(s string) (rawEvent, error) {
 	if rest := strings.TrimSpace(s[d.InputOffset():]); rest != "" {
 		return rawEvent{}, &ednError{at: pos{0, int(d.InputOffset()) + 1 + len(s[d.InputOffset():]) - len(strings.TrimLeft(s[d.InputOffset():], " \t"))}, msg: "bad JSON event: more than one value on the line"}
 	}
-	ev, err := eventFields(m)
+	ev, err := eventFields(&m)
 	ev.at = at
 	return ev, err
 }
@@ -816,92 +845,51 @@ func jsonValue(v any) any {
 }
 
 // eventFields reads the fields of an event map, EDN or JSON.
-func eventFields(m map[string]any) (rawEvent, error) {
+func eventFields(m *eventMap) (rawEvent, error) {
 	var ev rawEvent
-	name := func(field string, required bool) (string, error) {
-		x, ok := m[field]
-		if !ok || x == nil {
+	// name reads a field that names something; a keyword keeps its
+	// colon when colon is set.
+	name := func(field int, required, colon bool) (string, error) {
+		x := m[field]
+		if x == nil {
 			if required {
-				return "", fmt.Errorf("event without :%s", field)
+				return "", fmt.Errorf("event without :%s", fieldNames[field])
 			}
 			return "", nil
 		}
 		switch y := x.(type) {
 		case keyword:
-			return ":" + string(y), nil
+			if colon {
+				return ":" + string(y), nil
+			}
+			return string(y), nil
 		case string:
-			return y, nil
+			if colon {
+				return y, nil
+			}
+			return strings.TrimPrefix(y, ":"), nil
 		case int64:
 			return strconv.FormatInt(y, 10), nil
 		}
-		return "", fieldErrorf(fieldIndex[field], ":%s must be a keyword, string or integer, found %s", field, (ednValue{x}).describe())
+		return "", fieldErrorf(field, ":%s must be a keyword, string or integer, found %s", fieldNames[field], (ednValue{x}).describe())
 	}
 	var err error
-	if ev.process, err = name("process", true); err != nil {
+	if ev.process, err = name(fProcess, true, true); err != nil {
 		return ev, err
 	}
-	if ev.typ, err = name("type", true); err != nil {
+	// An event's type and operation are read without their colon.
+	if ev.typ, err = name(fType, true, false); err != nil {
 		return ev, err
 	}
-	if ev.f, err = name("f", true); err != nil {
+	if ev.f, err = name(fF, true, false); err != nil {
 		return ev, err
 	}
-	ev.typ = strings.TrimPrefix(ev.typ, ":")
-	ev.f = strings.TrimPrefix(ev.f, ":")
-	if k, ok := m["key"]; ok && k != nil {
-		if ev.key, err = name("key", true); err != nil {
+	if m[fKey] != nil {
+		if ev.key, err = name(fKey, true, true); err != nil {
 			return ev, err
 		}
 		ev.hasKey = true
 	}
-	ev.value = ednValue{m["value"]}
+	ev.value = ednValue{m[fValue]}
 	return ev, nil
-}
-
-// fastEDN decodes, without the EDN decoder, the values most Jepsen lines
-// carry: nil, an integer, or a vector of those separated by single
-// spaces, as the decoder would (TestFastEDN); ok is false for anything
-// else. Building a decoder for each line was most of what reading a
-// Jepsen log cost.
-func fastEDN(s string) (v any, ok bool) {
-	if v, ok := fastAtom(s); ok {
-		return v, true
-	}
-	if len(s) < 3 || s[0] != '[' || s[len(s)-1] != ']' {
-		return nil, false
-	}
-	var out []any
-	for _, f := range strings.Split(s[1:len(s)-1], " ") {
-		a, ok := fastAtom(f)
-		if !ok {
-			return nil, false
-		}
-		out = append(out, a)
-	}
-	return out, true
-}
-
-// fastAtom decodes nil or a decimal integer of at most 18 digits without
-// leading zeros.
-func fastAtom(s string) (any, bool) {
-	if s == "nil" {
-		return nil, true
-	}
-	d := s
-	if len(d) > 0 && d[0] == '-' {
-		d = d[1:]
-	}
-	if len(d) == 0 || len(d) > 18 || d[0] == '0' && len(d) > 1 {
-		return nil, false
-	}
-	for i := 0; i < len(d); i++ {
-		if d[i] < '0' || d[i] > '9' {
-			return nil, false
-		}
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return nil, false
-	}
-	return n, true
 }

@@ -3,6 +3,7 @@ package multi
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -50,6 +51,9 @@ type MultiOptions struct {
 
 	// parkAfter, for tests: overrides defaultParkAfter when positive.
 	parkAfter int
+	// dropAfter, for tests: overrides defaultDropAfter when positive (1:
+	// every monitor is dropped at once where it may be).
+	dropAfter int
 }
 
 // ObjectResult is the verdict on one object of a log. ViolationStep
@@ -110,13 +114,25 @@ const batchSize = 1024
 // object's violation is proven. A malformed log yields a positioned
 // error and verdict Error; the results of what was read are kept.
 func CheckMulti(ctx context.Context, r io.Reader, f logfmt.Format, lo logfmt.Options, opt MultiOptions, onViolation func(ObjectResult)) (LogResult, error) {
-	br, ok := r.(*bufio.Reader)
-	if !ok {
-		br = bufio.NewReaderSize(r, 64<<10)
+	// The hook goes under the buffer the source reads through: every read
+	// of r may block. A caller's *bufio.Reader may hold bytes already
+	// (what it peeked at), and stays the first buffer; any other reader
+	// gets one buffer, no larger than what it holds when it says (Len: a
+	// history in memory).
+	var in io.Reader
+	hr := &hookReader{r: r}
+	if br, ok := r.(*bufio.Reader); ok {
+		hr.br = br
+		in = hr
+	} else {
+		size := 64 << 10
+		if l, ok := r.(interface{ Len() int }); ok && l.Len() < size {
+			size = l.Len() + 1
+		}
+		in = bufio.NewReaderSize(hr, size)
 	}
-	hr := &hookReader{r: br}
 	lo.Abandons = true // the exact register check forgets crashed operations
-	src, err := logfmt.NewSource(hr, f, lo)
+	src, err := logfmt.NewSource(in, f, lo)
 	if err != nil {
 		return LogResult{Result: engine.Result{File: lo.Name, Algorithm: opt.Name(), Verdict: engine.Error, Error: err.Error()}}, err
 	}
@@ -128,17 +144,19 @@ func CheckSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 	return checkSource(ctx, src, name, opt, onViolation, nil)
 }
 
-// hookReader calls before ahead of every read that may block, when its
-// buffer is empty: the dispatcher flushes its partial batches there, so
-// that on a live pipe no event waits for more input, while a file is
-// handed out in large batches.
+// hookReader calls before ahead of every read of r that may block: the
+// dispatcher flushes its partial batches there, so that on a live pipe no
+// event waits for more input, while a file is handed out in large
+// batches. When r is a *bufio.Reader (br), a read it serves from its
+// buffer does not block.
 type hookReader struct {
-	r      *bufio.Reader
+	r      io.Reader
+	br     *bufio.Reader
 	before func()
 }
 
 func (hr *hookReader) Read(p []byte) (int, error) {
-	if hr.before != nil && hr.r.Buffered() == 0 {
+	if hr.before != nil && (hr.br == nil || hr.br.Buffered() == 0) {
 		hr.before()
 	}
 	return hr.r.Read(p)
@@ -176,6 +194,12 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 		}
 	}
 	var live, maxLive atomic.Int64
+	// One worker checks on the reader's goroutine, each event as it is
+	// read: handing batches to a goroutine of its own costs more CPU (the
+	// channel, the scheduler waking one side for the other) than it
+	// saves by reading while checking, and a violation is still
+	// reported at the event that proves it.
+	inline := n == 1
 	free := make(chan []logfmt.Event, 4*n)
 	shards := make([]*shard, n)
 	var wg sync.WaitGroup
@@ -185,7 +209,11 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 		if opt.parkAfter > 0 {
 			s.parkAfter = opt.parkAfter
 		}
+		s.dropAfter = cmp.Or(opt.dropAfter, defaultDropAfter)
 		shards[i] = s
+		if inline {
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -240,6 +268,10 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 		if ev.Kind == h.Call {
 			res.Operations++
 		}
+		if inline {
+			shards[0].step(&ev)
+			continue
+		}
 		i := shardOf(ev.Object.Name, n)
 		batches[i] = append(batches[i], ev)
 		if len(batches[i]) >= batchSize {
@@ -252,6 +284,9 @@ func checkSource(ctx context.Context, src logfmt.Source, name string, opt MultiO
 	flushAll()
 	for _, s := range shards {
 		close(s.in)
+	}
+	if inline {
+		shards[0].run() // its input is closed: the end of the log
 	}
 	wg.Wait()
 
@@ -372,6 +407,9 @@ type shard struct {
 	head    int
 	// parkAfter is how many events an idle object waits to be parked.
 	parkAfter int
+	// dropAfter is how many steps a monitor takes before it is dropped
+	// where it may be (defaultDropAfter).
+	dropAfter int
 }
 
 // objState is what a worker holds for one object. Once the object is idle
@@ -416,6 +454,13 @@ type objState struct {
 	noPark    bool  // acts outgrew parkMax: the monitor stays until dropped
 	seqs      []int // MultiOptions.Finite: the log's event of each step of mon
 	touched   int   // the shard's tick of the object's last event
+	// since counts the steps of the monitor since it started from a
+	// known state; canDrop says that after the object's last event its
+	// state is known, dropTo (IdleState.Droppable), and the monitor was
+	// kept (defaultDropAfter).
+	since   int
+	canDrop bool
+	dropTo  string
 }
 
 // parkMax is the most actions a parked object keeps for its replay; an
@@ -490,6 +535,7 @@ func (s *shard) step(ev *logfmt.Event) {
 		s.objs[ev.Object.Name] = st
 	}
 	st.touched = s.tick
+	st.canDrop = false
 	if st.done {
 		return
 	}
@@ -528,6 +574,7 @@ func (s *shard) step(ev *logfmt.Event) {
 		}
 	}
 	viol, err := st.mon.Step(ev.Action)
+	st.since++
 	if err != nil {
 		s.release(st)
 		st.fail(fmt.Errorf("%s:%d: object %s: %w", s.file, ev.Line, st.decl.Label(), err))
@@ -560,19 +607,14 @@ func (s *shard) step(ev *logfmt.Event) {
 		st.done, st.acts, st.nacts = true, nil, 0
 	case !s.keep:
 		if p, ok := st.idle.Droppable(st.decl.Kind, st.param); ok {
-			if s.finite && s.settle(st) {
+			if st.since >= s.dropAfter {
+				s.drop(st, p)
 				break
 			}
-			s.release(st)
-			if k := st.decl.Kind; k == h.CASRegister || k == h.StringRegister {
-				st.init, st.hasInit = h.Value(p), true
-			} else {
-				st.param = p
-			}
-			st.idle.Reset(st.decl.Kind, p)
-			st.acts, st.nacts, st.noPark = nil, 0, false
-			st.res.Restarts++
-			s.dropped++
+			// A young monitor is kept: restarting it would cost more
+			// than what it remembers. Dropped if it stays idle.
+			st.dropTo, st.canDrop = p, true
+			s.idleQ = append(s.idleQ, idleEntry{st, s.tick})
 		} else if st.idle.Open == 0 && !st.noPark && !s.finite {
 			s.idleQ = append(s.idleQ, idleEntry{st, s.tick})
 		}
@@ -580,11 +622,38 @@ func (s *shard) step(ev *logfmt.Event) {
 	s.parkOld()
 }
 
+// drop releases st's monitor at a point where the object is in the
+// known state p (engine.IdleState): the next monitor starts from p.
+func (s *shard) drop(st *objState, p string) {
+	if s.finite && s.settle(st) {
+		return
+	}
+	s.release(st)
+	if k := st.decl.Kind; k == h.CASRegister || k == h.StringRegister {
+		st.init, st.hasInit = h.Value(p), true
+	} else {
+		st.param = p
+	}
+	st.idle.Reset(st.decl.Kind, p)
+	st.acts, st.nacts, st.noPark = nil, 0, false
+	st.since, st.canDrop = 0, false
+	st.res.Restarts++
+	s.dropped++
+}
+
 // idleEntry is an object that went idle at tick at.
 type idleEntry struct {
 	st *objState
 	at int
 }
+
+// defaultDropAfter is how many steps a monitor takes before it is dropped
+// at the first point where its object's state is known (IdleState): a
+// younger one is kept, since restarting a monitor (a new one, its first
+// write) costs more than stepping on, and dropped only if its object then
+// stays idle for parkAfter events. A monitor whose window grows with its
+// history is still restarted every few dozen steps.
+const defaultDropAfter = 64
 
 // defaultParkAfter is how many of its shard's events an idle object
 // waits before it is parked: an object under way, whose next action comes
@@ -597,7 +666,11 @@ func (s *shard) parkOld() {
 		e := s.idleQ[s.head]
 		s.idleQ[s.head] = idleEntry{}
 		s.head++
-		if st := e.st; st.touched == e.at && st.mon != nil && !st.done {
+		if st := e.st; st.touched == e.at && st.mon != nil && !st.done && st.canDrop {
+			s.drop(st, st.dropTo) // idle in a known state: cheaper than parked
+			continue
+		}
+		if st := e.st; st.touched == e.at && st.mon != nil && !st.done && !s.finite {
 			st.parkedRes = st.mon.Result()
 			st.mon = nil
 			st.acts = bytes.Clone(st.acts) // without the slack of appends

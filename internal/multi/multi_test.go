@@ -103,7 +103,7 @@ func TestLocalityDifferential(t *testing.T) {
 		objects += k
 		text := interleaveLog(rng, objs)
 		workers := 1 + i%3
-		got := checkText(t, text, MultiOptions{Options: enumC, Workers: workers, parkAfter: 1 + i%4})
+		got := checkText(t, text, MultiOptions{Options: enumC, Workers: workers, parkAfter: 1 + i%4, dropAfter: []int{1, 3, defaultDropAfter}[i/3%3]})
 		parked += got.Parked
 		if (got.Verdict == engine.Violation) != anyViolation || got.Verdict != engine.Violation && got.Verdict != engine.OK {
 			t.Fatalf("log %d: verdict %s, want violation=%v\n%s", i, got.Verdict, anyViolation, text)
@@ -175,7 +175,7 @@ func TestIdleObjectsDropped(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := string(b)
-	drop := checkText(t, text, MultiOptions{Options: engine.Options{Algorithm: engine.Saturate}, Workers: 2})
+	drop := checkText(t, text, MultiOptions{Options: engine.Options{Algorithm: engine.Saturate}, Workers: 2, dropAfter: 1})
 	keep := checkText(t, text, MultiOptions{Options: engine.Options{Algorithm: engine.Saturate}, Workers: 2, KeepIdle: true})
 	if drop.MaxLive > 40 || keep.MaxLive < 200 {
 		t.Errorf("most monitors alive: %d when dropping idle ones, %d when keeping all; want ≤ 40 and ≥ 200 (all but those a violation ended)", drop.MaxLive, keep.MaxLive)
@@ -249,7 +249,7 @@ func TestRegisterIdleRule(t *testing.T) {
 [6] call r.read
 [6] return 3
 `
-	res := checkText(t, log, MultiOptions{Options: enumC, Workers: 1})
+	res := checkText(t, log, MultiOptions{Options: enumC, Workers: 1, dropAfter: 1})
 	if res.Verdict != engine.OK {
 		t.Fatalf("verdict %s, want ok", res.Verdict)
 	}
@@ -259,7 +259,7 @@ func TestRegisterIdleRule(t *testing.T) {
 		t.Errorf("dropped %d times, want 2 (after write(3), after read ⇒ 3)", res.Dropped)
 	}
 	bad := strings.Replace(log, "[6] return 3", "[6] return 1", 1)
-	res = checkText(t, bad, MultiOptions{Options: enumC, Workers: 1})
+	res = checkText(t, bad, MultiOptions{Options: enumC, Workers: 1, dropAfter: 1})
 	if res.Verdict != engine.Violation || res.ViolationLine != 13 {
 		t.Fatalf("verdict %s at line %d, want violation at 13", res.Verdict, res.ViolationLine)
 	}
@@ -331,7 +331,7 @@ func TestRMWRegisterDrops(t *testing.T) {
 		}
 		other := testhist.RandomHistory(rng, h.Queue, 5)
 		text := interleaveLog(rng, []namedHist{{"r", hist}, {"q", other}})
-		got := checkText(t, text, MultiOptions{Options: exact, Workers: 1 + i%2, parkAfter: 1 + i%3})
+		got := checkText(t, text, MultiOptions{Options: exact, Workers: 1 + i%2, parkAfter: 1 + i%3, dropAfter: []int{1, 1, 1, 9}[i/6%4]})
 		if got.Verdict == engine.Timeout {
 			slow++
 			continue
@@ -380,7 +380,7 @@ func TestStringRegisterIdleRule(t *testing.T) {
 [6] call k.get
 [6] return ab
 `
-	res := checkText(t, log, MultiOptions{Options: enumC, Workers: 1})
+	res := checkText(t, log, MultiOptions{Options: enumC, Workers: 1, dropAfter: 1})
 	if res.Verdict != engine.OK {
 		t.Fatalf("verdict %s, want ok", res.Verdict)
 	}
@@ -391,7 +391,7 @@ func TestStringRegisterIdleRule(t *testing.T) {
 		t.Errorf("dropped %d times, %d seeded; want 3 and 2 (after put(a), append(b) and get ⇒ ab)", res.Dropped, res.seeded)
 	}
 	bad := strings.Replace(log, "[6] return ab", "[6] return ba", 1)
-	res = checkText(t, bad, MultiOptions{Options: enumC, Workers: 1})
+	res = checkText(t, bad, MultiOptions{Options: enumC, Workers: 1, dropAfter: 1})
 	if res.Verdict != engine.Violation || res.ViolationLine != 13 || *res.ViolationStep != 12 {
 		t.Fatalf("verdict %s at line %d, step %v, want violation at line 13, step 12", res.Verdict, res.ViolationLine, deref(res.ViolationStep))
 	}

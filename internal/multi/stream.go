@@ -12,10 +12,10 @@ import (
 )
 
 // Stream checks a log of many objects one event at a time, on the
-// caller's goroutine, exactly as one worker of CheckMulti does: each
-// object has its own monitor, dropped at every point where the object is
-// idle in a known state (idleState) and parked when idle in an unknown
-// one. It exists for readers that are not an io.Reader — a consumer of a
+// caller's goroutine, as one worker of CheckMulti does: each object has
+// its own monitor, dropped at every point where the object is idle in a
+// known state (idleState; CheckMulti keeps a young monitor there,
+// defaultDropAfter) and parked when idle in an unknown one. It exists for readers that are not an io.Reader — a consumer of a
 // partitioned, replayable log — and adds what such a reader needs to
 // restart from the middle of the log: Resume says, for each object,
 // whether it is at such a drop point and the state a fresh monitor takes
@@ -45,6 +45,9 @@ func NewStream(ctx context.Context, name string, opt MultiOptions, onViolation f
 	if opt.parkAfter > 0 {
 		s.parkAfter = opt.parkAfter
 	}
+	// Every drop point drops the monitor at once: Resume's checkpoints
+	// are the objects whose monitor was dropped last event.
+	s.dropAfter = 1
 	return &Stream{s: s}, nil
 }
 
