@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/satmon/satmon/internal/apiconf"
 	"github.com/satmon/satmon/internal/engine"
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/multi"
@@ -70,30 +71,28 @@ type Result struct {
 // Option chooses how a check runs.
 type Option func(*config)
 
-type config struct {
-	opt     engine.Options
-	param   string
-	explain bool
-}
+// config is internal/apiconf's, so that monitor/kafka can apply the
+// options too.
+type config = apiconf.Config
 
 // WithAlgorithm chooses the algorithm (default Saturate, with registers
 // decided by their exact frontier).
 func WithAlgorithm(a Algorithm) Option {
 	return func(c *config) {
-		c.opt = engine.Options{} // Saturate: the default variant (-r, the registers' frontier)
+		c.Opt = engine.Options{} // Saturate: the default variant (-r, the registers' frontier)
 		if a != Saturate {
-			c.opt.Algorithm = engine.Algorithm(a)
+			c.Opt.Algorithm = engine.Algorithm(a)
 		}
 	}
 }
 
 // WithParam gives the object's initial state: a register's value, a
 // semaphore's capacity.
-func WithParam(p string) Option { return func(c *config) { c.param = p } }
+func WithParam(p string) Option { return func(c *config) { c.Param = p } }
 
 // WithExplanation makes Check fill Result.Core and Result.Witness and
 // keep what Visualize draws. It costs memory in proportion to the history.
-func WithExplanation() Option { return func(c *config) { c.explain = true } }
+func WithExplanation() Option { return func(c *config) { c.Explain = true } }
 
 // Check checks a timestamped history of objects of kind obj. Operations
 // with keys are grouped by key, each key its own object: the history is
@@ -106,7 +105,7 @@ func Check(ctx context.Context, obj Object, ops []Operation, opts ...Option) (Re
 		kops[i] = multi.KeyedOperation{Key: o.Key, Operation: engine.Operation{ClientID: o.ClientID, Label: o.Label.internal(), Call: o.Call, Return: o.Return}}
 		keyed = keyed || o.Key != ""
 	}
-	lr, err := multi.CheckKeyed(ctx, h.Object(obj), c.param, kops, multi.MultiOptions{Options: c.opt, Explain: c.explain, Finite: true})
+	lr, err := multi.CheckKeyed(ctx, h.Object(obj), c.Param, kops, multi.MultiOptions{Options: c.Opt, Explain: c.Explain, Finite: true})
 	return fromLog(ctx, obj, lr, keyed, c, opIndex), err
 }
 
@@ -127,7 +126,7 @@ type Monitor struct {
 // done, its verdict is Timeout. It does not explain (WithExplanation).
 func NewMonitor(ctx context.Context, obj Object, opts ...Option) (*Monitor, error) {
 	c := configure(opts)
-	m, err := engine.NewContext(ctx, h.Object(obj), c.param, c.opt)
+	m, err := engine.NewContext(ctx, h.Object(obj), c.Param, c.Opt)
 	if err != nil {
 		return nil, err
 	}

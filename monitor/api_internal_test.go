@@ -89,7 +89,7 @@ func TestCheckAgreesWithEngine(t *testing.T) {
 				for i, o := range ops {
 					eops[i] = engine.Operation{Label: o.Label.internal(), Call: o.Call, Return: o.Return}
 				}
-				er, eerr := engine.CheckOperations(ctx, hist.Object, hist.Param, eops, c.opt)
+				er, eerr := engine.CheckOperations(ctx, hist.Object, hist.Param, eops, c.Opt)
 				want := fromEngine(er, opIndex)
 				got, err := Check(ctx, Object(obj), ops, WithAlgorithm(a), WithParam(hist.Param))
 				if (err != nil) != (eerr != nil) {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/satmon/satmon/internal/apiconf"
 	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/internal/explain"
 	h "github.com/satmon/satmon/internal/history"
@@ -17,13 +18,7 @@ import (
 // The checker reports in the CLI's terms (docs/output.md: ids as strings,
 // a step that may be null); these turn its reports into the library's.
 
-func configure(opts []Option) config {
-	var c config
-	for _, o := range opts {
-		o(&c)
-	}
-	return c
-}
+func configure(opts []Option) config { return apiconf.Configure(opts) }
 
 // opIndex reads an operation's index from its id: Check names each
 // operation by its index in the slice.
@@ -85,7 +80,7 @@ func fromObject(ctx context.Context, obj Object, o *multi.ObjectResult, c config
 	r := fromEngine(o.Result, index)
 	r.Key = o.Name
 	ex := o.Explanation
-	if !c.explain || ex == nil || ex.History == nil {
+	if !c.Explain || ex == nil || ex.History == nil {
 		return r
 	}
 	for _, i := range ex.Core {

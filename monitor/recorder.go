@@ -24,14 +24,14 @@ type recorder struct {
 
 func newRecorder(ctx context.Context, obj Object, onViolation func(Result), c config) *recorder {
 	p := record.NewPipe()
-	rec := &recorder{r: record.New(p, h.Object(obj), c.param), pipe: p, done: make(chan struct{})}
+	rec := &recorder{r: record.New(p, h.Object(obj), c.Param), pipe: p, done: make(chan struct{})}
 	var f func(multi.ObjectResult)
 	if onViolation != nil {
 		f = func(o multi.ObjectResult) { onViolation(fromObject(ctx, obj, &o, c, recordedOp)) }
 	}
 	go func() {
 		defer close(rec.done)
-		lr, err := multi.CheckMulti(ctx, p, logfmt.Native, logfmt.Options{Name: "<recorded>"}, multi.MultiOptions{Options: c.opt, Workers: 1, Explain: c.explain}, f)
+		lr, err := multi.CheckMulti(ctx, p, logfmt.Native, logfmt.Options{Name: "<recorded>"}, multi.MultiOptions{Options: c.Opt, Workers: 1, Explain: c.Explain}, f)
 		rec.res, rec.err = fromLog(ctx, obj, lr, false, c, recordedOp), err
 	}()
 	return rec

@@ -14,9 +14,11 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/satmon/satmon/internal/apiconf"
 	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/logfmt"
+	"github.com/satmon/satmon/monitor"
 	"github.com/satmon/satmon/monitor/kafka"
 )
 
@@ -97,8 +99,9 @@ func runConsume(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "consume", err)
 	}
-	f, err := logfmt.ParseFormat(*inFormat)
-	if err != nil || (f != logfmt.Auto && f != logfmt.Native && f != logfmt.JSON) {
+	lf, err := logfmt.ParseFormat(*inFormat)
+	f, ok := map[logfmt.Format]kafka.Format{logfmt.Auto: kafka.Auto, logfmt.Native: kafka.Native, logfmt.JSON: kafka.JSON}[lf]
+	if err != nil || !ok {
 		return usageError(stderr, "consume", fmt.Errorf("--input-format %q: want auto, native or json", *inFormat))
 	}
 	var obj history.Object
@@ -122,7 +125,9 @@ func runConsume(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cfg := kafka.Config{
 		Brokers: strings.Split(*brokers, ","), Topic: *topic, Group: *group,
 		StateTopic: *state, VerdictTopic: *verdicts, Out: stdout,
-		Format: f, Object: obj, Options: opt, Workers: *workers,
+		Format: f, Object: monitor.Object(obj), Workers: *workers,
+		// The flags name every variant, monitor's options only some.
+		Options:         []monitor.Option{apiconf.Engine(opt)},
 		CheckpointEvery: *every, SummaryEvery: *summary,
 		OnVerdict: func(v kafka.Verdict) {
 			if v.Record == "violation" && !v.Duplicate {

@@ -149,19 +149,3 @@ func CheckLogTee(r io.Reader, lo logfmt.Options, opt Options, tee *ActionTee, on
 func EncodeWhole(k *theory.Kernel, hist *h.History, s encode.Sink) *encode.Encoder {
 	return encodeWhole(k, hist, s)
 }
-
-// PendingCandidates lists hist's pending operations that may complete,
-// the return values each may complete with, and their counts (see
-// pendingCandidates).
-func PendingCandidates(k *theory.Kernel, hist *h.History) (pending []int, cands [][]h.Value, sizes []int) {
-	return pendingCandidates(k, hist)
-}
-
-// ErrStopped is EnumerateMember's error when stop ended it.
-var ErrStopped = errStopped
-
-// EnumerateMember decides by ENUMERATE whether hist is linearizable,
-// polling stop; explanations use it to show a core 1-minimal.
-func EnumerateMember(k *theory.Kernel, hist *h.History, stop func() bool) (bool, error) {
-	return enumerateMember(k, hist, stop)
-}

@@ -72,7 +72,9 @@ func newTuned(ctx context.Context, obj h.Object, param string, opt Options, t tu
 	if t.warnWindow > 0 {
 		m.warnWindow = t.warnWindow
 	}
-	m.noSummary, m.satOnly = t.noSummary, t.satOnly
+	if t.noSummary || t.satOnly {
+		m.hk = &hooks{noSummary: t.noSummary, satOnly: t.satOnly}
+	}
 	return m, nil
 }
 

@@ -253,10 +253,7 @@ type Monitor struct {
 	// rmwRetry: the window size from which such a register is searched
 	// again after a search gave up.
 	rmwRetry int
-	// noSummary: -r without summaries; satOnly: summaries decide every
-	// queue or stack segment by SAT (internal/forget). Only tests set them
-	// (tuning, export_test.go), to compare with what they replace.
-	noSummary, satOnly bool
+	hk       *hooks // tests' switches (hooks.go); nil outside tests
 	// warnWindow is the window size from which -r says, once, that it
 	// cannot keep the window bounded and why (warnGrowing).
 	warnWindow int

@@ -60,7 +60,7 @@ const defaultWarnWindow = 1000
 // a member.
 func (m *Monitor) summarize(arg h.Value) (bool, error) {
 	w := m.win
-	if m.noSummary {
+	if m.hk != nil && m.hk.noSummary {
 		return true, nil
 	}
 	switch w.obj {
@@ -325,7 +325,7 @@ func (m *Monitor) states(seg *h.History) (labels []h.Label, member bool, err err
 			return labels, true, nil
 		}
 	}
-	if (seg.Object == h.Queue || seg.Object == h.Stack) && !m.satOnly && m.coll.Linearizable(seg) {
+	if (seg.Object == h.Queue || seg.Object == h.Stack) && (m.hk == nil || !m.hk.satOnly) && m.coll.Linearizable(seg) {
 		// A linearization found (internal/forget): the one state left is
 		// the empty collection, as below.
 		return []h.Label{}, true, nil

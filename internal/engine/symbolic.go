@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/satmon/satmon/encode"
+	"github.com/satmon/satmon/internal/enumerate"
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/sat"
 	"github.com/satmon/satmon/internal/z"
@@ -137,7 +138,7 @@ func (c *symChecker) answer(r int) (bool, error) {
 // encoded afresh and solved; the solver searches linearizations only.
 func (c *symChecker) completionsScratch(hist *h.History) (bool, error) {
 	member := false
-	err := forCompletions(c.k, hist, func(comp *h.History) (bool, error) {
+	err := enumerate.Completions(c.k, hist, func(comp *h.History) (bool, error) {
 		if c.stop != nil && c.stop() {
 			return false, errStopped
 		}
@@ -173,9 +174,9 @@ func (c *symChecker) completionsLive(hist *h.History, serials []int) (bool, erro
 		return false, err
 	}
 	c.vars, c.cls = c.enc.Stats()
-	pending, cands, sizes := pendingCandidates(c.k, hist)
+	pending, cands, sizes := enumerate.PendingCandidates(c.k, hist)
 	member := false
-	err := odometer(sizes, func(choice []int) (bool, error) {
+	err := enumerate.Odometer(sizes, func(choice []int) (bool, error) {
 		if c.stop != nil && c.stop() {
 			return false, errStopped
 		}
@@ -255,77 +256,4 @@ func (c *symChecker) remove(w *window, serials []int) error {
 
 func (c *symChecker) stats() Stats {
 	return Stats{Checks: c.checks, Vars: c.vars, Clauses: c.cls}
-}
-
-// forCompletions calls f on every completion of hist: each pending
-// operation dropped or completed, after every other action, with each
-// candidate value. It stops when f returns true or an error.
-func forCompletions(k *theory.Kernel, hist *h.History, f func(*h.History) (bool, error)) error {
-	pending, cands, sizes := pendingCandidates(k, hist)
-	end := 0
-	for i := range hist.Ops {
-		end = max(end, hist.Ops[i].Call+1, hist.Ops[i].Return+1)
-	}
-	return odometer(sizes, func(choice []int) (bool, error) {
-		comp := &h.History{Object: hist.Object, Param: hist.Param}
-		pj := 0
-		next := end
-		for i := range hist.Ops {
-			o := hist.Ops[i]
-			if pj < len(pending) && pending[pj] == i {
-				c := choice[pj]
-				v := cands[pj]
-				pj++
-				if c < 0 {
-					continue
-				}
-				o.Label.Pending, o.Label.Ret, o.Return = false, v[c], next
-				next++
-			}
-			comp.Ops = append(comp.Ops, o)
-		}
-		return f(comp)
-	})
-}
-
-// odometer calls f on every choice vector with choice[j] in
-// [-1, sizes[j]) (-1: the pending operation j is dropped; otherwise the
-// index of its return value), until f returns true or an error.
-func odometer(sizes []int, f func(choice []int) (bool, error)) error {
-	choice := make([]int, len(sizes))
-	for j := range choice {
-		choice[j] = -1
-	}
-	for {
-		if stop, err := f(choice); stop || err != nil {
-			return err
-		}
-		j := 0
-		for ; j < len(choice); j++ {
-			choice[j]++
-			if choice[j] < sizes[j] {
-				break
-			}
-			choice[j] = -1
-		}
-		if j == len(choice) {
-			return nil
-		}
-	}
-}
-
-// pendingCandidates lists hist's pending operations (by index) and the
-// values each could return if completed.
-func pendingCandidates(k *theory.Kernel, hist *h.History) (pending []int, cands [][]h.Value, sizes []int) {
-	prepared := k.Prepare(hist)
-	off := len(prepared.Ops) - len(hist.Ops)
-	for i := range hist.Ops {
-		if hist.Ops[i].Pending() {
-			pending = append(pending, i)
-			c := k.Candidates(prepared, &prepared.Ops[i+off])
-			cands = append(cands, c)
-			sizes = append(sizes, len(c))
-		}
-	}
-	return pending, cands, sizes
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/satmon/satmon/internal/engine"
+	"github.com/satmon/satmon/internal/enumerate"
 
 	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
@@ -99,7 +100,7 @@ func TestSubHistoryValuesSound(t *testing.T) {
 					keep[i] = rng.IntN(3) == 0
 				}
 				sub, _ := subHistory(hist, keep)
-				ok, err := engine.EnumerateMember(k, sub, func() bool { return false })
+				ok, err := enumerate.Member(k, sub, func() bool { return false })
 				if err != nil {
 					t.Fatal(err)
 				}

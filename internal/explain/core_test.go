@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/satmon/satmon/internal/engine"
+	"github.com/satmon/satmon/internal/enumerate"
 	"github.com/satmon/satmon/internal/testhist"
 
 	"github.com/anishathalye/porcupine"
@@ -101,8 +102,8 @@ func verifyCoreBudget(t *testing.T, name string, x *Explanation, enumBudget int,
 		}
 		sub, _ := subHistory(x.History, keep)
 		budget := enumBudget
-		ok, err := engine.EnumerateMember(k, sub, func() bool { budget--; return budget < 0 })
-		if err == engine.ErrStopped {
+		ok, err := enumerate.Member(k, sub, func() bool { budget--; return budget < 0 })
+		if err == enumerate.ErrStopped {
 			// Too many pending operations for ENUMERATE -c: Porcupine
 			// decides where it models the object (an exact checker
 			// independent of the theory), and the from-scratch SAT

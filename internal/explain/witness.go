@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/satmon/satmon/internal/engine"
+	"github.com/satmon/satmon/internal/enumerate"
 
 	"github.com/go-air/gini"
 	gz "github.com/go-air/gini/z"
@@ -61,7 +62,7 @@ func FindWitness(hist *h.History, limit time.Duration) (*engine.Witness, error) 
 	// that linearizes satisfies the demand, so the answer is unchanged.
 	// A candidate value no axiom mentions has no variable: one fresh
 	// variable stands for all of them.
-	pend, cands, _ := engine.PendingCandidates(k, hist)
+	pend, cands, _ := enumerate.PendingCandidates(k, hist)
 	for j, i := range pend {
 		u := enc.UsedLit(encode.SerialOf(i))
 		if u == z.LitNull || len(cands[j]) == 0 {

@@ -32,7 +32,7 @@ const maxFastArgs = 2
 // The action is written in place: it is large, and returned through
 // every level it would be copied at each.
 func (r *Reader) fast(b []byte, a *history.Action) bool {
-	if !r.started || r.named != nil || r.obj == history.NoObject || r.noFast {
+	if !r.started || r.named != nil || r.obj == history.NoObject || r.hk != nil && r.hk.noFast {
 		return false
 	}
 	if len(b) < 4 || b[0] != '[' {

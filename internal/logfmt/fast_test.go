@@ -19,7 +19,7 @@ import (
 func readBoth(src string) string {
 	read := func(noFast bool) string {
 		rd := NewReader(strings.NewReader(src), Options{Name: "f"})
-		rd.noFast = noFast
+		rd.setNoFast(noFast)
 		var b strings.Builder
 		for {
 			// Into an action whose every field holds something else
@@ -202,7 +202,7 @@ func TestManyOpen(t *testing.T) {
 	src := b.String()
 	for _, noFast := range []bool{false, true} {
 		rd := NewReader(strings.NewReader(src), Options{Name: "m"})
-		rd.noFast = noFast
+		rd.setNoFast(noFast)
 		for {
 			if _, err := rd.Next(); err != nil {
 				break
@@ -258,7 +258,7 @@ func TestFastKeysAgree(t *testing.T) {
 			}
 			for _, noFast := range []bool{false, true} {
 				rd := NewReader(strings.NewReader(src+"["+id+"] return 1\n"), Options{Name: "m"})
-				rd.noFast = noFast
+				rd.setNoFast(noFast)
 				var last history.Action
 				for {
 					a, err := rd.Next()

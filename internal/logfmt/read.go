@@ -109,13 +109,13 @@ type Reader struct {
 
 	// The fast path's state (fast.go): the methods of sigsOf's kind and
 	// those seen last, and the block an operation's strings are cut from
-	// (text). noFast, for tests, reads every line by the general path.
+	// (text).
 	sigs     []history.Signature
 	sigsOf   *ObjectDecl
 	seen     [2]seenMethod
 	nextSeen int
 	block    []byte
-	noFast   bool
+	hk       *hooks // tests' switches (hooks.go); nil outside tests
 }
 
 // NewReader returns a reader of the log r.

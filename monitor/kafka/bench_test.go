@@ -179,7 +179,7 @@ func TestConsumerProcess(t *testing.T) {
 	var peakHeap uint64
 	out := bufio.NewWriter(os.Stdout)
 	cfg := Config{Brokers: strings.Split(brokers, ","), Topic: "actions", Group: "bench",
-		Options: engine.Options{RemoveObsolete: true}, SummaryEvery: 100 * time.Millisecond, CheckpointEvery: time.Second,
+		SummaryEvery: 100 * time.Millisecond, CheckpointEvery: time.Second,
 		ClientOpts: testClientOpts,
 		OnVerdict: func(v Verdict) {
 			if v.Record != "summary" {

@@ -26,8 +26,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/satmon/satmon/internal/apiconf"
 	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/internal/multi"
+	"github.com/satmon/satmon/monitor"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -49,15 +51,16 @@ type Config struct {
 	// written to Out, one JSON object a line.
 	VerdictTopic string
 	Out          io.Writer
-	// Format of the record values: logfmt.Auto decides each record by
-	// its first byte ('{': a JSON event map, otherwise a native line).
-	Format logfmt.Format
+	// Format of the record values (default Auto).
+	Format Format
 	// Object forces the kind of the objects of JSON event maps, as
 	// check's --object does.
-	Object history.Object
-	// Options check each object (check's defaults are the caller's to
-	// apply: SATURATE with -r).
-	Options engine.Options
+	Object monitor.Object
+	// Options choose the algorithm each object is checked with (default:
+	// monitor's, SATURATE -r with the registers decided by their exact
+	// frontier). Each object's parameter is its declaration's, and
+	// nothing is explained: WithParam and WithExplanation are errors.
+	Options []monitor.Option
 	// Workers is the number of goroutines checking partitions (0: one per
 	// core).
 	Workers int
@@ -76,12 +79,24 @@ type Config struct {
 	// ClientOpts are passed to every kgo client, after satmon's own.
 	ClientOpts []kgo.Opt
 
+	opt engine.Options // what Options choose (defaults)
+
 	// hooks, for tests (export_test.go).
 	wrongOffsets bool                                              // commit the next offset read, ignoring open windows
 	crash        <-chan struct{}                                   // closed: stop at once, as a crash would
 	onCheckpoint func(p int32, committed, read int64, windows int) // after a partition's checkpoint
 	onAssigned   func(p int32, from, read int64)                   // after a partition is restored
 }
+
+// Format is how Consume reads record values (docs/format.md).
+type Format uint8
+
+// The formats.
+const (
+	Auto   Format = iota // each record by its first byte: '{' a JSON event map, otherwise a native line
+	Native               // lines of satmon's own format
+	JSON                 // JSON event maps, as Jepsen's and Porcupine's logs hold them
+)
 
 // Verdict is one record Consume writes: a violation or an error as soon as
 // it is found ("record": "violation" or "error"), or a partition's summary
@@ -97,11 +112,39 @@ type Verdict struct {
 	// Duplicate marks a violation a previous owner of the partition
 	// already reported (docs/distributed.md).
 	Duplicate bool `json:"duplicate,omitempty"`
-	// The object's result, for a violation or an error: the schema of
-	// docs/output.md, violation_line being the offset.
-	*multi.ObjectResult
+	// The object's result, for a violation or an error.
+	*Result
 	// A summary's fields.
 	Summary *Summary `json:"summary,omitempty"`
+}
+
+// Result is an object's result in a verdict record: the fields of
+// docs/output.md's results (Name the object's, File the partition,
+// ViolationLine the offset, ViolationStep counting the object's actions).
+type Result struct {
+	Name          string          `json:"name"`
+	File          string          `json:"file"`
+	Object        string          `json:"object"`
+	Algorithm     string          `json:"algorithm"`
+	Verdict       monitor.Verdict `json:"verdict"`
+	Exact         bool            `json:"exact"`
+	Steps         int             `json:"steps"`
+	Operations    int             `json:"operations"`
+	ViolationStep *int            `json:"violation_step"`
+	ViolationLine int             `json:"violation_line,omitempty"`
+	ViolationOp   string          `json:"violation_op,omitempty"`
+	Seconds       float64         `json:"seconds"`
+	Error         string          `json:"error,omitempty"`
+	Restarts      int             `json:"restarts,omitempty"`
+}
+
+// resultOf is r as a verdict record shows it. Stream explains nothing and
+// reports a violation before it sums the statistics, so r has no core,
+// witness or stats to lose.
+func resultOf(r *multi.ObjectResult) *Result {
+	return &Result{Name: r.Name, File: r.File, Object: r.Object, Algorithm: r.Algorithm, Verdict: monitor.Verdict(r.Verdict),
+		Exact: r.Exact, Steps: r.Steps, Operations: r.Operations, ViolationStep: r.ViolationStep, ViolationLine: r.ViolationLine,
+		ViolationOp: r.ViolationOp, Seconds: r.Seconds, Error: r.Error, Restarts: r.Restarts}
 }
 
 // Summary is a partition's periodic summary.
@@ -139,7 +182,15 @@ func (c *Config) defaults() error {
 	if c.Logf == nil {
 		c.Logf = func(string, ...any) {}
 	}
-	return c.Options.Validate()
+	if c.Format > JSON {
+		return fmt.Errorf("no format %d (want Auto, Native or JSON)", c.Format)
+	}
+	ac := apiconf.Configure(c.Options)
+	if ac.Param != "" || ac.Explain {
+		return errors.New("options: each object's parameter is its declaration's, and Consume does not explain")
+	}
+	c.opt = ac.Opt
+	return c.opt.Validate()
 }
 
 // consumer is one member of the group.
@@ -642,7 +693,7 @@ var formatNames = [2]string{"native", "json"}
 
 func (c *consumer) newPartition(pn int32, cp *checkpoint, marks map[string]int64) (*partition, error) {
 	p := &partition{c: c, pn: pn, objs: map[string]*object{}, decls: map[string]logfmt.ObjectDecl{}, marks: marks}
-	s, err := multi.NewStream(c.ctx, fmt.Sprintf("%s/%d", c.cfg.Topic, pn), multi.MultiOptions{Options: c.cfg.Options}, p.onViolation)
+	s, err := multi.NewStream(c.ctx, fmt.Sprintf("%s/%d", c.cfg.Topic, pn), multi.MultiOptions{Options: c.cfg.opt}, p.onViolation)
 	if err != nil {
 		return nil, err
 	}
@@ -714,7 +765,7 @@ func (p *partition) parser(f int) (*parser, error) {
 	if f == jsonFm {
 		lf = logfmt.JSON
 	}
-	ps, err := newParser(lf, fmt.Sprintf("%s/%d", p.c.cfg.Topic, p.pn), p.c.cfg.Object)
+	ps, err := newParser(lf, fmt.Sprintf("%s/%d", p.c.cfg.Topic, p.pn), history.Object(p.c.cfg.Object))
 	if err != nil {
 		return nil, err
 	}
@@ -741,9 +792,9 @@ func (p *partition) record(r *kgo.Record) {
 	val := bytes.TrimRight(r.Value, "\r\n")
 	f := native
 	switch p.c.cfg.Format {
-	case logfmt.JSON:
+	case JSON:
 		f = jsonFm
-	case logfmt.Auto:
+	case Auto:
 		if t := bytes.TrimLeft(val, " \t"); len(t) > 0 && t[0] == '{' {
 			f = jsonFm
 		}
@@ -849,8 +900,8 @@ func (p *partition) position(r *kgo.Record, err error) error {
 // fail reports a record that could not be checked.
 func (p *partition) fail(r *kgo.Record, err error) {
 	off := r.Offset
-	res := multi.ObjectResult{Name: string(r.Key), Result: engine.Result{File: fmt.Sprintf("%s/%d", p.c.cfg.Topic, p.pn), Verdict: engine.Error, Error: err.Error(), Algorithm: p.c.cfg.Options.Name()}}
-	p.c.emit(Verdict{Record: "error", Topic: p.c.cfg.Topic, Partition: p.pn, Offset: &off, Key: string(r.Key), ObjectResult: &res})
+	res := multi.ObjectResult{Name: string(r.Key), Result: engine.Result{File: fmt.Sprintf("%s/%d", p.c.cfg.Topic, p.pn), Verdict: engine.Error, Error: err.Error(), Algorithm: p.c.cfg.opt.Name()}}
+	p.c.emit(Verdict{Record: "error", Topic: p.c.cfg.Topic, Partition: p.pn, Offset: &off, Key: string(r.Key), Result: resultOf(&res)})
 }
 
 // onViolation reports a violation the moment the stream proves it, and
@@ -858,7 +909,7 @@ func (p *partition) fail(r *kgo.Record, err error) {
 func (p *partition) onViolation(res multi.ObjectResult) {
 	r := p.cur
 	off := r.Offset
-	v := Verdict{Record: "violation", Topic: p.c.cfg.Topic, Partition: p.pn, Offset: &off, Key: string(r.Key), ObjectResult: &res}
+	v := Verdict{Record: "violation", Topic: p.c.cfg.Topic, Partition: p.pn, Offset: &off, Key: string(r.Key), Result: resultOf(&res)}
 	if o, ok := p.marks[v.Key]; ok && o == off {
 		v.Duplicate = true
 	}

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/satmon/satmon/internal/engine"
 	"github.com/satmon/satmon/monitor"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -127,7 +126,7 @@ func TestRecorderToConsume(t *testing.T) {
 		}
 	}
 
-	got := consumeUntil(t, Config{Brokers: brokers, Topic: "actions", Group: "g", Options: engine.Options{RemoveObsolete: true},
+	got := consumeUntil(t, Config{Brokers: brokers, Topic: "actions", Group: "g",
 		SummaryEvery: 100 * time.Millisecond}, func(vs []Verdict) bool {
 		sums := map[int32]bool{}
 		for _, v := range vs {
@@ -149,7 +148,7 @@ func TestRecorderToConsume(t *testing.T) {
 	// read's call and return, the last at offset 4 unless q shares the
 	// partition.
 	if v.Offset == nil || *v.Offset < 4 || v.Name != "r" || *v.ViolationStep != 4 || v.ViolationLine != int(*v.Offset) || v.Duplicate {
-		t.Errorf("violation record %+v %+v: want step 4, at the read's return", v, *v.ObjectResult)
+		t.Errorf("violation record %+v %+v: want step 4, at the read's return", v, *v.Result)
 	}
 	for _, x := range got {
 		if x.Record == "error" {
@@ -189,7 +188,7 @@ func TestConsumeJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := consumeUntil(t, Config{Brokers: brokers, Topic: "actions", Group: "g", Options: engine.Options{RemoveObsolete: true}},
+	got := consumeUntil(t, Config{Brokers: brokers, Topic: "actions", Group: "g"},
 		func(vs []Verdict) bool {
 			errs := 0
 			for _, v := range vs {
@@ -226,7 +225,7 @@ func TestVerdictTopic(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	consumeUntil(t, Config{Brokers: brokers, Topic: "actions", Group: "g", VerdictTopic: "verdicts", Options: engine.Options{RemoveObsolete: true}},
+	consumeUntil(t, Config{Brokers: brokers, Topic: "actions", Group: "g", VerdictTopic: "verdicts"},
 		func(vs []Verdict) bool { return len(violations(vs)) > 0 })
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -271,7 +270,7 @@ func TestDuplicateMarked(t *testing.T) {
 	}
 	produce([2]string{"s", "# @object s stack"}, [2]string{"s", "[1] call s.push(1)"}, [2]string{"s", "[1] return"},
 		[2]string{"s", "[2] call s.pop"}, [2]string{"s", "[2] return 2"})
-	cfg := Config{Brokers: brokers, Topic: "actions", Group: "g", Options: engine.Options{RemoveObsolete: true}, CheckpointEvery: time.Hour}
+	cfg := Config{Brokers: brokers, Topic: "actions", Group: "g", CheckpointEvery: time.Hour}
 	crash := make(chan struct{})
 	first := cfg
 	CrashOn(&first, crash)

@@ -270,7 +270,7 @@ func runFault(t *testing.T, s faultSetup) (faultReport, map[string]viol) {
 	var wg sync.WaitGroup
 	start := func(i int) {
 		cfg := Config{Brokers: brokers, Topic: topic, Group: "satmon", Out: out, Workers: 2,
-			Options: engine.Options{RemoveObsolete: true}, CheckpointEvery: 50 * time.Millisecond, SummaryEvery: -1, Logf: t.Logf,
+			CheckpointEvery: 50 * time.Millisecond, SummaryEvery: -1, Logf: t.Logf,
 			ClientOpts: []kgo.Opt{kgo.FetchMaxWait(50 * time.Millisecond), kgo.HeartbeatInterval(100 * time.Millisecond),
 				kgo.SessionTimeout(2 * time.Second), kgo.FetchMaxPartitionBytes(4 << 10)}}
 		if s.wrong {

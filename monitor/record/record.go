@@ -34,7 +34,7 @@ import (
 // DefaultBuffer is the number of actions a Recorder holds before it has
 // written them out. A goroutine that would need more waits (helping to
 // write) until older actions are out.
-const DefaultBuffer = record.DefaultBuffer
+const DefaultBuffer = 1 << 12 // internal/record's (TestDefaultBuffer)
 
 // ErrClosed is returned by Close and Flush after Close.
 var ErrClosed = record.ErrClosed
