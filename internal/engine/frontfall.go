@@ -82,7 +82,7 @@ func (f *frontier) degrade(j int, l h.Label, why string) {
 	f.degraded++
 	// The exploration's room: this return was a rare one.
 	f.all, f.stack = nil, nil
-	f.groups = map[uint32][]gent{}
+	f.groups = nil
 	f.exact = map[ckey][]gent{}
 	sets := l.Method == h.Write || l.Method == h.CAS && l.Ret == h.OK
 	if sets {

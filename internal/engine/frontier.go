@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -96,7 +97,8 @@ type poolKey struct {
 type poolLabel struct {
 	l h.Label
 	n int
-	// from, to: a compare-and-set's old and new states (ids)
+	// from, to: a compare-and-set's old and new states (ids); to: a
+	// write's state
 	from, to uint32
 	// free: usable any number of times, not counted in used (the
 	// fallback's, frontfall.go)
@@ -125,15 +127,26 @@ type fconf struct {
 	alts [][]uint32
 }
 
+// clone copies c. seen and used are changed in place (slices.Insert,
+// Delete) and are copied; alts is only ever appended to, never written in
+// place, so the copy shares it, clipped: an append to either reallocates.
+// Once crashed writes of many values have been used, nearly every
+// configuration carries a set or two, and copying them cost a twentieth
+// of a long log's time.
 func (c *fconf) clone() fconf {
-	return fconf{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, seen: slices.Clone(c.seen), used: slices.Clone(c.used), alts: slices.Clone(c.alts)}
+	return fconf{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, seen: slices.Clone(c.seen), used: slices.Clone(c.used), alts: slices.Clip(c.alts)}
 }
 
 type frontier struct {
-	obj      h.Object
-	slots    [maxFrontSlots]fslot
+	obj   h.Object
+	slots [maxFrontSlots]fslot
+	// hi: no slot from hi on was ever in use (call takes the lowest
+	// free one), so loops over the open operations stop there: a log
+	// of 8 clients scans 8 or 9 slots, not 64.
+	hi       int
 	bySerial map[int]int
 	confs    []fconf
+	spare    []fconf // room for the next return's configurations (ret)
 	pool     []poolLabel
 	poolIdx  map[poolKey]int
 	states   []regState
@@ -157,7 +170,7 @@ type frontier struct {
 	poolCASAll []int
 	// cover's record of the configurations of one return, by state and
 	// operations taken; created counts them.
-	groups  map[uint32][]gent
+	groups  []gent // prune's, by state
 	exact   map[ckey][]gent
 	need    []uint32 // covers' scratch
 	rest    []uint32 // usedCovers' scratch
@@ -178,7 +191,7 @@ type frontier struct {
 
 func newFrontier(obj h.Object, init regState, hasInit bool) *frontier {
 	f := &frontier{obj: obj, bySerial: map[int]int{}, poolIdx: map[poolKey]int{},
-		stateID: map[regState]uint32{}, groups: map[uint32][]gent{}, exact: map[ckey][]gent{},
+		stateID: map[regState]uint32{}, exact: map[ckey][]gent{},
 		poolWrite: map[uint32]int{}, poolCAS: map[h.Value][]int{}}
 	f.intern(regState{}) // id 0: no value
 	st := uint32(0)
@@ -221,6 +234,29 @@ func (f *frontier) apply(st uint32, l *h.Label) (uint32, bool) {
 	return f.intern(ns), true
 }
 
+// applySlot is apply for the open operation sl: a write's state is
+// sl.arg, interned at its call, so the search hashes no value for it.
+func (f *frontier) applySlot(st uint32, sl *fslot) (uint32, bool) {
+	if sl.l.Method == h.Write {
+		return sl.arg, true
+	}
+	return f.apply(st, &sl.l)
+}
+
+// applyPool is apply for the pool's transition pl: a write's and a
+// compare-and-set's states are interned when the label enters the pool.
+func (f *frontier) applyPool(st uint32, pl *poolLabel) (uint32, bool) {
+	switch {
+	case pl.l.Method == h.Write:
+		return pl.to, true
+	case pl.l.Method == h.CAS && f.obj == h.CASRegister:
+		// regStep: a success, from the old value only (from is a state
+		// with a value, so a register without one has no transition).
+		return pl.to, st == pl.from
+	}
+	return f.apply(st, &pl.l)
+}
+
 // stateChanging reports whether l may change the state: a write, an append, a
 // compare-and-set (as a success).
 func stateChanging(l *h.Label) bool {
@@ -234,7 +270,7 @@ func (f *frontier) enter(c *fconf, st uint32, l *h.Label) {
 	c.st = st
 	s := f.states[st]
 	overwrites := l.Method == h.Write
-	for p := range f.slots {
+	for p := range f.slots[:f.hi] {
 		sl := &f.slots[p]
 		if !sl.inUse {
 			continue
@@ -309,6 +345,7 @@ func (f *frontier) call(serial int, l h.Label, known bool, ret h.Value) {
 		return
 	}
 	f.slots[p] = fslot{inUse: true, serial: serial, l: l}
+	f.hi = max(f.hi, p+1)
 	switch {
 	case known && l.Method == h.Read:
 		f.slots[p].known, f.slots[p].target = true, f.intern(regState{ret, true})
@@ -365,7 +402,7 @@ func (f *frontier) wanted(c *fconf) (all bool) {
 	if f.obj == h.StringRegister {
 		return true
 	}
-	for p := range f.slots {
+	for p := range f.slots[:f.hi] {
 		sl := &f.slots[p]
 		if !sl.inUse {
 			continue
@@ -439,7 +476,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	// compare-and-set never changes the state.
 	f.slots[j].l = l
 	f.resetCover()
-	var out []fconf
+	out := f.spare[:0]
 	queue := f.stack[:0]
 	add := func(c fconf) bool {
 		if failed && c.taken&(1<<j) != 0 {
@@ -482,7 +519,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	for head := 0; head < len(queue); head++ {
 		c := queue[head]
 		all := f.wanted(&c)
-		for p := range f.slots {
+		for p := range f.slots[:f.hi] {
 			sl := &f.slots[p]
 			if !sl.inUse || c.taken&(1<<p) != 0 || !stateChanging(&sl.l) || p == j && failed {
 				continue
@@ -494,7 +531,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			if p != j && sl.l.Method == h.Write && !all && !f.wanted1(sl.arg) {
 				continue
 			}
-			ns, ok := f.apply(c.st, &sl.l)
+			ns, ok := f.applySlot(c.st, sl)
 			if !ok {
 				continue
 			}
@@ -523,7 +560,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		}
 		for _, li := range pool {
 			pl := &f.pool[li]
-			ns, ok := f.apply(c.st, &pl.l)
+			ns, ok := f.applyPool(c.st, pl)
 			if !ok || ns == c.st {
 				continue
 			}
@@ -555,12 +592,17 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	for i := range out {
 		out[i].dropSlot(j)
 	}
+	prev := f.confs
 	f.confs = f.prune(f.merge(f.prune(out)))
+	// The next return builds its configurations in these ones' room:
+	// nothing holds on to them (the search copies them).
+	clear(prev)
+	f.spare = prev[:0]
 	f.maxConfs = max(f.maxConfs, len(f.confs))
 	if cap(f.all) > 1<<14 {
 		// A rare return explored many: do not hold on to its room.
-		f.all, f.stack = nil, nil
-		f.groups = map[uint32][]gent{}
+		f.all, f.stack, f.spare = nil, nil, nil
+		f.groups = nil
 		f.exact = map[ckey][]gent{}
 	}
 	if f.checks%64 == 0 {
@@ -666,7 +708,7 @@ func (f *frontier) covers(a, b *fconf) bool {
 // writeMask is the open writes, by slot.
 func (f *frontier) writeMask() uint64 {
 	var m uint64
-	for p := range f.slots {
+	for p := range f.slots[:f.hi] {
 		if f.slots[p].inUse && f.slots[p].l.Method == h.Write {
 			m |= 1 << p
 		}
@@ -759,16 +801,29 @@ type ckey struct {
 // prune drops the configurations of cs that another covers (of two
 // that cover each other, the later), comparing them by state.
 func (f *frontier) prune(cs []fconf) []fconf {
-	clear(f.groups)
+	// By state, in their order within one: a list sorted, not a map of
+	// lists, so that pruning allocates nothing (it runs two or three
+	// times a return).
+	groups := f.groups[:0]
 	for i := range cs {
-		f.groups[cs[i].st] = append(f.groups[cs[i].st], gentOf(&cs[i], i))
+		groups = append(groups, gentOf(&cs[i], i))
 	}
+	slices.SortFunc(groups, func(a, b gent) int {
+		return cmp.Or(cmp.Compare(cs[a.i].st, cs[b.i].st), cmp.Compare(a.i, b.i))
+	})
+	f.groups = groups
 	writes := f.writeMask()
 	keep := f.keep[:0]
 	for range cs {
 		keep = append(keep, true)
 	}
-	for _, g := range f.groups {
+	for lo := 0; lo < len(groups); {
+		hi := lo + 1
+		for hi < len(groups) && cs[groups[hi].i].st == cs[groups[lo].i].st {
+			hi++
+		}
+		g := groups[lo:hi]
+		lo = hi
 		for x := range g {
 			b := &g[x]
 			for y := range g {
@@ -1068,7 +1123,8 @@ func (f *frontier) toPool(l *h.Label, free bool) int {
 			f.poolIdx[key] = li
 			switch l.Method {
 			case h.Write:
-				f.poolWrite[f.intern(regState{l.Arg, true})] = li
+				f.pool[li].to = f.intern(regState{l.Arg, true})
+				f.poolWrite[f.pool[li].to] = li
 				f.poolWrites = append(f.poolWrites, li)
 			case h.CAS:
 				f.pool[li].from, f.pool[li].to = f.intern(regState{l.Old, true}), f.intern(regState{l.Arg, true})
