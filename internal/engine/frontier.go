@@ -163,6 +163,9 @@ type frontier struct {
 	rest    []uint32 // usedCovers' scratch
 	all     []fconf
 	created int
+	// explored: the configurations created over all returns (a
+	// deterministic measure of the frontier's work, for benchmarks).
+	explored int
 
 	// lost: why the frontier stopped being exact but goes on, soundly
 	// (frontfall.go); lostAt: the step where it was lost; lostSaid: the
@@ -507,10 +510,24 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			}
 		}
 		// Crashed operations: writes of a wanted value, compare-and-sets
-		// from the current state, appends.
+		// from the current state to a wanted one, appends.
 		pool := f.poolOther
 		if cur := f.states[c.st]; cur.has {
-			pool = append(pool[:len(pool):len(pool)], f.poolCAS[cur.val]...)
+			for _, li := range f.poolCAS[cur.val] {
+				// One to a state u that is not wanted helps
+				// nothing, as a crashed write of a value not
+				// wanted does not: unless all, entering u records
+				// nothing an open operation needs (a read known to
+				// return u wants u; a compare-and-set that may
+				// still need another state makes all), and what
+				// may follow u either ignores the state (a write)
+				// or starts from u, which then is wanted (an open
+				// compare-and-set's old value; by wanted's
+				// closure, a crashed one's to a wanted state).
+				if all || f.wanted1(f.pool[li].to) {
+					pool = append(pool[:len(pool):len(pool)], li)
+				}
+			}
 		}
 		if all {
 			pool = append(pool[:len(pool):len(pool)], f.poolWrites...)
@@ -551,6 +568,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		}
 	}
 	f.stack = queue[:0]
+	f.explored += f.created
 	f.slots[j] = fslot{}
 	for i := range out {
 		out[i].dropSlot(j)
