@@ -81,7 +81,8 @@ type fslot struct {
 	known  bool
 	target uint32
 	ok     bool
-	// arg: a write's state; old: a compare-and-set's old state (ids)
+	// arg: a write's state, a compare-and-set's new one; old: a
+	// compare-and-set's old state (ids)
 	arg, old uint32
 }
 
@@ -148,6 +149,7 @@ type frontier struct {
 	wmark []uint32
 	wgen  uint32
 	wlist []uint32
+	wkf   []int // open compare-and-sets known to fail, not taken
 	// The pool by kind: writes by value (and all), compare-and-sets by
 	// old value (and all), appends.
 	poolWrite  map[uint32]int // by state id
@@ -323,7 +325,7 @@ func (f *frontier) call(serial int, l h.Label, known bool, ret h.Value) {
 	case h.Write:
 		sl.arg = f.intern(regState{l.Arg, true})
 	case h.CAS:
-		sl.old = f.intern(regState{l.Old, true})
+		sl.old, sl.arg = f.intern(regState{l.Old, true}), f.intern(regState{l.Arg, true})
 	}
 	f.bySerial[serial] = p
 	for i := range f.confs {
@@ -357,14 +359,15 @@ func (f *frontier) explains(c *fconf, j int, l *h.Label, want uint32) bool {
 // says all: the result of an open read not yet seen (any, for a read
 // whose result is unknown); the old value of an open compare-and-set not
 // taken (any, for one not known to succeed that has not seen another
-// state yet);
-// any, for a string register, whose appends extend any state. A write of
-// another value taken now and overwritten later is as good as hidden
-// (fconf.hide), and one left last is as good as taken later: the
-// frontier need not take it before another operation.
+// state yet), but of one known to fail only if it leads to a wanted
+// state, as of a crashed one; any, for a string register, whose appends
+// extend any state. A write of another value taken now and overwritten
+// later is as good as hidden (fconf.hide), and one left last is as good
+// as taken later: the frontier need not take it before another
+// operation.
 func (f *frontier) wanted(c *fconf) (all bool) {
 	f.wgen++
-	f.wlist = f.wlist[:0]
+	f.wlist, f.wkf = f.wlist[:0], f.wkf[:0]
 	if f.obj == h.StringRegister {
 		return true
 	}
@@ -386,18 +389,30 @@ func (f *frontier) wanted(c *fconf) (all bool) {
 			case c.taken&(1<<p) != 0:
 			case c.other&(1<<p) == 0 && !(sl.known && sl.ok):
 				return true
+			case sl.known && !sl.ok:
+				// Known to fail: taken as a success, it dies at its
+				// return; it helps only by the state it leaves,
+				// as a crashed compare-and-set does (below).
+				f.wkf = append(f.wkf, p)
 			default:
 				f.want(sl.old)
 			}
 		}
 	}
-	// A crashed compare-and-set from u to a wanted state makes u wanted.
+	// A crashed compare-and-set, or an open one known to fail, from u to
+	// a wanted state makes u wanted.
 	for grew := true; grew; {
 		grew = false
 		for _, li := range f.poolCASAll {
 			pl := &f.pool[li]
 			if f.wanted1(pl.to) && !f.wanted1(pl.from) {
 				f.want(pl.from)
+				grew = true
+			}
+		}
+		for _, p := range f.wkf {
+			if sl := &f.slots[p]; f.wanted1(sl.arg) && !f.wanted1(sl.old) {
+				f.want(sl.old)
 				grew = true
 			}
 		}
@@ -495,6 +510,13 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			// allows that, and a violation is reported at the earliest
 			// return after which none of its linearizations exists.
 			if p != j && sl.l.Method == h.Write && !all && !f.wanted1(sl.arg) {
+				continue
+			}
+			// One known to fail, taken as a success towards a state
+			// nothing wants, records nothing an open operation needs
+			// and dies at its return: what follows it goes as well
+			// without it (see the crashed compare-and-sets below).
+			if p != j && sl.l.Method == h.CAS && sl.known && !sl.ok && !all && !f.wanted1(sl.arg) {
 				continue
 			}
 			ns, ok := f.apply(c.st, &sl.l)
