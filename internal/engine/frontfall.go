@@ -67,16 +67,19 @@ func (f *frontier) overflow(l h.Label, why string) {
 // they all become crashed ones. Following only j so would leave as many
 // configurations, and the next return would exceed the budget again.
 //
-// When j sets the state — a write, a compare-and-set that succeeded — the
-// state right after j is known, and every other open operation that took
-// effect after j is still a crashed one to take: the one configuration
-// with that state and no crashed operation used (all usable again: more
-// linearizations, never fewer) stands for the history so far, and j's
-// effect is kept (whether a compare-and-set could succeed is no longer
-// checked). Otherwise j is a crashed one too (a read or a failed
-// compare-and-set unchecked) and the configurations before the return
-// are kept, with their states alone: every crashed operation is usable
-// again (more linearizations, never fewer), and free.
+// The configurations before the return are kept, with their states
+// alone: every crashed operation is usable again (more linearizations,
+// never fewer), and free. When j sets the state — a write, a
+// compare-and-set that succeeded — it took effect before its return, and
+// its effect is kept: a configuration in which j took effect keeps its
+// state, which operations that returned before j may have changed since
+// (j's state is not the state after j's return); one in which j did not
+// take effect yet stands for extensions that take j, and the open
+// operations after it, which are crashed ones now: it becomes j's state
+// (whether a compare-and-set could succeed is no longer checked). A
+// write hidden in a configuration is both: as good as taken, and still
+// to take. Otherwise j is a crashed one too (a
+// read or a failed compare-and-set unchecked).
 func (f *frontier) degrade(j int, l h.Label, why string) {
 	f.lose(why)
 	f.degraded++
@@ -86,6 +89,19 @@ func (f *frontier) degrade(j int, l h.Label, why string) {
 	f.exact = map[ckey][]gent{}
 	sets := l.Method == h.Write || l.Method == h.CAS && l.Ret == h.OK
 	if sets {
+		st := f.intern(regState{l.Arg, true}) // a write's state, a compare-and-set's new one
+		for i, n := 0, len(f.confs); i < n; i++ {
+			c := &f.confs[i]
+			switch {
+			case c.taken&(1<<j) != 0:
+			case c.hide&(1<<j) != 0:
+				// Hidden: as good as taken, or still to take.
+				f.confs = append(f.confs, fconf{st: st})
+			default:
+				c.st = st
+			}
+			f.confs[i].dropSlot(j)
+		}
 		f.slots[j] = fslot{}
 	} else {
 		f.slotToPool(j, true)
@@ -104,11 +120,6 @@ func (f *frontier) degrade(j int, l h.Label, why string) {
 		if f.pool[i].l.Method != h.Append {
 			f.pool[i].free = true
 		}
-	}
-	if sets {
-		// A write's state, a compare-and-set's new one (Arg).
-		f.confs = []fconf{{st: f.intern(regState{l.Arg, true})}}
-		return
 	}
 	for i := range f.confs {
 		f.confs[i].used, f.confs[i].alts = nil, nil

@@ -126,12 +126,20 @@ func frontierReplay(t testing.TB, hist *h.History, open, budget int) (step int, 
 				}
 			}
 		case h.Return:
-			// What degrade keeps: after a write or a successful
-			// compare-and-set, that state alone; after any other
-			// return, every state of before.
+			// What degrade keeps: every state of before, but, after a
+			// write or a successful compare-and-set, its state where
+			// it had not taken effect (and, a hidden write, both).
+			l := a.Label
+			sets := l.Method == h.Write || l.Method == h.CAS && l.Ret == h.OK
+			j, open := f.bySerial[serial[a.ID]]
 			before, deg := map[uint32]bool{}, f.degraded
 			for _, c := range f.confs {
-				before[c.st] = true
+				if sets && open && c.taken&(1<<j) == 0 {
+					before[f.intern(regState{l.Arg, true})] = true
+				}
+				if !sets || !open || (c.taken|c.hide)&(1<<j) != 0 {
+					before[c.st] = true
+				}
 			}
 			if !f.ret(serial[a.ID], a.Label) {
 				return n, f.lost != ""
@@ -142,10 +150,6 @@ func frontierReplay(t testing.TB, hist *h.History, open, budget int) (step int, 
 			after := map[uint32]bool{}
 			for _, c := range f.confs {
 				after[c.st] = true
-			}
-			l := a.Label
-			if l.Method == h.Write || l.Method == h.CAS && l.Ret == h.OK {
-				before = map[uint32]bool{f.stateID[regState{l.Arg, true}]: true}
 			}
 			for st := range before {
 				if !after[st] {

@@ -82,7 +82,8 @@ type fslot struct {
 	known  bool
 	target uint32
 	ok     bool
-	// arg: a write's state; old: a compare-and-set's old state (ids)
+	// arg: a write's state, a compare-and-set's new one; old: a
+	// compare-and-set's old state (ids)
 	arg, old uint32
 }
 
@@ -161,6 +162,7 @@ type frontier struct {
 	wmark []uint32
 	wgen  uint32
 	wlist []uint32
+	wkf   []int // open compare-and-sets known to fail, not taken
 	// The pool by kind: writes by value (and all), compare-and-sets by
 	// old value (and all), appends.
 	poolWrite  map[uint32]int // by state id
@@ -176,6 +178,9 @@ type frontier struct {
 	rest    []uint32 // usedCovers' scratch
 	all     []fconf
 	created int
+	// explored: the configurations created over all returns (a
+	// deterministic measure of the frontier's work, for benchmarks).
+	explored int
 
 	// lost: why the frontier stopped being exact but goes on, soundly
 	// (frontfall.go); lostAt: the step where it was lost; lostSaid: the
@@ -357,7 +362,7 @@ func (f *frontier) call(serial int, l h.Label, known bool, ret h.Value) {
 	case h.Write:
 		sl.arg = f.intern(regState{l.Arg, true})
 	case h.CAS:
-		sl.old = f.intern(regState{l.Old, true})
+		sl.old, sl.arg = f.intern(regState{l.Old, true}), f.intern(regState{l.Arg, true})
 	}
 	f.bySerial[serial] = p
 	for i := range f.confs {
@@ -391,14 +396,15 @@ func (f *frontier) explains(c *fconf, j int, l *h.Label, want uint32) bool {
 // says all: the result of an open read not yet seen (any, for a read
 // whose result is unknown); the old value of an open compare-and-set not
 // taken (any, for one not known to succeed that has not seen another
-// state yet);
-// any, for a string register, whose appends extend any state. A write of
-// another value taken now and overwritten later is as good as hidden
-// (fconf.hide), and one left last is as good as taken later: the
-// frontier need not take it before another operation.
+// state yet), but of one known to fail only if it leads to a wanted
+// state, as of a crashed one; any, for a string register, whose appends
+// extend any state. A write of another value taken now and overwritten
+// later is as good as hidden (fconf.hide), and one left last is as good
+// as taken later: the frontier need not take it before another
+// operation.
 func (f *frontier) wanted(c *fconf) (all bool) {
 	f.wgen++
-	f.wlist = f.wlist[:0]
+	f.wlist, f.wkf = f.wlist[:0], f.wkf[:0]
 	if f.obj == h.StringRegister {
 		return true
 	}
@@ -420,18 +426,30 @@ func (f *frontier) wanted(c *fconf) (all bool) {
 			case c.taken&(1<<p) != 0:
 			case c.other&(1<<p) == 0 && !(sl.known && sl.ok):
 				return true
+			case sl.known && !sl.ok:
+				// Known to fail: taken as a success, it dies at its
+				// return; it helps only by the state it leaves,
+				// as a crashed compare-and-set does (below).
+				f.wkf = append(f.wkf, p)
 			default:
 				f.want(sl.old)
 			}
 		}
 	}
-	// A crashed compare-and-set from u to a wanted state makes u wanted.
+	// A crashed compare-and-set, or an open one known to fail, from u to
+	// a wanted state makes u wanted.
 	for grew := true; grew; {
 		grew = false
 		for _, li := range f.poolCASAll {
 			pl := &f.pool[li]
 			if f.wanted1(pl.to) && !f.wanted1(pl.from) {
 				f.want(pl.from)
+				grew = true
+			}
+		}
+		for _, p := range f.wkf {
+			if sl := &f.slots[p]; f.wanted1(sl.arg) && !f.wanted1(sl.old) {
+				f.want(sl.old)
 				grew = true
 			}
 		}
@@ -531,6 +549,13 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			if p != j && sl.l.Method == h.Write && !all && !f.wanted1(sl.arg) {
 				continue
 			}
+			// One known to fail, taken as a success towards a state
+			// nothing wants, records nothing an open operation needs
+			// and dies at its return: what follows it goes as well
+			// without it (see the crashed compare-and-sets below).
+			if p != j && sl.l.Method == h.CAS && sl.known && !sl.ok && !all && !f.wanted1(sl.arg) {
+				continue
+			}
 			ns, ok := f.applySlot(c.st, sl)
 			if !ok {
 				continue
@@ -544,10 +569,24 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			}
 		}
 		// Crashed operations: writes of a wanted value, compare-and-sets
-		// from the current state, appends.
+		// from the current state to a wanted one, appends.
 		pool := f.poolOther
 		if cur := f.states[c.st]; cur.has {
-			pool = append(pool[:len(pool):len(pool)], f.poolCAS[cur.val]...)
+			for _, li := range f.poolCAS[cur.val] {
+				// One to a state u that is not wanted helps
+				// nothing, as a crashed write of a value not
+				// wanted does not: unless all, entering u records
+				// nothing an open operation needs (a read known to
+				// return u wants u; a compare-and-set that may
+				// still need another state makes all), and what
+				// may follow u either ignores the state (a write)
+				// or starts from u, which then is wanted (an open
+				// compare-and-set's old value; by wanted's
+				// closure, a crashed one's to a wanted state).
+				if all || f.wanted1(f.pool[li].to) {
+					pool = append(pool[:len(pool):len(pool)], li)
+				}
+			}
 		}
 		if all {
 			pool = append(pool[:len(pool):len(pool)], f.poolWrites...)
@@ -588,6 +627,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		}
 	}
 	f.stack = queue[:0]
+	f.explored += f.created
 	f.slots[j] = fslot{}
 	for i := range out {
 		out[i].dropSlot(j)
