@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"io"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -43,7 +44,16 @@ func TestRegisterSearchAgreesWithSAT(t *testing.T) {
 		if !ok {
 			t.Fatalf("history %d: search gave up on %d operations", i, len(seg.Ops))
 		}
-		member := check(hist, Options{Algorithm: Symbolic}).Verdict == OK
+		// The string register's kernel admits more than the register
+		// where an appended token occurs twice in a get's result: its ok
+		// is then not exact (docs/theories.md, "Ambiguous parsings"), for
+		// SYMBOLIC and ENUMERATE alike. There the search, which steps the
+		// sequential specification, is held to Porcupine's model.
+		sym := check(hist, Options{Algorithm: Symbolic, Warn: io.Discard})
+		member := sym.Verdict == OK
+		if member && !sym.Exact {
+			member = testhist.PorcupineLinearizable(hist)
+		}
 		if member != (len(finals) > 0) {
 			t.Fatalf("history %d: search finds %d states, symbolic says member %v\n%v", i, len(finals), member, hist)
 		}
