@@ -338,6 +338,12 @@ func TestRMWRegisterDrops(t *testing.T) {
 		}
 		seeded += got.seeded
 		o := byName(got)["r"]
+		if o.Verdict == engine.Timeout {
+			// The whole log's verdict is the queue's when the
+			// register's check ran out of time on a loaded machine.
+			slow++
+			continue
+		}
 		restarts += o.Restarts
 		if o.Verdict != want.Verdict || want.Verdict == engine.Violation && *o.ViolationStep != *want.ViolationStep {
 			t.Fatalf("history %d (%s): CheckMulti says %s at %v after %d restarts, ENUMERATE -c on the sub-history %s at %v\n%s",
