@@ -99,7 +99,8 @@ bench-ir: build
 	done
 
 # cmd/satmon/default.pgo is a CPU profile of SATURATE -r on the
-# benchmarks' logs, which `go build` and `go install` of cmd/satmon use
+# benchmarks' logs, and of `satmon check` on bench-ir's logs (reader
+# included: BenchmarkCheckLogs), which `go build` and `go install` of cmd/satmon use
 # for profile-guided optimisation (inlining and devirtualising the calls
 # that are hot there). Regenerate it when the engine changes much; a
 # stale profile costs only some of the gain. A new profile is not always
@@ -113,7 +114,11 @@ pgo:
 	$(GO) test -c -o bin/monitor.test ./internal/engine
 	cd internal/engine && ../../bin/monitor.test -test.run '^$$' -test.bench 'SaturateRStream|SemaphoreStream' -test.benchtime 120x -test.cpuprofile ../../bin/pgo1.prof >/dev/null
 	cd internal/engine && ../../bin/monitor.test -test.run '^$$' -test.bench 'PorcupineBigMSQ' -test.benchtime 60x -test.cpuprofile ../../bin/pgo2.prof >/dev/null || true
-	$(GO) tool pprof -proto -focus 'Monitor..Step|satmon/encode|satmon/saturate' bin/monitor.test bin/pgo1.prof $$(test -s bin/pgo2.prof && echo bin/pgo2.prof) > cmd/satmon/default.pgo
+	$(GO) test -c -o bin/satmon.test ./cmd/satmon
+	cd cmd/satmon && ../../bin/satmon.test -test.run '^$$' -test.bench 'CheckLogs' -test.benchtime 150x -test.cpuprofile ../../bin/pgo3.prof >/dev/null
+	$(GO) tool pprof -proto -focus 'Monitor..Step|satmon/encode|satmon/saturate' bin/monitor.test bin/pgo1.prof $$(test -s bin/pgo2.prof && echo bin/pgo2.prof) > bin/pgo12.pgo
+	$(GO) tool pprof -proto -focus 'Monitor..Step|satmon/encode|satmon/saturate|internal/logfmt' bin/satmon.test bin/pgo3.prof > bin/pgo3.pgo
+	$(GO) tool pprof -proto bin/pgo12.pgo bin/pgo3.pgo > cmd/satmon/default.pgo
 
 # The main job on bundled data.
 demo: build

@@ -120,7 +120,7 @@ func (w *window) open() int { return w.pending.Len() }
 //go:noinline
 func (w *window) ret(s int, a *h.Action) {
 	w.view = nil
-	w.pending.Delete(s)
+	w.pending.DeleteStable(s)
 	o := w.op(s)
 	o.Return, o.Label.Ret, o.Label.Pending = w.seq(a.Seq), a.Label.Ret, false
 	o.RetID = w.intern(a.Label.Ret) // a pending operation's is Void's, fixed
@@ -403,7 +403,7 @@ func (w *window) abandon(s int) {
 	if p, open := w.pending.Find(o.ID); !open || p != s {
 		return
 	}
-	w.pending.Delete(s)
+	w.pending.DeleteStable(s)
 	o.Return = w.last // returned, as far as remove goes
 	w.remove([]int{s})
 }

@@ -2,9 +2,11 @@ package logfmt
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -138,7 +140,9 @@ func (r *Reader) Param() string { return r.param }
 
 // Pending returns the ids of the operations still open, in call order.
 func (r *Reader) Pending() []string {
-	ops := r.open.Values() // in call order
+	// The open set keeps no order (openset.Set.Delete): the calls' seq
+	// gives it back, for this rare question.
+	ops := slices.SortedFunc(slices.Values(r.open.Values()), func(a, b *openOp) int { return cmp.Compare(a.seq, b.seq) })
 	out := make([]string, len(ops))
 	for i, o := range ops {
 		out[i] = o.id

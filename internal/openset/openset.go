@@ -70,8 +70,8 @@ func be16[T string | []byte](s T) uint64 {
 }
 
 // Set holds the open ids, each with a value of its own (no two open ids
-// share one), in the order they were added: the window reads the
-// earliest call first.
+// share one). A set whose ids leave by DeleteStable alone keeps them in
+// the order they were added: the window reads the earliest call first.
 type Set[V comparable] struct {
 	// id is the id whose value is v: the caller holds the ids (in its
 	// operations), and the set asks for one only where keys cannot tell
@@ -96,7 +96,9 @@ func Make[V comparable](id func(v V) string) Set[V] { return Set[V]{id: id} }
 // Len is the number of open ids.
 func (s *Set[V]) Len() int { return len(s.vals) }
 
-// Values are the open ids' values in the order they were added. The
+// Values are the open ids' values: in the order they were added while
+// only DeleteStable took any out, and in no particular order after a
+// Delete. The
 // slice is the set's own: valid until the next Add or Delete, and not to
 // be written.
 func (s *Set[V]) Values() []V { return s.vals }
@@ -161,8 +163,23 @@ func (s *Set[V]) lookupSlow(id string, key uint64) (V, bool) {
 }
 
 // Add adds the id whose value is v and whose key is key. The id must not
-// be open.
+// be open. The common case, room in both lists and the ids scanned, is
+// written small enough to be inlined at every call; the rest is addSlow's.
 func (s *Set[V]) Add(key uint64, v V) {
+	n := len(s.vals)
+	if n >= MaxScan || n == cap(s.vals) || n == cap(s.keys) || s.hashed {
+		s.addSlow(key, v)
+		return
+	}
+	s.keys = s.keys[:n+1]
+	s.keys[n] = key
+	s.vals = s.vals[:n+1]
+	s.vals[n] = v
+	s.count[bucket(key)]++
+}
+
+// addSlow is Add when a list must grow or the ids are (to be) hashed.
+func (s *Set[V]) addSlow(key uint64, v V) {
 	s.keys = append(s.keys, key)
 	s.vals = append(s.vals, v)
 	s.count[bucket(key)]++
@@ -186,29 +203,68 @@ func (s *Set[V]) hash(v V) {
 	s.hashed = true
 }
 
-// Delete takes out the open id whose value is v, if any; the others keep
-// their order. Values are looked for rather than ids: one comparison,
-// where an id would need its key or its bytes compared.
+// Delete takes out the open id whose value is v, if any; the last open
+// id takes its place, so that Values no longer follow the order of Add.
+// For a holder that never reads that order (the reader) it saves moving
+// every value after v. Values are looked for rather than ids: one
+// comparison, where an id would need its key or its bytes compared.
+//
+// Mostly a look-up came just before, of this very id, and found names
+// it: that case, with the ids scanned, is written small enough to be
+// inlined at every return; the rest is deleteSlow's. The value left past
+// the end is not cleared: a pointer there keeps its target until a later
+// Add overwrites it, and the set never holds more than its most open ids.
 func (s *Set[V]) Delete(v V) {
-	// Mostly a look-up came just before, of this very id: found names it.
-	i := s.found
-	if i >= len(s.vals) || s.vals[i] != v {
-		if i = slices.Index(s.vals, v); i < 0 {
-			return
-		}
+	i, n := s.found, len(s.vals)-1
+	if uint(i) > uint(n) || s.vals[i] != v || s.hashed {
+		s.deleteSlow(v, false)
+		return
+	}
+	s.count[bucket(s.keys[i])]--
+	s.keys[i] = s.keys[n]
+	s.vals[i] = s.vals[n]
+	s.keys = s.keys[:n]
+	s.vals = s.vals[:n]
+}
+
+// DeleteStable is Delete keeping the others' order: a holder that only
+// deletes this way finds Values in the order of Add (the window reads
+// the earliest call first).
+func (s *Set[V]) DeleteStable(v V) {
+	i, n := s.found, len(s.vals)-1
+	if uint(i) > uint(n) || s.vals[i] != v || s.hashed {
+		s.deleteSlow(v, true)
+		return
 	}
 	s.count[bucket(s.keys[i])]--
 	// Both lists lose their i-th element: few follow it, so the loop
 	// beats two calls to move them.
-	n := len(s.keys) - 1
 	keys, vals := s.keys[:n+1], s.vals[:n+1]
 	for j := i; j < n; j++ {
 		keys[j], vals[j] = keys[j+1], vals[j+1]
 	}
+	s.keys = s.keys[:n]
+	s.vals = s.vals[:n]
+}
+
+// deleteSlow is Delete (DeleteStable if stable) when found does not name
+// v or the ids are hashed.
+func (s *Set[V]) deleteSlow(v V, stable bool) {
+	i := slices.Index(s.vals, v)
+	if i < 0 {
+		return
+	}
+	s.count[bucket(s.keys[i])]--
+	n := len(s.vals) - 1
+	if stable {
+		copy(s.keys[i:], s.keys[i+1:])
+		copy(s.vals[i:], s.vals[i+1:])
+	} else {
+		s.keys[i], s.vals[i] = s.keys[n], s.vals[n]
+	}
 	var zero V
-	vals[n] = zero // no pointer kept past its removal
-	s.keys, s.vals = keys[:n], vals[:n]
-	s.found = 0
+	s.vals[n] = zero
+	s.keys, s.vals = s.keys[:n], s.vals[:n]
 	if s.hashed {
 		delete(s.byID, s.id(v))
 		if n <= MaxScan/2 {

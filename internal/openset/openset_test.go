@@ -78,18 +78,22 @@ func TestOpenKeys(t *testing.T) {
 				t.Errorf("%d open: MayHold(%q) false", n, id)
 			}
 		}
-		// Deleting every other id (by its value) leaves the others in their order,
-		// and the counts of those open.
+		// Deleting every other id (by its value) leaves the others, in
+		// their order by DeleteStable, and the counts of those open.
 		var left []int
 		for i := range n {
-			if i%2 == 0 {
-				s.Delete(i)
-			} else {
+			switch {
+			case i%2 == 1:
 				left = append(left, i)
+			case i%4 == 0:
+				s.DeleteStable(i)
+			default:
+				s.Delete(i)
 			}
 		}
 		s.Delete(-1)
-		if !slices.Equal(s.Values(), left) || s.Len() != len(left) {
+		s.DeleteStable(-1)
+		if got := slices.Sorted(slices.Values(s.Values())); !slices.Equal(got, left) || s.Len() != len(left) {
 			t.Errorf("%d open, after deletions: values %v, want %v", n, s.Values(), left)
 		}
 		var count [buckets]int32
@@ -108,10 +112,20 @@ func TestOpenKeys(t *testing.T) {
 	}
 }
 
-// Random adds and deletes against a map and a list in order, across the
-// scanned and hashed regimes, with ids whose keys often agree.
+// Random adds and deletes against a map and a list, across the scanned
+// and hashed regimes, with ids whose keys often agree: DeleteStable keeps
+// the list's order, Delete moves the last value into the hole.
 func TestSetRandom(t *testing.T) {
 	t.Parallel()
+	for _, stable := range []bool{true, false} {
+		t.Run(map[bool]string{true: "stable", false: "swap"}[stable], func(t *testing.T) {
+			t.Parallel()
+			setRandom(t, stable)
+		})
+	}
+}
+
+func setRandom(t *testing.T, stable bool) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	var order []int
 	byID := map[string]int{}
@@ -145,9 +159,15 @@ func TestSetRandom(t *testing.T) {
 			if got, ok := s.Find(id(v)); !ok || got != v {
 				t.Fatalf("step %d: Find(%q) = %d, %v, want %d", step, id(v), got, ok, v)
 			}
-			s.Delete(v)
 			delete(byID, id(v))
-			order = slices.Delete(order, i, i+1)
+			if stable {
+				s.DeleteStable(v)
+				order = slices.Delete(order, i, i+1)
+			} else {
+				s.Delete(v)
+				order[i] = order[len(order)-1]
+				order = order[:len(order)-1]
+			}
 			if _, ok := s.Find(id(v)); ok {
 				t.Fatalf("step %d: %q found after Delete", step, id(v))
 			}
