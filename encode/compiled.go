@@ -512,14 +512,11 @@ func (gr *grounder) absentLit(c *catom, partner bool) (Lit, nodeKind) {
 // settledLit is settled for a literal: nTrue or nFalse when the saturator
 // has assigned it (SATURATE only), else nLit.
 func (gr *grounder) settledLit(l Lit) nodeKind {
-	e := gr.e
-	if e.lazy != nil {
-		switch e.val(l) {
-		case 1:
-			return nTrue
-		case -1:
-			return nFalse
-		}
+	switch gr.e.val(l) {
+	case 1:
+		return nTrue
+	case -1:
+		return nFalse
 	}
 	return nLit
 }
@@ -583,7 +580,7 @@ func (gr *grounder) knownAtom(c *catom) (tri, Lit) {
 			l = o.usedVar
 		}
 	}
-	if l != noLit && e.lazy != nil {
+	if l != noLit {
 		switch e.val(l) {
 		case 1:
 			t = vTrue
@@ -640,8 +637,6 @@ func (gr *grounder) knownWit(t *template) tri {
 				return vFalse
 			}
 			r = vUnknown
-		} else if e.lazy == nil {
-			r = vUnknown
 		} else {
 			switch e.val(lm) {
 			case 1:
@@ -666,7 +661,7 @@ func (gr *grounder) knownWit(t *template) tri {
 			} else if l, ok := e.reg.vars.get(varPair{vB, int32(w.Serial), int32(u.Serial)}.key()); ok {
 				lb = l.Not()
 			}
-			if lb != noLit && e.lazy != nil {
+			if lb != noLit {
 				switch e.val(lb) {
 				case 1:
 					kb = vTrue
@@ -715,7 +710,7 @@ func (gr *grounder) witnessMB(t *template, x, y, u, w *Op) {
 		if (x.trueAsX != noLit || y.trueAsY != noLit) && e.match.excluded(x, y) {
 			return
 		}
-	} else if e.lazy != nil {
+	} else {
 		switch e.val(lm) {
 		case 1:
 			km = vTrue
@@ -735,7 +730,7 @@ func (gr *grounder) witnessMB(t *template, x, y, u, w *Op) {
 		} else if l, ok := e.reg.vars.get(varPair{vB, int32(w.Serial), int32(u.Serial)}.key()); ok {
 			lb = l.Not()
 		}
-		if lb != noLit && e.lazy != nil {
+		if lb != noLit {
 			switch e.val(lb) {
 			case 1:
 				kb = vTrue
@@ -1309,7 +1304,7 @@ func (gr *grounder) cleaf(st *instState) {
 	// has one without a saturator (settledLit is then nLit); watchInstance
 	// relies on every part being settled.
 	out := parts
-	if (!st.closed || e.clause != e.scr.inst.clauseAt) && e.lazy != nil {
+	if !st.closed || e.clause != e.scr.inst.clauseAt {
 		out = parts[:0]
 		for _, p := range parts {
 			if p.n == 0 {
@@ -1755,7 +1750,7 @@ func (gr *grounder) emitWith(extra []Lit, l Lit) {
 	e.emit(cl)
 }
 
-func (gr *grounder) isTrueLit(l Lit) bool { return gr.e.lazy != nil && gr.e.val(l) == 1 }
+func (gr *grounder) isTrueLit(l Lit) bool { return gr.e.val(l) == 1 }
 
 // cwitnessHolds is witnessHolds through the template.
 func (gr *grounder) cwitnessHolds(a *axiom, win []*Op, nf int) bool {

@@ -165,9 +165,14 @@ type Encoder struct {
 	callAx, retAx []*axiom
 	// lazy is SATURATE's lazy grounding (lazy.go), nil for SYMBOLIC and
 	// DIMACS; assign is its solver's assignment as a table (Values),
-	// which the grounder folds literals by (val).
-	lazy   *lazyGround
-	assign *[]z.Value
+	// which the grounder folds literals by (val). Without a solver it
+	// points at noAssign, which is empty: every literal reads as
+	// unassigned, so folding by the assignment needs no test of the
+	// mode.
+	lazy     *lazyGround
+	grd      grounding // lazy, or eagerGround without it (grounding.go)
+	assign   *[]z.Value
+	noAssign []z.Value
 	// limit grounds LIMIT by counting (limit.go), when the kernel has it.
 	limit *limitGround
 
@@ -198,8 +203,14 @@ type Values interface {
 	Assignment() *[]z.Value
 }
 
-// val is lazy's value of l: +1 true, -1 false, 0 unassigned.
-func (e *Encoder) val(l Lit) int8 { return int8((*e.assign)[l]) }
+// val is the saturator's value of l: +1 true, -1 false, 0 unassigned
+// (always, without a saturator: see assign).
+func (e *Encoder) val(l Lit) int8 {
+	if a := *e.assign; int(l) < len(a) {
+		return int8(a[l])
+	}
+	return 0
+}
 
 type ownedList []ownedVar
 
@@ -356,6 +367,10 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 	if k.Sequential && cfg.Lazy != nil {
 		e.lazy = newLazy(e, cfg)
 		e.assign = cfg.Lazy.Assignment()
+		e.grd = e.lazy
+	} else {
+		e.assign = &e.noAssign
+		e.grd = eagerGround{e}
 	}
 	e.reg.trackOwners = cfg.TrackOwners
 	e.stepAxioms()
@@ -404,9 +419,7 @@ type GroundingStats struct {
 // GroundingStats reports the grounding's work so far.
 func (e *Encoder) GroundingStats() GroundingStats {
 	s := GroundingStats{Bindings: e.gr.bindings}
-	if e.lazy != nil {
-		s.Watched, s.Materialised = e.lazy.w.watched, e.lazy.w.materialised
-	}
+	e.grd.stats(&s)
 	return s
 }
 
@@ -522,44 +535,18 @@ func (e *Encoder) makeVar(k *varKey) Lit {
 			e.ownSlow(y, ov)
 		}
 	}
-	if k.kind == vRet {
-		// A pending operation returns at most one value, and returning one
-		// puts it in the stronger history (USED). At most one is a ladder
-		// (Sinz's sequential counter): t_i means "one of the first i
-		// variables is true". It is linear where pairwise exclusion is
-		// quadratic in the values seen while the operation is pending, and
-		// unit propagation derives from it exactly what it derives from
-		// the pairwise clauses.
-		o := x
-		o.rets.add(&e.tab, k.v, l)
-		if e.lazy != nil {
-			e.lazy.pendingVarMade(o, l, true)
-			return l
-		}
-		if o.retTail == z.LitNull {
-			o.retTail = l
-		} else {
-			t := e.newVar(func() string { return e.keyName(*k) + " ladder" })
-			e.own(o, e.reg.ownedOf(t))
-			e.emit2(l.Not(), t.Pos())
-			e.emit2(o.retTail.Not(), t.Pos())
-			e.emit2(o.retTail.Not(), l.Not())
-			o.retTail = t.Pos()
-		}
-		e.emit2(l.Not(), e.used(o))
-	}
-	if k.kind == vMatch {
-		// Only used operations are matched (WLOG: no axiom needs a match
-		// with an unused one). Saying so lets instances whose antecedent
-		// contains match(x,y) drop the guards used(x), used(y), which makes
-		// their clauses shorter and unit propagation stronger.
+	// A pending operation's ret and match variables have side clauses:
+	// it returns at most one value, and only used operations return one
+	// or are matched (eagerGround.pendingRet, pendingMatch; SATURATE's
+	// when they become unit, lazyret.go).
+	switch k.kind {
+	case vRet:
+		x.rets.add(&e.tab, k.v, l)
+		e.grd.pendingRet(x, l)
+	case vMatch:
 		for _, o := range [2]*Op{x, y} {
-			switch {
-			case !o.pending():
-			case e.lazy != nil:
-				e.lazy.pendingVarMade(o, l, false)
-			default:
-				e.emit2(l.Not(), e.used(o))
+			if o.pending() {
+				e.grd.pendingMatch(o, l)
 			}
 		}
 		e.match.made(newMatch{x, y, l})

@@ -1151,7 +1151,7 @@ func (gr *grounder) known(f *theory.Formula) tri {
 	e := gr.e
 	env := e.scr.env
 	val := func(l Lit, ok bool) tri {
-		if !ok || e.lazy == nil {
+		if !ok {
 			return vUnknown
 		}
 		return gr.litTri(l)

@@ -1,5 +1,7 @@
 package encode
 
+import "github.com/satmon/satmon/internal/z"
+
 // lazyGround is SATURATE's lazy grounding: the clauses it generates only
 // when the saturator's assignment makes them unit or false, rather than
 // at the call or return that completes them. It owns
@@ -40,10 +42,19 @@ func newLazy(e *Encoder, cfg Config) *lazyGround {
 	return g
 }
 
-// returned is Return's phase for op, which returned without a used
-// variable: the fact is still news to the lazy transitivity, for the
-// next assigned.
-func (g *lazyGround) returned(op *Op) { g.usedFacts = append(g.usedFacts, op) }
+// settleUsed is Return's phase for op's used fact: the unit used(op) if op
+// has a used variable, else the fact is still news to the lazy
+// transitivity, for the next assigned.
+func (g *lazyGround) settleUsed(op *Op) {
+	if op.usedVar == z.LitNull {
+		g.usedFacts = append(g.usedFacts, op)
+	} else {
+		g.e.emit1(g.e.used(op))
+	}
+}
+
+// waiting is Waiting: whether usedFacts has returns to act on.
+func (g *lazyGround) waiting() bool { return len(g.usedFacts) > 0 }
 
 // assigned is Assigned: it visits the watched ∀∃ instances that watch the
 // literals (with Config.Watch) and emits the instances, transitivity and

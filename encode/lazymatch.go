@@ -199,7 +199,7 @@ func (mt *matcher) atMostOne(m newMatch, cands []*Op, injective bool) {
 	if v, ok := e.reg.vars.get(varPair{vMatch, int32(m.x.Serial), int32(m.y.Serial)}.key()); !ok || v != m.v {
 		return // ruled out since (see ruleOut)
 	}
-	if e.lazy != nil && e.val(m.v) == -1 {
+	if e.val(m.v) == -1 {
 		return
 	}
 	for _, o := range cands {
@@ -211,7 +211,7 @@ func (mt *matcher) atMostOne(m newMatch, cands []*Op, injective bool) {
 			continue
 		}
 		n, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
-		if !ok || mt.waiting(n) || e.lazy != nil && e.val(n) == -1 {
+		if !ok || mt.waiting(n) || e.val(n) == -1 {
 			continue
 		}
 		e.scr.clauseBuf = append(e.scr.clauseBuf[:0], m.v.Not(), n.Not())

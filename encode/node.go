@@ -147,7 +147,7 @@ func (gr *grounder) or(args ...*node) *node {
 // and a conjunction with it needs no helper.
 func (gr *grounder) settled(n *node) nodeKind {
 	e := gr.e
-	if n.kind == nLit && e.lazy != nil {
+	if n.kind == nLit {
 		switch e.val(n.lit) {
 		case 1:
 			return nTrue
@@ -248,13 +248,13 @@ func (gr *grounder) litFor(n *node) Lit {
 // clauses of a long-running window are of this kind.
 func (gr *grounder) isTrue(n *node) bool {
 	e := gr.e
-	return n.kind == nLit && e.lazy != nil && e.val(n.lit) == 1
+	return n.kind == nLit && e.val(n.lit) == 1
 }
 
 // isFalse is isTrue for ¬n.
 func (gr *grounder) isFalse(n *node) bool {
 	e := gr.e
-	return n.kind == nLit && e.lazy != nil && e.val(n.lit) == -1
+	return n.kind == nLit && e.val(n.lit) == -1
 }
 
 // fold grounds f under e.env. With noMatch, match atoms are true (used
