@@ -376,7 +376,7 @@ const maxChecks = 16
 
 // atomLit grounds atom c under e.env as fold does: a literal (kind nLit)
 // or a constant (nTrue, nFalse), creating the same variables.
-func (gr *grounder) atomLit(c *catom) (Lit, nodeKind) {
+func (gr *folder) atomLit(c *catom) (Lit, nodeKind) {
 	e := gr.e
 	env := e.scr.env
 	var l Lit
@@ -430,7 +430,7 @@ func constKind(b bool) nodeKind {
 }
 
 // retLit is retNode without the node.
-func (gr *grounder) retLit(o *Op, v h.Value) (Lit, nodeKind) {
+func (gr *folder) retLit(o *Op, v h.Value) (Lit, nodeKind) {
 	e := gr.e
 	if !o.pending() {
 		return noLit, constKind(o.Label.Ret == v)
@@ -441,14 +441,14 @@ func (gr *grounder) retLit(o *Op, v h.Value) (Lit, nodeKind) {
 	if l, ok := o.rets.get(v); ok {
 		return l, nLit
 	}
-	if !e.retPossible(o, v) {
+	if !e.lab.retPossible(o, v) {
 		return noLit, nFalse
 	}
 	return e.variable(varKey{kind: vRet, x: o.Serial, v: v, xo: o}), nLit
 }
 
 // bLitKind is bNode without the node.
-func (gr *grounder) bLitKind(x, y *Op) (Lit, nodeKind) {
+func (gr *folder) bLitKind(x, y *Op) (Lit, nodeKind) {
 	e := gr.e
 	switch realTime(x, y) {
 	case vTrue:
@@ -466,7 +466,7 @@ func (gr *grounder) bLitKind(x, y *Op) (Lit, nodeKind) {
 }
 
 // matchLit is matchNode without the node.
-func (gr *grounder) matchLit(x, y *Op) (Lit, nodeKind) {
+func (gr *folder) matchLit(x, y *Op) (Lit, nodeKind) {
 	e := gr.e
 	if x == y && e.k.Object != h.Exchanger {
 		return noLit, nFalse
@@ -474,7 +474,7 @@ func (gr *grounder) matchLit(x, y *Op) (Lit, nodeKind) {
 	if v, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); ok {
 		return v, nLit
 	}
-	if !e.matchPossible(x, y) {
+	if !e.lab.matchPossible(x, y) {
 		return noLit, nFalse
 	}
 	return e.makeVar(&varKey{kind: vMatch, x: x.Serial, y: y.Serial, xo: x, yo: y}), nLit // not found above
@@ -486,12 +486,12 @@ func (gr *grounder) matchLit(x, y *Op) (Lit, nodeKind) {
 // partner says that the atom is the match atom between a witness and
 // the operation whose partner it is (template.witSrc): the pair is
 // possible.
-func (gr *grounder) absentLit(c *catom, partner bool) (Lit, nodeKind) {
+func (gr *folder) absentLit(c *catom, partner bool) (Lit, nodeKind) {
 	e := gr.e
 	x, y := e.scr.env[c.x], e.scr.env[c.y]
 	var l Lit
 	if c.kind == theory.KMatch {
-		if x == y && e.k.Object != h.Exchanger || !partner && !e.matchPossible(x, y) {
+		if x == y && e.k.Object != h.Exchanger || !partner && !e.lab.matchPossible(x, y) {
 			if c.neg {
 				return noLit, nTrue
 			}
@@ -511,7 +511,7 @@ func (gr *grounder) absentLit(c *catom, partner bool) (Lit, nodeKind) {
 
 // settledLit is settled for a literal: nTrue or nFalse when the saturator
 // has assigned it (SATURATE only), else nLit.
-func (gr *grounder) settledLit(l Lit) nodeKind {
+func (gr *folder) settledLit(l Lit) nodeKind {
 	switch gr.e.val(l) {
 	case 1:
 		return nTrue
@@ -526,7 +526,7 @@ func (gr *grounder) settledLit(l Lit) nodeKind {
 // folds to that literal (see witLits). Each kind either decides the atom
 // by labels and real time or finds its variable, whose value is then
 // read in one place.
-func (gr *grounder) knownAtom(c *catom) (tri, Lit) {
+func (gr *folder) knownAtom(c *catom) (tri, Lit) {
 	e := gr.e
 	env := e.scr.env
 	t := vUnknown
@@ -602,7 +602,7 @@ func (gr *grounder) knownAtom(c *catom) (tri, Lit) {
 	return t, l
 }
 
-// knownWit is eval3(a.wit, e.gr.known) for the template's conjunction. Unless
+// knownWit is eval3(a.wit, e.fo.known) for the template's conjunction. Unless
 // it returns vFalse, it leaves in e.scr.inst.witLits, for each atom, the
 // literal it found for it or z.LitNull, and in witVals the literal's
 // value: cwitness, right after, folds an atom with a literal to it
@@ -678,7 +678,7 @@ func (gr *grounder) knownWit(t *template) tri {
 	}
 	r := vTrue
 	for i := range t.wit {
-		k, l := gr.knownAtom(&t.wit[i])
+		k, l := e.fo.knownAtom(&t.wit[i])
 		switch k {
 		case vFalse:
 			return vFalse
@@ -762,14 +762,14 @@ func (gr *grounder) witLimit(t *template) int {
 // crec is rec through the template: the folded checks are literals in
 // st.lante[:st.na] and st.lrest[:st.nr] (constants that cannot prune are left out, as the
 // interpreter's disjunction drops them).
-func (gr *grounder) crec(st *instState, level int) {
+func (gr *enumerator) crec(st *instState, level int) {
 	e := gr.e
 	if e.poll() {
 		return
 	}
 	if level == st.nf {
 		if !gr.openDone(st) {
-			gr.cleaf(st)
+			e.gr.cleaf(st)
 		}
 		return
 	}
@@ -939,15 +939,15 @@ func (gr *grounder) crec(st *instState, level int) {
 // (matchPossible), so an operation of another method has none there,
 // and noReturnedPartner leaves it out. The method for each set of sides
 // is found once per encoder, as the kernel's MATCH decides it.
-func (gr *grounder) feedMethod(st *instState, lv *clevel) h.Method {
+func (gr *enumerator) feedMethod(st *instState, lv *clevel) h.Method {
 	e := gr.e
 	if !st.methsSet {
 		var x, y uint16
 		for m := range memoMethods {
-			if e.methAsX[m] != 0 {
+			if e.lab.methAsX[m] != 0 {
 				x |= 1 << m
 			}
-			if e.methAsY[m] != 0 {
+			if e.lab.methAsY[m] != 0 {
 				y |= 1 << m
 			}
 		}
@@ -976,7 +976,7 @@ func (gr *grounder) feedMethod(st *instState, lv *clevel) h.Method {
 // else (clevel.direct), as crec would bind it: returned, and with a
 // returned partner for every later level that reads its partners
 // (noReturnedPartner).
-func (gr *grounder) crecFixed(st *instState) {
+func (gr *enumerator) crecFixed(st *instState) {
 	e := gr.e
 	lv := &st.clv[0]
 	if !lv.direct {
@@ -1002,7 +1002,7 @@ func (gr *grounder) crecFixed(st *instState) {
 	if st.nf > 1 {
 		gr.crec(st, 1)
 	} else if !e.poll() {
-		gr.cleaf(st) // openDone is false: must is given
+		e.gr.cleaf(st) // openDone is false: must is given
 	}
 }
 
@@ -1023,7 +1023,7 @@ func (gr *grounder) crecFixed(st *instState) {
 // time leaves open in the witness, or in a check without a variable
 // yet) is left to cbind. The cheap tests come first: most candidates
 // that fail, fail at the first.
-func (gr *grounder) quickHolds(st *instState, lv *clevel, o *Op) bool {
+func (gr *enumerator) quickHolds(st *instState, lv *clevel, o *Op) bool {
 	e := gr.e
 	// o is the witness's x (clevel.quick).
 	l := o.trueAsX
@@ -1068,13 +1068,13 @@ func (gr *grounder) quickHolds(st *instState, lv *clevel, o *Op) bool {
 // checks and goes down a level unless one prunes the tuple. admitted says
 // that levelRun's run already applied the level's cuts to o; crec leaves
 // out the candidates a closed instance does not bind.
-func (gr *grounder) cbind(st *instState, lv *clevel, level int, o *Op, tied, admitted bool) {
+func (gr *enumerator) cbind(st *instState, lv *clevel, level int, o *Op, tied, admitted bool) {
 	e := gr.e
 	v := lv.v
 	if o == st.must && v < st.fixed {
 		return
 	}
-	if gr.dropped(o) {
+	if e.fo.dropped(o) {
 		return
 	}
 	if tied && e.scr.env[1-v].Label.Arg != o.Label.Arg {
@@ -1116,15 +1116,15 @@ func (gr *grounder) cbind(st *instState, lv *clevel, level int, o *Op, tied, adm
 			// atomLit's case, without its dispatch: most checks below
 			// the first level are order atoms (LIFO's b(a1,a2) and
 			// b(a2,r1) at each a2).
-			l, k = gr.bLitKind(e.scr.env[c.atom.x], e.scr.env[c.atom.y])
+			l, k = e.fo.bLitKind(e.scr.env[c.atom.x], e.scr.env[c.atom.y])
 			if c.atom.neg {
 				l, k = negLit(l, k)
 			}
 		} else {
-			l, k = gr.atomLit(&c.atom)
+			l, k = e.fo.atomLit(&c.atom)
 		}
 		if k == nLit {
-			k = gr.settledLit(l)
+			k = e.fo.settledLit(l)
 		}
 		if c.ante {
 			if k == nFalse {
@@ -1151,7 +1151,7 @@ func (gr *grounder) cbind(st *instState, lv *clevel, level int, o *Op, tied, adm
 			gr.crec(st, level+1)
 		} else if !e.poll() && !gr.openDone(st) {
 			// crec's leaf, without the call: one per instance.
-			gr.cleaf(st)
+			e.gr.cleaf(st)
 		}
 	}
 	st.na, st.nr = na, nr
@@ -1160,7 +1160,7 @@ func (gr *grounder) cbind(st *instState, lv *clevel, level int, o *Op, tied, adm
 // openDone reports whether the instance bound in env, enumerated
 // without a given operation (EmitOpen), was emitted for good when its
 // last operation returned.
-func (gr *grounder) openDone(st *instState) bool {
+func (gr *enumerator) openDone(st *instState) bool {
 	e := gr.e
 	return st.must == nil && st.a.closable && !anyPending(e.scr.env[:st.nf])
 }
@@ -1308,7 +1308,7 @@ func (gr *grounder) cleaf(st *instState) {
 		out = parts[:0]
 		for _, p := range parts {
 			if p.n == 0 {
-				switch gr.settledLit(p.lit) {
+				switch e.fo.settledLit(p.lit) {
 				case nTrue:
 					gr.curLeaf, gr.curAxiom = 0, nil
 					return
@@ -1319,9 +1319,9 @@ func (gr *grounder) cleaf(st *instState) {
 			out = append(out, p)
 		}
 	}
-	if t.hasWit && e.watching(st.extra) {
+	if t.hasWit && gr.watch && st.extra == nil {
 		if !e.scr.inst.truePart {
-			e.lazy.watchInstance(out, nf, settledAt)
+			e.lazy.w.watchInstance(out, nf, settledAt)
 		}
 	} else {
 		gr.cassert(out, st.extra)
@@ -1529,11 +1529,11 @@ func (gr *grounder) cfold(a *axiom, o *Op) {
 		if l == noLit {
 			switch v := st.witVals[i]; {
 			case v == vUnknown && t.witFresh[i]:
-				l, k = gr.absentLit(&t.wit[i], i == t.witSrc)
+				l, k = e.fo.absentLit(&t.wit[i], i == t.witSrc)
 			case v == vTrue && t.witSure[i]:
 				continue
 			default:
-				l, k = gr.atomLit(&t.wit[i])
+				l, k = e.fo.atomLit(&t.wit[i])
 			}
 		} else if st.witVals[i] == vTrue {
 			continue
@@ -1556,7 +1556,7 @@ func (gr *grounder) cfold(a *axiom, o *Op) {
 	for i := m; i < n; i++ {
 		l := lits[i]
 		if known&(1<<i) == 0 {
-			switch gr.settledLit(l) {
+			switch e.fo.settledLit(l) {
 			case nFalse:
 				return
 			case nTrue:
@@ -1621,11 +1621,11 @@ func (gr *grounder) foldMB(t *template, lm Lit, km tri, lb Lit, kb tri) {
 		var k nodeKind
 		switch {
 		case km == vUnknown && t.witFresh[0]:
-			lm, k = gr.absentLit(&t.wit[0], t.witSrc == 0)
+			lm, k = e.fo.absentLit(&t.wit[0], t.witSrc == 0)
 		case km == vTrue && t.witSure[0]:
 			k = nTrue
 		default:
-			lm, k = gr.atomLit(&t.wit[0])
+			lm, k = e.fo.atomLit(&t.wit[0])
 		}
 		switch k {
 		case nFalse:
@@ -1644,11 +1644,11 @@ func (gr *grounder) foldMB(t *template, lm Lit, km tri, lb Lit, kb tri) {
 		var k nodeKind
 		switch {
 		case kb == vUnknown && t.witFresh[1]:
-			lb, k = gr.absentLit(&t.wit[1], t.witSrc == 1)
+			lb, k = e.fo.absentLit(&t.wit[1], t.witSrc == 1)
 		case kb == vTrue && t.witSure[1]:
 			k = nTrue
 		default:
-			lb, k = gr.atomLit(&t.wit[1])
+			lb, k = e.fo.atomLit(&t.wit[1])
 		}
 		switch k {
 		case nFalse:
@@ -1659,7 +1659,7 @@ func (gr *grounder) foldMB(t *template, lm Lit, km tri, lb Lit, kb tri) {
 	}
 	// Settle as and does, in order.
 	if lm != noLit && !knownM {
-		switch gr.settledLit(lm) {
+		switch e.fo.settledLit(lm) {
 		case nFalse:
 			return
 		case nTrue:
@@ -1667,7 +1667,7 @@ func (gr *grounder) foldMB(t *template, lm Lit, km tri, lb Lit, kb tri) {
 		}
 	}
 	if lb != noLit && !knownB {
-		switch gr.settledLit(lb) {
+		switch e.fo.settledLit(lb) {
 		case nFalse:
 			return
 		case nTrue:
@@ -1706,21 +1706,21 @@ func (gr *grounder) cassert(parts []cpart, extra []Lit) {
 	case 1:
 		p := parts[0]
 		if p.n == 0 {
-			if gr.isTrueLit(p.lit) {
+			if e.fo.isTrueLit(p.lit) {
 				return
 			}
 			gr.emitWith(extra, p.lit)
 			return
 		}
 		for _, l := range e.scr.conj[p.at : p.at+p.n] {
-			if !gr.isTrueLit(l) {
+			if !e.fo.isTrueLit(l) {
 				gr.emitWith(extra, l)
 			}
 		}
 		return
 	}
 	for _, p := range parts {
-		if p.n == 0 && gr.isTrueLit(p.lit) {
+		if p.n == 0 && e.fo.isTrueLit(p.lit) {
 			return
 		}
 	}
@@ -1730,9 +1730,9 @@ func (gr *grounder) cassert(parts []cpart, extra []Lit) {
 			cl = append(cl, p.lit)
 			continue
 		}
-		aux := e.gr.aux()
+		aux := e.fo.aux()
 		for _, l := range e.scr.conj[p.at : p.at+p.n] {
-			if !gr.isTrueLit(l) {
+			if !e.fo.isTrueLit(l) {
 				e.emit2(aux.Not(), l)
 			}
 		}
@@ -1750,7 +1750,7 @@ func (gr *grounder) emitWith(extra []Lit, l Lit) {
 	e.emit(cl)
 }
 
-func (gr *grounder) isTrueLit(l Lit) bool { return gr.e.val(l) == 1 }
+func (gr *folder) isTrueLit(l Lit) bool { return gr.e.val(l) == 1 }
 
 // cwitnessHolds is witnessHolds through the template.
 func (gr *grounder) cwitnessHolds(a *axiom, win []*Op, nf int) bool {
@@ -1824,7 +1824,7 @@ func (gr *grounder) witHoldsAmong(a *axiom, nf int, cands []*Op) bool {
 // them, right after the knownWit that wrote them.
 func (gr *grounder) witTrue(t *template) bool {
 	for i := range t.wit {
-		if k, _ := gr.knownAtom(&t.wit[i]); k != vTrue {
+		if k, _ := gr.e.fo.knownAtom(&t.wit[i]); k != vTrue {
 			return false
 		}
 	}
@@ -1888,7 +1888,7 @@ func (r *quickRun) merge(q *quickRun) {
 // longer find it): then every memo is dropped (quickEpoch). x is one of
 // y's stored partners (match(x,y) is possible), so y.asY finds it; any
 // live x there with a true match variable counts, whichever y it names.
-func (gr *grounder) quickForgotten(serials []int, gone uint32) {
+func (gr *enumerator) quickForgotten(serials []int, gone uint32) {
 	e := gr.e
 	ep := e.scr.quickEpoch
 	bump := false
@@ -1936,7 +1936,7 @@ func (gr *grounder) quickForgotten(serials []int, gone uint32) {
 // any of them was called (o = w, which real time also decides, fails
 // both: then the run is not passed over). A check between two earlier
 // levels' operations is left to quickHolds (false).
-func (gr *grounder) runPasses(st *instState, lv *clevel, r *quickRun) bool {
+func (gr *enumerator) runPasses(st *instState, lv *clevel, r *quickRun) bool {
 	e := gr.e
 	t := st.a.tmpl
 	env := e.scr.env
@@ -1984,7 +1984,7 @@ func (gr *grounder) runPasses(st *instState, lv *clevel, r *quickRun) bool {
 // at serial blocks of 1<<quickChunk, so that instances starting their
 // runs at different operations still meet the same holders; a run met
 // while one is open in the same block is merged into it.
-func (gr *grounder) quickTail(st *instState, lv *clevel, level int, tail []*Op, limit int, admitted bool) {
+func (gr *enumerator) quickTail(st *instState, lv *clevel, level int, tail []*Op, limit int, admitted bool) {
 	e := gr.e
 	var rs *Op
 	var run quickRun

@@ -148,7 +148,9 @@ type Encoder struct {
 	scr   scratch      // buffers that no state outlives a call in (scratch.go)
 	match matcher      // the instances that wait for match variables (lazymatch.go)
 	ptn   partnerLists // which operations may match which (partners.go)
-	gr    grounder     // the instances of the axioms (instances.go, compiled.go, node.go)
+	enum  enumerator   // the tuples of the axioms' instances (instances.go, compiled.go)
+	gr    grounder     // one instance: its witnesses and clauses (leaf.go)
+	fo    folder       // atoms folded to ground nodes and literals (node.go, fold.go)
 	Names bool         // name variables (VarName), for tests and DIMACS comments
 
 	clause int // clauses emitted (Stats)
@@ -159,7 +161,10 @@ type Encoder struct {
 	// pairRet: MATCH says meth(x) = … ∧ meth(y) = … ∧ arg(x) = ret(y)
 	// and nothing else (lazypair.go).
 	pairRet bool
-	pairAx  *axiom // MATCH among ax
+	// lazyPairs: MATCH's clauses are generated on demand (lazypair.go),
+	// with a lazy grounding and pairRet.
+	lazyPairs bool
+	pairAx    *axiom // MATCH among ax
 	// callAx and retAx are the axioms of ax that Call and Return act on
 	// (stepAxioms), in ax's order.
 	callAx, retAx []*axiom
@@ -176,11 +181,7 @@ type Encoder struct {
 	// limit grounds LIMIT by counting (limit.go), when the kernel has it.
 	limit *limitGround
 
-	methPair [memoMethods * memoMethods]bool // methodsMayMatch's table, by method pair
-	retKinds [memoMethods]h.RetKind          // retPossible's memo, by method (0: not yet)
-	// methAsX[m] and methAsY[m] have bit mo set when methodsMayMatch(m,
-	// mo), respectively methodsMayMatch(mo, m) (partnerCands).
-	methAsX, methAsY [memoMethods]uint16
+	lab labelRules // what the labels alone decide (labels.go)
 
 	stamp uint32 // marks operations (Op.mark) for one pass
 
@@ -315,7 +316,9 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 	e := &Encoder{k: k, sink: sink}
 	e.match.e = e
 	e.ptn.e = e
+	e.enum.e = e
 	e.gr.e = e
+	e.fo.e = e
 	if e.tab.vals, e.sharedVals = cfg.Values, cfg.Values != nil; !e.sharedVals {
 		e.tab.vals = valtab.NewValues()
 	}
@@ -362,19 +365,22 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 		}
 		e.pairRet = e.pairRet && rets == 1
 	}
-	e.foldMethods()
+	e.lab.obj, e.lab.pair, e.lab.pairRet = k.Object, k.Pair, e.pairRet
+	e.lab.foldMethods()
 	e.ptn.virt = e.pairRet && k.Object != h.Exchanger
 	if k.Sequential && cfg.Lazy != nil {
 		e.lazy = newLazy(e, cfg)
 		e.assign = cfg.Lazy.Assignment()
 		e.grd = e.lazy
+		e.lazyPairs = e.pairRet && e.pairAx != nil && e.pairAx.matchAtoms != nil
+		e.gr.watch = cfg.Watch
 	} else {
 		e.assign = &e.noAssign
 		e.grd = eagerGround{e}
 	}
 	e.reg.trackOwners = cfg.TrackOwners
 	e.stepAxioms()
-	e.gr.setQuick()
+	e.enum.setQuick()
 	e.stop = cfg.Stop
 	return e
 }
@@ -418,7 +424,7 @@ type GroundingStats struct {
 
 // GroundingStats reports the grounding's work so far.
 func (e *Encoder) GroundingStats() GroundingStats {
-	s := GroundingStats{Bindings: e.gr.bindings}
+	s := GroundingStats{Bindings: e.enum.bindings}
 	e.grd.stats(&s)
 	return s
 }
@@ -589,189 +595,6 @@ func (e *Encoder) used(o *Op) Lit {
 	return o.usedVar
 }
 
-// retPossible rules out return values of the wrong kind for the method.
-func (e *Encoder) retPossible(o *Op, v h.Value) bool {
-	var kind h.RetKind
-	if m := o.Label.Method; int(m) < len(e.retKinds) {
-		// Memoized: Call asks this for a pending operation and each
-		// operation of the window.
-		if kind = e.retKinds[m]; kind == 0 {
-			kind = retKindOf(e.k.Object, m)
-			e.retKinds[m] = kind
-		}
-	} else {
-		kind = retKindOf(e.k.Object, m)
-	}
-	switch kind {
-	case noRetKind:
-		return false
-	case h.RetNone:
-		return v == h.Void
-	case h.RetBool:
-		return v == h.True || v == h.False
-	case h.RetValue:
-		return v != h.Void
-	case h.RetStatus:
-		return v == h.OK || v == h.Fail
-	}
-	return true
-}
-
-// noRetKind stands for a method the object does not have.
-const noRetKind h.RetKind = 255
-
-func retKindOf(obj h.Object, m h.Method) h.RetKind {
-	sig, ok := h.SignatureOf(obj, m)
-	if !ok {
-		return noRetKind
-	}
-	return sig.Ret
-}
-
-// matchPossible folds the kernel's MATCH axiom for the pair: false when
-// the labels alone forbid match(x,y).
-func (e *Encoder) matchPossible(x, y *Op) bool {
-	if !e.methodsMayMatch(x.Label.Method, y.Label.Method) {
-		return false
-	}
-	if e.pairRet && x.Label.Method < memoMethods && y.Label.Method < memoMethods {
-		// The methods allow the pair (memoized); arg(x) = ret(y) is all
-		// that is left. Call asks this of every pair of the window.
-		if !y.pending() {
-			return x.argID == y.retID
-		}
-		return e.retPossible(y, x.Label.Arg)
-	}
-	return e.possible(e.k.Pair.Body.Args[1], x, y) != vFalse
-}
-
-// memoMethods bounds the methods whose facts are memoized per method;
-// every object's methods are below it.
-const memoMethods = 16
-
-// methodsMayMatch is MATCH folded on the methods alone, read from the
-// table New fills: most pairs of a window (two adds, two removes) fail
-// on their methods, and Call tries every operation of the window both
-// ways. Methods past the table are not folded (the full fold decides).
-// Small enough to be inlined at its call sites.
-func (e *Encoder) methodsMayMatch(mx, my h.Method) bool {
-	return mx|my >= memoMethods || e.methPair[(uint(mx)*memoMethods+uint(my))%(memoMethods*memoMethods)]
-}
-
-// foldMethods fills methPair: MATCH's consequent folded for each pair of
-// methods below memoMethods, false where the methods alone rule the pair
-// out.
-func (e *Encoder) foldMethods() {
-	if len(e.k.Pair.Body.Args) < 2 {
-		// No consequent to fold (no kernel has such a MATCH): nothing is
-		// ruled out.
-		for i := range e.methPair {
-			e.methPair[i] = true
-		}
-		e.masks()
-		return
-	}
-	f := e.k.Pair.Body.Args[1]
-	for mx := range h.Method(memoMethods) {
-		for my := range h.Method(memoMethods) {
-			r := eval3(f, func(a *theory.Formula) tri {
-				if a.Kind != theory.KMeth {
-					return vUnknown
-				}
-				m := mx
-				if a.X == 1 {
-					m = my
-				}
-				return triOf(m == a.M)
-			})
-			e.methPair[int(mx)*memoMethods+int(my)] = r != vFalse
-		}
-	}
-	e.masks()
-}
-
-// masks fills methAsX and methAsY from methPair.
-func (e *Encoder) masks() {
-	for mx := range memoMethods {
-		for my := range memoMethods {
-			if e.methPair[mx*memoMethods+my] {
-				e.methAsX[mx] |= 1 << my
-				e.methAsY[my] |= 1 << mx
-			}
-		}
-	}
-}
-
-// possible evaluates a MATCH consequent for the pair (x,y), three-valued:
-// the return value of a pending operation is unknown. It creates no
-// variable, because it runs for every pair of the window.
-func (e *Encoder) possible(f *theory.Formula, x, y *Op) tri {
-	atom := func(a *theory.Formula) tri { return e.possibleAtom(a, x, y) }
-	if f.Kind != theory.KAnd {
-		return eval3(f, atom)
-	}
-	// The usual MATCH consequent is a conjunction of atoms: evaluated
-	// here without the interpreter, as Call does it for every pair of the
-	// window.
-	r := vTrue
-	for _, g := range f.Args {
-		var t tri
-		if g.Kind >= theory.KMeth && g.Kind <= theory.KUsed { // an atom
-			t = e.possibleAtom(g, x, y)
-		} else {
-			t = eval3(g, atom)
-		}
-		switch t {
-		case vFalse:
-			return vFalse
-		case vUnknown:
-			r = vUnknown
-		}
-	}
-	return r
-}
-
-// possibleAtom is possible's value of one atom.
-func (e *Encoder) possibleAtom(a *theory.Formula, x, y *Op) tri {
-	op := func(i int) *Op {
-		if i == 0 {
-			return x
-		}
-		return y
-	}
-	switch a.Kind {
-	case theory.KMeth:
-		return triOf(op(a.X).Label.Method == a.M)
-	case theory.KRet:
-		o := op(a.X)
-		if !o.pending() {
-			return triOf(o.Label.Ret == a.V)
-		}
-		if a.V == theory.Bottom || e.retPossible(o, a.V) {
-			return vUnknown
-		}
-		return vFalse
-	case theory.KArgEq:
-		return triOf(op(a.X).Label.Arg == op(a.Y).Label.Arg)
-	case theory.KArgRet:
-		o := op(a.Y)
-		if !o.pending() {
-			return triOf(op(a.X).Label.Arg == o.Label.Ret)
-		}
-		if e.retPossible(o, op(a.X).Label.Arg) {
-			return vUnknown
-		}
-		return vFalse
-	case theory.KArgLess:
-		return triOf(op(a.X).Label.Prio < op(a.Y).Label.Prio)
-	case theory.KEq:
-		return triOf(x == y || a.X == a.Y)
-	case theory.KRel:
-		return relValue(a, func(i int) *Op { return op(i) })
-	}
-	return vUnknown // b, match, used: not label facts
-}
-
 // removeOp removes o, which is in l once, from l, keeping the order. It
 // looks from the end, where an operation's latest partners are.
 func removeOp(l []*Op, o *Op) []*Op {
@@ -937,7 +760,7 @@ func (e *Encoder) UsedLit(serial int) Lit {
 // BLit is b(x,y) as a literal, or z.LitNull with the constant in val.
 func (e *Encoder) BLit(x, y int) (lit Lit, val bool) {
 	e.scr.nodes.reset()
-	n := e.gr.bNode(e.tab.op(x), e.tab.op(y))
+	n := e.fo.bNode(e.tab.op(x), e.tab.op(y))
 	if n.kind == nLit {
 		return n.lit, false
 	}

@@ -91,8 +91,8 @@ func (g *lazyGround) called(*Op) {}
 
 func (g *lazyGround) pendingRet(o *Op, l Lit)   { g.pendingVarMade(o, l, true) }
 func (g *lazyGround) pendingMatch(o *Op, l Lit) { g.pendingVarMade(o, l, false) }
-func (g *lazyGround) forgotten(vars []z.Var)    { g.watchForgotten(vars) }
-func (g *lazyGround) revisit()                  { g.revisitForgotten() }
+func (g *lazyGround) forgotten(vars []z.Var)    { g.w.watchForgotten(vars) }
+func (g *lazyGround) revisit()                  { g.w.revisitForgotten() }
 
 func (g *lazyGround) stats(s *GroundingStats) {
 	s.Watched, s.Materialised = g.w.watched, g.w.materialised

@@ -19,8 +19,7 @@ import (
 // reads the window, the variables and the partner lists through the
 // encoder it belongs to (e), and emits through it.
 type grounder struct {
-	e        *Encoder
-	bindings int // GroundingStats
+	e *Encoder
 	// curAxiom is the axiom of the instance being emitted (origin.go).
 	curAxiom *theory.Axiom
 	// curLeaf, when not 0, says that the instance being emitted is a
@@ -28,21 +27,40 @@ type grounder struct {
 	// rather than scr.cur: cleaf stores an int where it would otherwise
 	// swap a slice for each leaf (curOps).
 	curLeaf int
-	// quick: crec passes over the candidates quickHolds finds ground
-	// nothing (partner lists read on demand, with SATURATE's assignment);
 	// rowExcl: witnessesX passes over the partners a true match variable
-	// excludes (an injective kernel, with SATURATE's assignment). Both
-	// are fixed by setQuick.
-	quick, rowExcl bool
+	// excludes (an injective kernel, with SATURATE's assignment), fixed
+	// by enumerator.setQuick.
+	rowExcl bool
+	// watch: an instance with a witness, outside EmitOpen, goes to the
+	// watched instances (watchInstance) rather than to clauses
+	// (Config.Watch with a lazy grounding).
+	watch bool
 }
+
+// enumerator enumerates the tuples of an axiom's instances: the compiled
+// plans (crec, compiled.go) or the interpreter (rec), cut by real time,
+// for each tuple handing the instance to the grounder (cleaf, leaf).
+type enumerator struct {
+	e        *Encoder
+	bindings int // GroundingStats
+	// quick: crec passes over the candidates quickHolds finds ground
+	// nothing (partner lists read on demand, with SATURATE's
+	// assignment), fixed by setQuick.
+	quick bool
+}
+
+// folder folds atoms and formulas under the bound operations to
+// constants, literals (making the variables they need) and ground
+// nodes, and turns nodes into clauses (Plaisted–Greenbaum, node.go).
+type folder struct{ e *Encoder }
 
 // setQuick fixes the grounder's shortcuts, which the tests' noQuick
 // turns off, once the encoder's parts are made (New).
-func (gr *grounder) setQuick() {
+func (gr *enumerator) setQuick() {
 	e := gr.e
 	on := e.lazy != nil && (e.hk == nil || !e.hk.noQuick)
 	gr.quick = on && e.ptn.virt
-	gr.rowExcl = on && e.match.injective
+	e.gr.rowExcl = on && e.match.injective
 }
 
 // axiom is a kernel axiom split for grounding: ∀x̄. ante(x̄) ⇒ rest(x̄) ∨
@@ -215,7 +233,7 @@ func shapeOf(a *theory.Axiom) shape {
 // visited: s with two operations pending at its call, or s, a pending u,
 // and an operation v that overlaps u. This replaces the generic O(n²)
 // enumeration per call by O(p·c), p pending operations, c overlaps.
-func (gr *grounder) transitivity(a *axiom, s *Op) {
+func (gr *enumerator) transitivity(a *axiom, s *Op) {
 	e := gr.e
 	pend := s.conc // at s's call, exactly the operations pending then
 	// The clause is built directly: its atoms are literals or constants.
@@ -223,15 +241,15 @@ func (gr *grounder) transitivity(a *axiom, s *Op) {
 		if e.poll() {
 			return
 		}
-		l12, c12 := e.gr.bLit(x1, x2)
+		l12, c12 := e.fo.bLit(x1, x2)
 		if l12 == z.LitNull && !c12 {
 			return
 		}
-		l23, c23 := e.gr.bLit(x2, x3)
+		l23, c23 := e.fo.bLit(x2, x3)
 		if l23 == z.LitNull && !c23 {
 			return
 		}
-		l13, c13 := e.gr.bLit(x1, x3)
+		l13, c13 := e.fo.bLit(x1, x3)
 		if l13 == z.LitNull && c13 {
 			return
 		}
@@ -249,9 +267,9 @@ func (gr *grounder) transitivity(a *axiom, s *Op) {
 		if l13 != z.LitNull {
 			cl = append(cl, l13)
 		}
-		e.scr.cur, gr.curAxiom = append(e.scr.cur[:0], x1, x2, x3), a.Axiom
+		e.scr.cur, e.gr.curAxiom = append(e.scr.cur[:0], x1, x2, x3), a.Axiom
 		e.emit(cl)
-		gr.curAxiom = nil // origin.go
+		e.gr.curAxiom = nil // origin.go
 		e.scr.clauseBuf = cl[:0]
 	}
 	seq := e.k.Sequential
@@ -617,7 +635,7 @@ func triOf(b bool) tri {
 }
 
 // litTri is the saturator's current value of l (SATURATE only).
-func (gr *grounder) litTri(l Lit) tri {
+func (gr *folder) litTri(l Lit) tri {
 	e := gr.e
 	switch e.val(l) {
 	case 1:
@@ -695,7 +713,7 @@ func futureValue(f *theory.Formula, nf, fut int) tri {
 // some universal variable; with closed, only tuples whose universal
 // operations have all returned; otherwise (EmitOpen) every tuple not
 // already emitted for good. extra literals are added to every clause.
-func (gr *grounder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
+func (gr *enumerator) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 	e := gr.e
 	nf := len(a.Forall)
 	compiled := a.tmpl != nil && (e.hk == nil || !e.hk.interpret)
@@ -811,7 +829,7 @@ func (gr *grounder) instances(a *axiom, must *Op, closed bool, extra []Lit) {
 // the partners of the variable from, bound to o, and o has no stored
 // partner on that side. Stored partners include every returned one
 // (partners.go), so the level would bind nothing in a closed instance.
-func (gr *grounder) noReturnedPartners(g *source, from int, o *Op) bool {
+func (gr *enumerator) noReturnedPartners(g *source, from int, o *Op) bool {
 	if g == nil || g.from != from {
 		return false
 	}
@@ -828,7 +846,7 @@ func (gr *grounder) noReturnedPartners(g *source, from int, o *Op) bool {
 // closed instance binds no pending operation. Then o is not bound:
 // folding the level's checks would only make variables (an order
 // variable b(a1,a2) for each add a2 at FIFO's a1) that no instance uses.
-func (gr *grounder) noReturnedPartner(feeds []*source, o *Op) bool {
+func (gr *enumerator) noReturnedPartner(feeds []*source, o *Op) bool {
 	for _, g := range feeds {
 		l := o.asY
 		if g.asX {
@@ -893,7 +911,7 @@ type instState struct {
 
 // rec binds the universal variable of the given level to each candidate
 // in turn, and emits the instance at the last level.
-func (gr *grounder) rec(st *instState, level int) {
+func (gr *enumerator) rec(st *instState, level int) {
 	e := gr.e
 	if e.poll() {
 		return
@@ -911,7 +929,7 @@ func (gr *grounder) rec(st *instState, level int) {
 				return // emitted for good when its last operation returned
 			}
 		}
-		gr.leaf(a, st.win, st.ante, st.rest, st.extra)
+		e.gr.leaf(a, st.win, st.ante, st.rest, st.extra)
 		return
 	}
 	v := pl.order[level]
@@ -946,7 +964,7 @@ func (gr *grounder) rec(st *instState, level int) {
 
 // bind binds variable v of the given level to candidate o, folds the
 // level's checks and goes down a level unless one prunes the tuple.
-func (gr *grounder) bind(st *instState, level, v int, o *Op) {
+func (gr *enumerator) bind(st *instState, level, v int, o *Op) {
 	e := gr.e
 	a, pl := st.a, st.pl
 	if st.closed && o.pending() {
@@ -955,7 +973,7 @@ func (gr *grounder) bind(st *instState, level, v int, o *Op) {
 	if o == st.must && v < st.fixed {
 		return
 	}
-	if gr.dropped(o) {
+	if e.fo.dropped(o) {
 		return
 	}
 	// FUNCTION for two partners with different values is implied,
@@ -977,15 +995,15 @@ func (gr *grounder) bind(st *instState, level, v int, o *Op) {
 	na, nr := len(st.ante), len(st.rest)
 	ok := true
 	for _, c := range pl.checks[level] {
-		n := gr.fold(c.f, false)
+		n := e.fo.fold(c.f, false)
 		if c.ante {
-			if n.kind == nFalse || gr.isFalse(n) {
+			if n.kind == nFalse || e.fo.isFalse(n) {
 				ok = false
 				break
 			}
 			st.ante = append(st.ante, n)
 		} else {
-			if n.kind == nTrue || gr.isTrue(n) {
+			if n.kind == nTrue || e.fo.isTrue(n) {
 				ok = false
 				break
 			}
@@ -1009,7 +1027,7 @@ func (gr *grounder) bind(st *instState, level, v int, o *Op) {
 // narrowing (and exact when calls are not in order: see unordered),
 // except those of the tail when admitted is set: there the run applied
 // every cut (below).
-func (gr *grounder) levelRun(cuts []rtCut, cands []*Op, full bool) (head, tail []*Op, limit int, admitted bool) {
+func (gr *enumerator) levelRun(cuts []rtCut, cands []*Op, full bool) (head, tail []*Op, limit int, admitted bool) {
 	e := gr.e
 	limit = math.MaxInt
 	if e.tab.unordered {
@@ -1058,7 +1076,7 @@ func (gr *grounder) levelRun(cuts []rtCut, cands []*Op, full bool) (head, tail [
 }
 
 // cutsAdmit reports whether no real-time cut of a level prunes o.
-func (gr *grounder) cutsAdmit(cuts []rtCut, o *Op) bool {
+func (gr *enumerator) cutsAdmit(cuts []rtCut, o *Op) bool {
 	e := gr.e
 	for _, c := range cuts {
 		u := e.scr.env[c.u]
@@ -1094,21 +1112,21 @@ func (gr *grounder) leaf(a *axiom, win []*Op, ante, rest []*node, extra []Lit) {
 			}
 		}
 		if !dup {
-			parts = append(parts, gr.not(e.gr.usedNode(o)))
+			parts = append(parts, e.fo.not(e.fo.usedNode(o)))
 		}
 	}
 	for _, n := range ante {
-		parts = append(parts, gr.not(n))
+		parts = append(parts, e.fo.not(n))
 	}
 	parts = append(parts, rest...)
 	if a.wit != nil {
 		gr.witnesses(a, win, nf, &parts)
 	}
-	n := gr.or(parts...)
+	n := e.fo.or(parts...)
 	if n.kind == nTrue {
 		return
 	}
-	gr.assert(n, extra)
+	e.fo.assert(n, extra)
 }
 
 // witnessHolds reports, for SATURATE, whether some witness of a
@@ -1135,7 +1153,7 @@ func (gr *grounder) witnessHolds(a *axiom, win []*Op, nf int) bool {
 			continue
 		}
 		e.scr.env[nf] = o
-		if eval3(a.wit, gr.known) == vTrue {
+		if eval3(a.wit, e.fo.known) == vTrue {
 			holds = true
 			break
 		}
@@ -1147,7 +1165,7 @@ func (gr *grounder) witnessHolds(a *axiom, win []*Op, nf int) bool {
 // known is the value of an atom under e.env if constants or, in
 // SATURATE, the values of existing variables decide it; it creates no
 // variable.
-func (gr *grounder) known(f *theory.Formula) tri {
+func (gr *folder) known(f *theory.Formula) tri {
 	e := gr.e
 	env := e.scr.env
 	val := func(l Lit, ok bool) tri {
@@ -1217,7 +1235,7 @@ func (gr *grounder) witnesses(a *axiom, win []*Op, j int, parts *[]*node) {
 		// folding creates its match variable, and with it MATCH's and
 		// INJECTIVE's clauses and a return variable, all for a disjunct
 		// that can never hold.
-		if eval3(a.wit, gr.known) == vFalse {
+		if eval3(a.wit, e.fo.known) == vFalse {
 			return
 		}
 		var buf [4]*node
@@ -1228,11 +1246,11 @@ func (gr *grounder) witnesses(a *axiom, win []*Op, j int, parts *[]*node) {
 		// not already derive, and cost a clause per pending candidate.
 		if a.witGen == nil {
 			for _, o := range e.scr.env[len(a.Forall):] {
-				conj = append(conj, e.gr.usedNode(o))
+				conj = append(conj, e.fo.usedNode(o))
 			}
 		}
-		conj = append(conj, gr.fold(a.wit, false))
-		*parts = append(*parts, gr.and(conj...))
+		conj = append(conj, e.fo.fold(a.wit, false))
+		*parts = append(*parts, e.fo.and(conj...))
 		return
 	}
 	mark := len(e.scr.pbuf)

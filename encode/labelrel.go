@@ -29,7 +29,7 @@ func relValue(f *theory.Formula, op func(int) *Op) tri {
 // get) leave that operation out of every instance while it is pending
 // (dropped), so the value is known here; should it not be, the atom
 // becomes a fresh unconstrained variable, which can only admit more.
-func (gr *grounder) relNode(f *theory.Formula) *node {
+func (gr *folder) relNode(f *theory.Formula) *node {
 	e := gr.e
 	switch relValue(f, func(i int) *Op { return e.scr.env[i] }) {
 	case vTrue:
@@ -37,12 +37,12 @@ func (gr *grounder) relNode(f *theory.Formula) *node {
 	case vFalse:
 		return falseNode
 	}
-	return gr.litNode(e.gr.aux())
+	return gr.litNode(e.fo.aux())
 }
 
 // dropped reports whether o is a pending operation of the kernel's
 // DropPending method: it is bound in no instance until it returns.
-func (gr *grounder) dropped(o *Op) bool {
+func (gr *folder) dropped(o *Op) bool {
 	e := gr.e
 	return o.pending() && e.k.DropPending != h.NoMethod && o.Label.Method == e.k.DropPending
 }

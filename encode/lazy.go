@@ -37,6 +37,7 @@ type lazyGround struct {
 
 func newLazy(e *Encoder, cfg Config) *lazyGround {
 	g := &lazyGround{e: e}
+	g.w.e = e
 	g.w.on = cfg.Watch
 	g.w.closed = cfg.Watch && cfg.ClosedRemoval
 	return g
@@ -78,7 +79,7 @@ func (g *lazyGround) assigned(lits []Lit) {
 		}
 		v := l.Var()
 		if g.w.on {
-			g.watchAssigned(l)
+			g.w.watchAssigned(l)
 		}
 		if int(v) >= len(e.reg.meaning) {
 			continue
@@ -102,7 +103,7 @@ func (g *lazyGround) assigned(lits []Lit) {
 			case !o.pending():
 			case l.IsPos():
 				g.retTrue(o, l)
-			case e.lazyPair():
+			case e.lazyPairs:
 				g.retFalse(o, l.Not())
 			}
 		case vMatch:
@@ -110,7 +111,7 @@ func (g *lazyGround) assigned(lits []Lit) {
 				x, y := e.reg.varOps[v][0], e.reg.varOps[v][1]
 				g.usedBy(x, l)
 				g.usedBy(y, l)
-				if e.lazyPair() {
+				if e.lazyPairs {
 					g.pairTrue(x, y, l)
 				}
 				e.match.matchTrue(x, y, l)

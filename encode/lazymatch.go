@@ -450,15 +450,15 @@ func (mt *matcher) groundMatched(a *axiom) {
 	}
 	var ante, rest []*node
 	for _, c := range a.ante {
-		n := e.gr.fold(c, false)
-		if n.kind == nFalse || e.gr.isFalse(n) {
+		n := e.fo.fold(c, false)
+		if n.kind == nFalse || e.fo.isFalse(n) {
 			return
 		}
 		ante = append(ante, n)
 	}
 	for _, c := range a.rest {
-		n := e.gr.fold(c, false)
-		if n.kind == nTrue || e.gr.isTrue(n) {
+		n := e.fo.fold(c, false)
+		if n.kind == nTrue || e.fo.isTrue(n) {
 			return
 		}
 		rest = append(rest, n)

@@ -37,9 +37,9 @@ func (e *Encoder) call(op *Op) {
 	e.grd.called(op)
 	for _, a := range e.callAx {
 		if a.shape == shapeTransitive {
-			e.gr.transitivity(a, op)
+			e.enum.transitivity(a, op)
 		} else {
-			e.gr.instances(a, op, false, nil)
+			e.enum.instances(a, op, false, nil)
 		}
 	}
 	e.match.flushMatches()
@@ -89,7 +89,7 @@ func (e *Encoder) ret(serial int, ret h.Value, retID valtab.ID, seq int) {
 		if a.shape == shapeLimit {
 			e.limit.returned(a, op)
 		} else {
-			e.gr.instances(a, op, true, nil)
+			e.enum.instances(a, op, true, nil)
 		}
 	}
 	e.match.flushMatches()
@@ -146,7 +146,7 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 	// Likewise used facts not acted on yet.
 	e.grd.forgetFacts(gone)
 	if e.scr.quickMemos {
-		e.gr.quickForgotten(serials, gone)
+		e.enum.quickForgotten(serials, gone)
 	}
 	e.stamp++
 	e.tab.drop(gone, e.stamp, pendGone)
@@ -169,7 +169,7 @@ func (e *Encoder) EmitOpen(act Lit) {
 		case a.shape == shapeLimit:
 			e.limit.open(a, extra)
 		case len(a.Exists) > 0:
-			e.gr.instances(a, nil, false, extra)
+			e.enum.instances(a, nil, false, extra)
 		}
 	}
 	e.match.flushMatches()

@@ -42,7 +42,7 @@ func (e *Encoder) stepAxioms() {
 			act = matchAtMostRow
 		case a.shape == shapeFunction:
 			act = matchAtMostCol
-		case a.Axiom == e.k.Pair && e.lazyPair():
+		case a.Axiom == e.k.Pair && e.lazyPairs:
 			act = matchPair
 		}
 		e.match.matchAct = append(e.match.matchAct, act)
