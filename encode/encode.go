@@ -161,6 +161,11 @@ type Encoder struct {
 	// pairRet: MATCH says meth(x) = … ∧ meth(y) = … ∧ arg(x) = ret(y)
 	// and nothing else (lazypair.go).
 	pairRet bool
+	// usedFacts are operations that returned without a used variable
+	// (only SATURATE's grounding makes none at the call, see
+	// grounding.go): the next Assigned acts on their used facts as on
+	// the unit used(o) that the return would have emitted.
+	usedFacts []*Op
 	// lazyPairs: MATCH's clauses are generated on demand (lazypair.go),
 	// with a lazy grounding and pairRet.
 	lazyPairs bool
@@ -171,9 +176,9 @@ type Encoder struct {
 	// lazy is SATURATE's lazy grounding (lazy.go), nil for SYMBOLIC and
 	// DIMACS; assign is its solver's assignment as a table (Values),
 	// which the grounder folds literals by (val). Without a solver it
-	// points at noAssign, which is empty: every literal reads as
-	// unassigned, so folding by the assignment needs no test of the
-	// mode.
+	// points at noAssign, all zeros and as long as the variables
+	// (zeroSink): every literal reads as unassigned, so folding by the
+	// assignment needs no test of the mode.
 	lazy     *lazyGround
 	grd      grounding // lazy, or eagerGround without it (grounding.go)
 	assign   *[]z.Value
@@ -206,12 +211,7 @@ type Values interface {
 
 // val is the saturator's value of l: +1 true, -1 false, 0 unassigned
 // (always, without a saturator: see assign).
-func (e *Encoder) val(l Lit) int8 {
-	if a := *e.assign; int(l) < len(a) {
-		return int8(a[l])
-	}
-	return 0
-}
+func (e *Encoder) val(l Lit) int8 { return int8((*e.assign)[l]) }
 
 type ownedList []ownedVar
 
@@ -376,6 +376,7 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 		e.gr.watch = cfg.Watch
 	} else {
 		e.assign = &e.noAssign
+		e.sink = zeroSink{sink, &e.noAssign}
 		e.grd = eagerGround{e}
 	}
 	e.reg.trackOwners = cfg.TrackOwners

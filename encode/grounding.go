@@ -10,10 +10,6 @@ import "github.com/satmon/satmon/internal/z"
 type grounding interface {
 	// called is Call's phase for op, which has joined the window.
 	called(op *Op)
-	// settleUsed is Return's phase for op's used fact.
-	settleUsed(op *Op)
-	// waiting is Waiting.
-	waiting() bool
 	// assigned is Assigned.
 	assigned(lits []Lit)
 	// pendingRet and pendingMatch are the side clauses of a new ret
@@ -22,10 +18,9 @@ type grounding interface {
 	pendingRet(o *Op, l Lit)
 	pendingMatch(o *Op, l Lit)
 	// forgotten is told of the variables of one operation Remove
-	// forgets; forgetFacts and revisit are Remove's phases before and
-	// after the operations leave the window (gone marks them).
+	// forgets; revisit is Remove's phase after the operations have left
+	// the window.
 	forgotten(vars []z.Var)
-	forgetFacts(gone uint32)
 	revisit()
 	// stats adds the grounding's own counts.
 	stats(s *GroundingStats)
@@ -40,12 +35,8 @@ type eagerGround struct{ e *Encoder }
 // might otherwise never be made, and callers assume on it.
 func (g eagerGround) called(op *Op) { g.e.used(op) }
 
-func (g eagerGround) settleUsed(op *Op) { g.e.emit1(g.e.used(op)) }
-
-func (eagerGround) waiting() bool         { return false }
 func (eagerGround) assigned([]Lit)        {}
 func (eagerGround) forgotten([]z.Var)     {}
-func (eagerGround) forgetFacts(uint32)    {}
 func (eagerGround) revisit()              {}
 func (eagerGround) stats(*GroundingStats) {}
 
@@ -78,8 +69,7 @@ func (g eagerGround) pendingRet(o *Op, l Lit) {
 // antecedent contains match(x,y) drop the guards used(x), used(y).
 func (g eagerGround) pendingMatch(o *Op, l Lit) { g.e.emit2(l.Not(), g.e.used(o)) }
 
-// The lazy grounding's phases (lazy.go has returned, waiting and
-// assigned).
+// The lazy grounding's phases (lazy.go has assigned).
 
 // called makes no used variable: SATURATE makes used(op) only when a
 // clause needs it while op is pending (a pending witness, a match's side
@@ -96,4 +86,20 @@ func (g *lazyGround) revisit()                  { g.w.revisitForgotten() }
 
 func (g *lazyGround) stats(s *GroundingStats) {
 	s.Watched, s.Materialised = g.w.watched, g.w.materialised
+}
+
+// zeroSink is the complete encoding's sink: it keeps Encoder.noAssign,
+// the assignment read without a saturator, as long as the variables, so
+// that val reads every literal as unassigned without a test of its own.
+type zeroSink struct {
+	Sink
+	vals *[]z.Value
+}
+
+func (s zeroSink) NewVar() z.Var {
+	v := s.Sink.NewVar()
+	if n := int(v.Neg()) + 1; n > len(*s.vals) {
+		*s.vals = append(*s.vals, make([]z.Value, max(n, 2*len(*s.vals))-len(*s.vals))...)
+	}
+	return v
 }

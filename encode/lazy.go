@@ -1,7 +1,5 @@
 package encode
 
-import "github.com/satmon/satmon/internal/z"
-
 // lazyGround is SATURATE's lazy grounding: the clauses it generates only
 // when the saturator's assignment makes them unit or false, rather than
 // at the call or return that completes them. It owns
@@ -10,7 +8,6 @@ import "github.com/satmon/satmon/internal/z"
 //   - transitivity on demand (order.go),
 //   - the side clauses of pending operations' return and match variables
 //     (lazyret.go) and MATCH's clauses (lazypair.go),
-//   - the used facts of operations that returned without a used variable.
 //
 // An encoder has one when it is made with Config.Lazy and a sequential
 // kernel (New), and none for SYMBOLIC and DIMACS, which ground
@@ -19,14 +16,9 @@ import "github.com/satmon/satmon/internal/z"
 // through the encoder it belongs to (e); the encoder's grounder reads the
 // same assignment (Encoder.assign) to fold literals.
 type lazyGround struct {
-	e *Encoder
-	w watchState // watched ∀∃ instances (watched.go)
-	// usedFacts are operations that returned without a used variable
-	// (SATURATE makes one only when a clause needs it while the operation
-	// is pending, see Call): the next Assigned acts on their used facts
-	// as on the unit used(o) that the return would have emitted.
-	usedFacts []*Op
-	afterBuf  []*Op // openAfter's result
+	e        *Encoder
+	w        watchState // watched ∀∃ instances (watched.go)
+	afterBuf []*Op      // openAfter's result
 	// openLists are openAfter's lists, for the few operations (stalled
 	// ones) it reads; openUse counts its calls, to replace the list
 	// least recently used.
@@ -43,20 +35,6 @@ func newLazy(e *Encoder, cfg Config) *lazyGround {
 	return g
 }
 
-// settleUsed is Return's phase for op's used fact: the unit used(op) if op
-// has a used variable, else the fact is still news to the lazy
-// transitivity, for the next assigned.
-func (g *lazyGround) settleUsed(op *Op) {
-	if op.usedVar == z.LitNull {
-		g.usedFacts = append(g.usedFacts, op)
-	} else {
-		g.e.emit1(g.e.used(op))
-	}
-}
-
-// waiting is Waiting: whether usedFacts has returns to act on.
-func (g *lazyGround) waiting() bool { return len(g.usedFacts) > 0 }
-
 // assigned is Assigned: it visits the watched ∀∃ instances that watch the
 // literals (with Config.Watch) and emits the instances, transitivity and
 // side clauses that they made unit or false.
@@ -69,10 +47,10 @@ func (g *lazyGround) waiting() bool { return len(g.usedFacts) > 0 }
 func (g *lazyGround) assigned(lits []Lit) {
 	e := g.e
 	e.scr.nodes.reset()
-	for _, o := range g.usedFacts { // see Return
+	for _, o := range e.usedFacts { // see Return
 		g.usedAssigned(o)
 	}
-	g.usedFacts = g.usedFacts[:0]
+	e.usedFacts = e.usedFacts[:0]
 	for _, l := range lits {
 		if e.poll() {
 			return
@@ -117,20 +95,5 @@ func (g *lazyGround) assigned(lits []Lit) {
 				e.match.matchTrue(x, y, l)
 			}
 		}
-	}
-}
-
-// forgetFacts drops the used facts not acted on yet of the operations
-// Remove forgets (marked gone); callers propagate before they forget, so
-// there are normally none.
-func (g *lazyGround) forgetFacts(gone uint32) {
-	if len(g.usedFacts) > 0 {
-		keep := g.usedFacts[:0]
-		for _, o := range g.usedFacts {
-			if o.mark != gone {
-				keep = append(keep, o)
-			}
-		}
-		g.usedFacts = keep
 	}
 }

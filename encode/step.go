@@ -62,7 +62,11 @@ func (e *Encoder) ret(serial int, ret h.Value, retID valtab.ID, seq int) {
 	// acts on it first, where the unit used(op) would have been, ahead of
 	// the other literals of this return (Waiting asks the caller for that
 	// call even if the solver assigns nothing new).
-	e.grd.settleUsed(op)
+	if op.usedVar == z.LitNull { // SATURATE's grounding made none (grounding.go)
+		e.usedFacts = append(e.usedFacts, op)
+	} else {
+		e.emit1(e.used(op))
+	}
 	// In the order of the variables, as retTrue does.
 	if op.rets.len() > 0 { // most operations have none
 		units := e.scr.retUnits[:0]
@@ -98,7 +102,7 @@ func (e *Encoder) ret(serial int, ret h.Value, retID valtab.ID, seq int) {
 // Waiting reports whether the encoder has facts of its own for the next
 // Assigned (returns without a used variable, see Return): the caller then
 // calls Assigned even if the solver assigned nothing new.
-func (e *Encoder) Waiting() bool { return e.grd.waiting() }
+func (e *Encoder) Waiting() bool { return len(e.usedFacts) > 0 }
 
 // Assigned is told of literals that became true in the solver since the
 // last call. With Config.Lazy set, it visits the watched ∀∃ instances
@@ -144,7 +148,15 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 	}
 	e.match.forget(gone)
 	// Likewise used facts not acted on yet.
-	e.grd.forgetFacts(gone)
+	if len(e.usedFacts) > 0 {
+		keep := e.usedFacts[:0]
+		for _, o := range e.usedFacts {
+			if o.mark != gone {
+				keep = append(keep, o)
+			}
+		}
+		e.usedFacts = keep
+	}
 	if e.scr.quickMemos {
 		e.enum.quickForgotten(serials, gone)
 	}
