@@ -8,22 +8,6 @@ import (
 // Derived relations (theory.Rel) are label facts, like arg(x) = ret(y):
 // they fold to constants once the return values they read are known.
 
-// relValue is the three-valued value of a KRel atom, op giving the
-// operation bound to each variable.
-func relValue(f *theory.Formula, op func(int) *Op) tri {
-	var ls [3]*h.Label
-	for i, v := range f.Vars() {
-		ls[i] = &op(v).Label
-	}
-	switch f.R.Eval(ls[:f.R.Arity]) {
-	case theory.RelTrue:
-		return vTrue
-	case theory.RelFalse:
-		return vFalse
-	}
-	return vUnknown
-}
-
 // relNode grounds a KRel atom under e.env. The kernels that read a
 // pending operation's return value in a relation (the string register's
 // get) leave that operation out of every instance while it is pending

@@ -204,3 +204,19 @@ func (lr *labelRules) possibleAtom(a *theory.Formula, x, y *Op) tri {
 	}
 	return vUnknown // b, match, used: not label facts
 }
+
+// relValue is the three-valued value of a KRel atom, op giving the
+// operation bound to each variable.
+func relValue(f *theory.Formula, op func(int) *Op) tri {
+	var ls [3]*h.Label
+	for i, v := range f.Vars() {
+		ls[i] = &op(v).Label
+	}
+	switch f.R.Eval(ls[:f.R.Arity]) {
+	case theory.RelTrue:
+		return vTrue
+	case theory.RelFalse:
+		return vFalse
+	}
+	return vUnknown
+}

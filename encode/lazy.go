@@ -27,11 +27,12 @@ type lazyGround struct {
 	hk        *hooks // the encoder's, for the paths here (tests only)
 }
 
-func newLazy(e *Encoder, cfg Config) *lazyGround {
+// newLazy makes e's lazy grounding; watch and closed are Config.Watch
+// and, with it, Config.ClosedRemoval.
+func newLazy(e *Encoder, watch, closed bool) *lazyGround {
 	g := &lazyGround{e: e}
 	g.w.e = e
-	g.w.on = cfg.Watch
-	g.w.closed = cfg.Watch && cfg.ClosedRemoval
+	g.w.on, g.w.closed = watch, closed
 	return g
 }
 

@@ -67,49 +67,6 @@ func (mt *matcher) forget(gone uint32) {
 	}
 }
 
-// lazyMatchAtoms returns the antecedent's match atoms if the axiom can
-// wait for them: universal only, match atoms only as antecedent
-// conjuncts, and every universal variable bound by one of them (so that
-// the instances of a new match variable are found among partners).
-func lazyMatchAtoms(p *axiom) []*theory.Formula {
-	if len(p.Exists) > 0 || p.shape != shapeGeneric && p.shape != shapeFunction && p.shape != shapeInjective {
-		return nil
-	}
-	var atoms []*theory.Formula
-	covered := make([]bool, len(p.Forall))
-	for _, c := range p.ante {
-		if c.Kind == theory.KMatch {
-			atoms = append(atoms, c)
-			covered[c.X], covered[c.Y] = true, true
-		} else if mentionsMatch(c) {
-			return nil
-		}
-	}
-	for _, c := range p.rest {
-		if mentionsMatch(c) {
-			return nil
-		}
-	}
-	for _, ok := range covered {
-		if !ok {
-			return nil
-		}
-	}
-	return atoms
-}
-
-func mentionsMatch(f *theory.Formula) bool {
-	if f.Kind == theory.KMatch {
-		return true
-	}
-	for _, g := range f.Args {
-		if mentionsMatch(g) {
-			return true
-		}
-	}
-	return false
-}
-
 // flushMatches emits, for each match variable created since the last
 // flush, the waiting instances whose match atoms all have variables now.
 // It runs at the end of the encoder's entry points, never inside a
@@ -465,3 +422,16 @@ func (mt *matcher) groundMatched(a *axiom) {
 	}
 	e.gr.leaf(a, e.tab.win, ante, rest, nil)
 }
+
+// matchAction is what flushMatches does with a new match variable for
+// one axiom of matchAx.
+type matchAction uint8
+
+const (
+	matchGround    matchAction = iota // ground the instances from its match atoms
+	matchExclRow                      // lazy INJECTIVE: exclusionMade, as x's
+	matchExclCol                      // lazy FUNCTION: exclusionMade, as y's
+	matchAtMostRow                    // INJECTIVE: atMostOne over x's partners
+	matchAtMostCol                    // FUNCTION: atMostOne over y's candidates
+	matchPair                         // lazy MATCH: pairMade
+)

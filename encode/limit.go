@@ -76,16 +76,6 @@ type limitGround struct {
 	e *Encoder
 }
 
-// limitState is LIMIT's counter for one acquire x.
-type limitState struct {
-	n     int   // capacity
-	k     int   // inputs allowed true beyond those known true; < 0: violated unless the guard holds
-	regs  []Lit // regs[j-1]: at least j of the inputs so far are true (j ≤ k)
-	guard []Lit // ¬used(x) while x is pending, and self(x) for n > 1
-	dead  bool  // the guard holds for good: nothing to count
-	extra []Lit // activation literals added to every clause
-}
-
 // The witnesses, over env = (r, x, a): r, before x, releases a
 // (limitHeld), a or x (limitHeld1), x (limitSelf).
 var (
