@@ -13,10 +13,10 @@ type grounding interface {
 	// assigned is Assigned.
 	assigned(lits []Lit)
 	// pendingRet and pendingMatch are the side clauses of a new ret
-	// variable l of o, respectively of a new match variable l of which
-	// o is one operation, o pending.
+	// variable l of o, o pending, respectively of a new match variable
+	// l = match(x,y), x or y pending.
 	pendingRet(o *Op, l Lit)
-	pendingMatch(o *Op, l Lit)
+	pendingMatch(x, y *Op, l Lit)
 	// forgotten is told of the variables of one operation Remove
 	// forgets; revisit is Remove's phase after the operations have left
 	// the window.
@@ -67,7 +67,13 @@ func (g eagerGround) pendingRet(o *Op, l Lit) {
 // pendingMatch says that only used operations are matched (WLOG: no
 // axiom needs a match with an unused one), which lets instances whose
 // antecedent contains match(x,y) drop the guards used(x), used(y).
-func (g eagerGround) pendingMatch(o *Op, l Lit) { g.e.emit2(l.Not(), g.e.used(o)) }
+func (g eagerGround) pendingMatch(x, y *Op, l Lit) {
+	for _, o := range [2]*Op{x, y} {
+		if o.pending() {
+			g.e.emit2(l.Not(), g.e.used(o))
+		}
+	}
+}
 
 // The lazy grounding's phases (lazy.go has assigned).
 
@@ -79,10 +85,17 @@ func (g eagerGround) pendingMatch(o *Op, l Lit) { g.e.emit2(l.Not(), g.e.used(o)
 // with a variable.
 func (g *lazyGround) called(*Op) {}
 
-func (g *lazyGround) pendingRet(o *Op, l Lit)   { g.pendingVarMade(o, l, true) }
-func (g *lazyGround) pendingMatch(o *Op, l Lit) { g.pendingVarMade(o, l, false) }
-func (g *lazyGround) forgotten(vars []z.Var)    { g.w.watchForgotten(vars) }
-func (g *lazyGround) revisit()                  { g.w.revisitForgotten() }
+func (g *lazyGround) pendingRet(o *Op, l Lit) { g.pendingVarMade(o, l, true) }
+func (g *lazyGround) pendingMatch(x, y *Op, l Lit) {
+	if x.pending() {
+		g.pendingVarMade(x, l, false)
+	}
+	if y.pending() {
+		g.pendingVarMade(y, l, false)
+	}
+}
+func (g *lazyGround) forgotten(vars []z.Var) { g.w.watchForgotten(vars) }
+func (g *lazyGround) revisit()               { g.w.revisitForgotten() }
 
 func (g *lazyGround) stats(s *GroundingStats) {
 	s.Watched, s.Materialised = g.w.watched, g.w.materialised

@@ -149,10 +149,8 @@ func (e *Encoder) makeVar(k *varKey) Lit {
 		x.rets.add(&e.tab, k.v, l)
 		e.grd.pendingRet(x, l)
 	case vMatch:
-		for _, o := range [2]*Op{x, y} {
-			if o.pending() {
-				e.grd.pendingMatch(o, l)
-			}
+		if x.pending() || y.pending() {
+			e.grd.pendingMatch(x, y, l)
 		}
 		e.match.made(newMatch{x, y, l})
 	}
