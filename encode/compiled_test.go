@@ -681,13 +681,13 @@ func TestQuickHoldsExact(t *testing.T) {
 							}
 							e.scr.env[lvs[0].v] = must
 							o := done[rng.Intn(len(done))]
-							if o.trueAsX == noLit || !e.gr.quickHolds(st, lv, o) {
+							if o.trueAsX == noLit || !e.enum.quickHolds(st, lv, o) {
 								continue
 							}
 							hits++
 							vars, clauses := e.Stats()
 							watched := e.watches().watched
-							e.gr.cbind(st, lv, last, o, false, false)
+							e.enum.cbind(st, lv, last, o, false, false)
 							v2, c2 := e.Stats()
 							if v2 != vars || c2 != clauses || e.watches().watched != watched {
 								t.Fatalf("%v seed %d %s fixed %d: quickHolds passed over %d, whose binding made %d variables, %d clauses, %d watched instances",

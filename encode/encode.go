@@ -4,7 +4,6 @@ package encode
 
 import (
 	"fmt"
-	"math/bits"
 	"slices"
 
 	h "github.com/satmon/satmon/internal/history"
@@ -12,122 +11,6 @@ import (
 	"github.com/satmon/satmon/internal/z"
 	"github.com/satmon/satmon/theory"
 )
-
-// Lit is a literal (z.Lit): Var.Pos() for a variable, Not() for its
-// negation; z.LitNull is no literal.
-type Lit = z.Lit
-
-// Sink receives the encoding: it hands out variables and takes clauses.
-type Sink interface {
-	// NewVar returns a fresh variable (never 0).
-	NewVar() z.Var
-	// AddClause must not keep lits: the encoder reuses the slice.
-	AddClause(lits []Lit)
-}
-
-// Op is an operation of the window. Serial identifies it for as long as
-// it lives (serials are never reused); Call and Return are action indices
-// as in history.Op (Return < 0 while pending).
-type Op struct {
-	Serial int
-	Label  h.Label
-	Call   int
-	Return int
-
-	// Operations this one may be matched with, as x in match(x,y) (asX
-	// lists the y) and as y (asY lists the x): a superset, kept so that
-	// grounding visits partners instead of the whole window.
-	asX, asY []*Op
-	// conc lists the operations that overlap this one in real time: only
-	// those pairs get a b variable.
-	conc []*Op
-	// succ and pred list the overlapping operations z with b(o,z),
-	// respectively b(z,o), assigned true, as Assigned learnt them: the
-	// triangle checks of the lazy transitivity read edges there, without
-	// a table lookup, and visit only triangles that can be unit.
-	succ, pred []*Op
-	// bFromKey and bFromLit remember one b(p,o) variable with p's serial
-	// below o's (bFromKey is its key, varPair.key, or 0): the literal
-	// edgeAssigned last looked up or was told for o. The key names both
-	// serials, which are never reused, and the variable lives as long as
-	// both operations: so a key that matches is still the variable's.
-	bFromKey uint64
-	bFromLit Lit
-
-	// retTail is the last variable of the ladder that keeps at most one
-	// ret(o) = v variable true (see variable).
-	retTail Lit
-	usedVar Lit // used(o), once created
-	// argID and retID name Label.Arg and Label.Ret in the table's
-	// interner (opTable.vals): retID is idVoid while o is pending.
-	argID, retID valtab.ID
-	// rets are the ret(o) = v variables of a pending o (retvars.go).
-	rets    retVars
-	retTrue Lit // the ret(o) = v variable last seen true (lazyret.go)
-	// trueAsX and trueAsY are the match(o,·) and match(·,o) variables
-	// last seen true (lazymatch.go).
-	trueAsX, trueAsY Lit
-	// qrun is a run of settled candidates starting at this operation,
-	// in its method's list (compiled.go, quickRun), valid while qEpoch
-	// is the encoder's scratch quickEpoch.
-	qrun   quickRun
-	qEpoch uint32
-	mark   uint32 // scratch for the lazy transitivity
-	// life is bumped when the operation is forgotten, so that what names
-	// it by pointer (a watched instance's owners) can tell it from the
-	// next operation to reuse the struct.
-	life uint32
-	// cutN is scratch for Remove (opTable.drop): how many of the
-	// operations forgotten this operation's overlap list names.
-	cutN uint32
-	// owned lists, for forgetting, the variables the operation owns (its
-	// b, used, match and ret variables, and the Tseitin helpers of the
-	// instances it is universally bound in), tagged with the variable's
-	// epoch so that a recycled variable is never forgotten on behalf of
-	// its old owner. Kept with the operation, not in a table by serial:
-	// such a table could only drop its oldest entries, and an operation
-	// that stalls pending kept every later entry.
-	owned ownedList
-	// lim is LIMIT's counter for a returned acquire (limit.go).
-	lim *limitState
-}
-
-func (o *Op) pending() bool { return o.Return < 0 }
-
-// openList lists, in window order, the z in o.conc with a serial
-// above o's for which b(o,z) was not true when last read, among those
-// in o.conc when to was the last serial; o is the operation, of its
-// serial (o's struct may since hold another operation), and used when
-// the list was last read. See openAfter.
-type openList struct {
-	o      *Op
-	of, to int
-	used   uint64
-	ops    []openOp
-}
-
-// openOp is an operation of an open list with its life (Op.life) when
-// it was listed.
-type openOp struct {
-	z    *Op
-	life uint32
-}
-
-func before(a, b *Op) bool { return a.Return >= 0 && a.Return < b.Call }
-
-// realTime is b(x,y) where labels and real time decide it: false for
-// x = y, true or false for operations ordered in real time, else unknown.
-func realTime(x, y *Op) tri {
-	switch {
-	case x == y:
-		return vFalse
-	case before(x, y):
-		return vTrue
-	case before(y, x):
-		return vFalse
-	}
-	return vUnknown
-}
 
 // Encoder grounds the kernel incrementally as operations are called and
 // return. Instances of universal axioms are emitted as soon as all their
@@ -148,7 +31,9 @@ type Encoder struct {
 	scr   scratch      // buffers that no state outlives a call in (scratch.go)
 	match matcher      // the instances that wait for match variables (lazymatch.go)
 	ptn   partnerLists // which operations may match which (partners.go)
-	gr    grounder     // the instances of the axioms (instances.go, compiled.go, node.go)
+	enum  enumerator   // the tuples of the axioms' instances (instances.go, compiled.go)
+	gr    grounder     // one instance: its witnesses and clauses (leaf.go)
+	fo    folder       // atoms folded to ground nodes and literals (node.go, fold.go)
 	Names bool         // name variables (VarName), for tests and DIMACS comments
 
 	clause int // clauses emitted (Stats)
@@ -159,23 +44,32 @@ type Encoder struct {
 	// pairRet: MATCH says meth(x) = … ∧ meth(y) = … ∧ arg(x) = ret(y)
 	// and nothing else (lazypair.go).
 	pairRet bool
-	pairAx  *axiom // MATCH among ax
+	// usedFacts are operations that returned without a used variable
+	// (only SATURATE's grounding makes none at the call, see
+	// grounding.go): the next Assigned acts on their used facts as on
+	// the unit used(o) that the return would have emitted.
+	usedFacts []*Op
+	// lazyPairs: MATCH's clauses are generated on demand (lazypair.go),
+	// with a lazy grounding and pairRet.
+	lazyPairs bool
+	pairAx    *axiom // MATCH among ax
 	// callAx and retAx are the axioms of ax that Call and Return act on
 	// (stepAxioms), in ax's order.
 	callAx, retAx []*axiom
 	// lazy is SATURATE's lazy grounding (lazy.go), nil for SYMBOLIC and
 	// DIMACS; assign is its solver's assignment as a table (Values),
-	// which the grounder folds literals by (val).
-	lazy   *lazyGround
-	assign *[]z.Value
+	// which the grounder folds literals by (val). Without a solver it
+	// points at noAssign, all zeros and as long as the variables
+	// (zeroSink): every literal reads as unassigned, so folding by the
+	// assignment needs no test of the mode.
+	lazy     *lazyGround
+	grd      grounding // lazy, or eagerGround without it (grounding.go)
+	assign   *[]z.Value
+	noAssign []z.Value
 	// limit grounds LIMIT by counting (limit.go), when the kernel has it.
 	limit *limitGround
 
-	methPair [memoMethods * memoMethods]bool // methodsMayMatch's table, by method pair
-	retKinds [memoMethods]h.RetKind          // retPossible's memo, by method (0: not yet)
-	// methAsX[m] and methAsY[m] have bit mo set when methodsMayMatch(m,
-	// mo), respectively methodsMayMatch(mo, m) (partnerCands).
-	methAsX, methAsY [memoMethods]uint16
+	lab labelRules // what the labels alone decide (labels.go)
 
 	stamp uint32 // marks operations (Op.mark) for one pass
 
@@ -196,58 +90,6 @@ type Encoder struct {
 // an interface for each.
 type Values interface {
 	Assignment() *[]z.Value
-}
-
-// val is lazy's value of l: +1 true, -1 false, 0 unassigned.
-func (e *Encoder) val(l Lit) int8 { return int8((*e.assign)[l]) }
-
-type ownedList []ownedVar
-
-// ownedVar names a variable an operation owns, with the variable's epoch
-// when it was made, so that a variable forgotten since (and maybe
-// recycled) is told apart. What the variable stands for, and for a b,
-// used or match variable its key in vars, is read from the registry
-// (varReg.meaning) while the epoch matches: eight bytes an entry instead
-// of a copy of the key in every owner's list.
-type ownedVar struct {
-	v     z.Var
-	epoch uint32
-}
-
-type varKind uint8
-
-const (
-	vB varKind = iota
-	vUsed
-	vMatch
-	vRet
-	vAux
-	vNone // in meaning: forgotten
-)
-
-type varKey struct {
-	kind varKind
-	x, y int
-	v    h.Value
-	// xo and yo are the operations of x and y when the caller has them
-	// (nil: looked up by serial).
-	xo, yo *Op
-}
-
-// pairKey is the map key of a b, used or match variable: hashing two ints
-// is much cheaper than hashing a varKey with its string.
-type varPair struct {
-	kind varKind
-	x, y int32
-}
-
-func (k varKey) pair() varPair { return varPair{k.kind, int32(k.x), int32(k.y)} }
-
-// key packs a b, used or match pair into a map key: a uint64 key hashes
-// several times faster than the struct, and the lookups are SATURATE's
-// hottest path. Serials are below 2³¹.
-func (p varPair) key() uint64 {
-	return uint64(p.kind)<<62 | uint64(uint32(p.x))<<31 | uint64(uint32(p.y))
 }
 
 // Config chooses, once, when the encoder is made, how it grounds; nothing
@@ -304,7 +146,9 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 	e := &Encoder{k: k, sink: sink}
 	e.match.e = e
 	e.ptn.e = e
+	e.enum.e = e
 	e.gr.e = e
+	e.fo.e = e
 	if e.tab.vals, e.sharedVals = cfg.Values, cfg.Values != nil; !e.sharedVals {
 		e.tab.vals = valtab.NewValues()
 	}
@@ -351,42 +195,29 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 		}
 		e.pairRet = e.pairRet && rets == 1
 	}
-	e.foldMethods()
+	e.lab.obj, e.lab.pair, e.lab.pairRet = k.Object, k.Pair, e.pairRet
+	e.lab.foldMethods()
 	e.ptn.virt = e.pairRet && k.Object != h.Exchanger
 	if k.Sequential && cfg.Lazy != nil {
-		e.lazy = newLazy(e, cfg)
+		e.lazy = newLazy(e, cfg.Watch, cfg.Watch && cfg.ClosedRemoval)
 		e.assign = cfg.Lazy.Assignment()
+		e.grd = e.lazy
+		e.lazyPairs = e.pairRet && e.pairAx != nil && e.pairAx.matchAtoms != nil
+		e.gr.watch = cfg.Watch
+	} else {
+		e.assign = &e.noAssign
+		e.sink = zeroSink{sink, &e.noAssign}
+		e.grd = eagerGround{e}
 	}
 	e.reg.trackOwners = cfg.TrackOwners
 	e.stepAxioms()
-	e.gr.setQuick()
+	e.enum.setQuick()
 	e.stop = cfg.Stop
 	return e
 }
 
 // Stopped reports whether stop interrupted a grounding.
 func (e *Encoder) Stopped() bool { return e.stopped }
-
-// poll reports whether to stop; it asks stop once every 1,024 calls, as a
-// call is a small piece of grounding work and stop reads the clock. Small
-// enough to be inlined: it runs for every literal Assigned is told of.
-// (Only a call to stop sets stopped, so without stop it is false.)
-func (e *Encoder) poll() bool {
-	if e.polls++; e.polls%1024 != 0 || e.stop == nil {
-		return e.stopped
-	}
-	return e.pollStop()
-}
-
-// pollStop is poll's call to stop, kept out of line so that poll inlines.
-//
-//go:noinline
-func (e *Encoder) pollStop() bool {
-	if !e.stopped {
-		e.stopped = e.stop()
-	}
-	return e.stopped
-}
 
 // Stats reports the encoding's size so far.
 func (e *Encoder) Stats() (vars, clauses int) { return e.reg.nvars, e.clause }
@@ -403,400 +234,15 @@ type GroundingStats struct {
 
 // GroundingStats reports the grounding's work so far.
 func (e *Encoder) GroundingStats() GroundingStats {
-	s := GroundingStats{Bindings: e.gr.bindings}
-	if e.lazy != nil {
-		s.Watched, s.Materialised = e.lazy.w.watched, e.lazy.w.materialised
-	}
+	s := GroundingStats{Bindings: e.enum.bindings}
+	e.grd.stats(&s)
 	return s
 }
 
 // VarName returns the meaning of variable v, when Names is on.
 func (e *Encoder) VarName(v z.Var) string { return e.reg.names[v] }
 
-func (e *Encoder) emit(cl []Lit) {
-	e.clause++
-	if len(cl) == 1 {
-		e.reg.unit(cl[0])
-	}
-	e.sink.AddClause(cl)
-}
-
-// newVar makes a variable, an auxiliary until the registry is told more
-// (define). name is only called when Names is on.
-func (e *Encoder) newVar(name func() string) z.Var {
-	v := e.sink.NewVar()
-	e.reg.made(v)
-	if e.Names {
-		e.reg.name(v, name())
-	}
-	return v
-}
-
-// own adds ov to o's list of owned variables.
-func (e *Encoder) own(o *Op, ov ownedVar) {
-	if len(o.owned) == cap(o.owned) || e.reg.trackOwners {
-		e.ownSlow(o, ov)
-		return
-	}
-	o.owned = append(o.owned, ov)
-}
-
-// ownSlow is own when o's list is full, or owners are tracked: kept apart
-// so that own inlines. A full list moves to a recycled list of twice the
-// capacity, and the old one is kept (the lists of a window that keeps its
-// size are then all recycled, as push does for the partner lists).
-func (e *Encoder) ownSlow(o *Op, ov ownedVar) {
-	if l := o.owned; len(l) == cap(l) {
-		nl := append(e.tab.takeOwned(max(2*cap(l), minOwnedCap)), l...)
-		e.tab.putOwned(l)
-		o.owned = nl
-	}
-	if e.reg.trackOwners {
-		e.reg.addOwner(ov.v, o.Serial)
-	}
-	o.owned = append(o.owned, ov)
-}
-
-// variable returns the variable of k, made on first use. Most calls find
-// it: the look-up is kept apart from the making (makeVar), which is done
-// about three times a step.
-func (e *Encoder) variable(k varKey) Lit {
-	if k.kind == vRet {
-		x := k.xo
-		if x == nil {
-			x = e.tab.op(k.x)
-		}
-		if v, ok := x.rets.get(k.v); ok {
-			return v
-		}
-	} else if k.kind != vUsed {
-		if l, ok := e.reg.vars.get(k.pair().key()); ok {
-			return l
-		}
-	}
-	// used(o) is made once, by used, which keeps it in o.usedVar.
-	return e.makeVar(&k)
-}
-
-// pairVar is variable for the b or match variable of x and y (in that
-// order): the look-up needs only the operations, and the key is built
-// only to make the variable.
-func (e *Encoder) pairVar(kind varKind, x, y *Op) Lit {
-	if l, ok := e.reg.vars.get(varPair{kind, int32(x.Serial), int32(y.Serial)}.key()); ok {
-		return l
-	}
-	return e.makeVar(&varKey{kind: kind, x: x.Serial, y: y.Serial, xo: x, yo: y})
-}
-
-// makeVar makes the variable of k, which has none: it records what it
-// stands for and its operations in the registry at once, has them own
-// it, and emits or schedules its side clauses.
-func (e *Encoder) makeVar(k *varKey) Lit {
-	x, y := k.xo, (*Op)(nil)
-	if x == nil {
-		x = e.tab.op(k.x)
-	}
-	if k.kind == vB || k.kind == vMatch {
-		if y = k.yo; y == nil {
-			y = e.tab.op(k.y)
-		}
-	}
-	v := e.sink.NewVar()
-	e.reg.makeDefined(v, k, x, y)
-	if e.Names {
-		e.reg.name(v, e.keyName(*k))
-	}
-	l := v.Pos()
-	// own, written out: makeVar is too big for the compiler to inline
-	// own into it, and this is once or twice per variable made.
-	ov := e.reg.ownedOf(v)
-	if len(x.owned) < cap(x.owned) && !e.reg.trackOwners {
-		x.owned = append(x.owned, ov)
-	} else {
-		e.ownSlow(x, ov)
-	}
-	if y != nil && y != x {
-		if len(y.owned) < cap(y.owned) && !e.reg.trackOwners {
-			y.owned = append(y.owned, ov)
-		} else {
-			e.ownSlow(y, ov)
-		}
-	}
-	if k.kind == vRet {
-		// A pending operation returns at most one value, and returning one
-		// puts it in the stronger history (USED). At most one is a ladder
-		// (Sinz's sequential counter): t_i means "one of the first i
-		// variables is true". It is linear where pairwise exclusion is
-		// quadratic in the values seen while the operation is pending, and
-		// unit propagation derives from it exactly what it derives from
-		// the pairwise clauses.
-		o := x
-		o.rets.add(&e.tab, k.v, l)
-		if e.lazy != nil {
-			e.lazy.pendingVarMade(o, l, true)
-			return l
-		}
-		if o.retTail == z.LitNull {
-			o.retTail = l
-		} else {
-			t := e.newVar(func() string { return e.keyName(*k) + " ladder" })
-			e.own(o, e.reg.ownedOf(t))
-			e.emit2(l.Not(), t.Pos())
-			e.emit2(o.retTail.Not(), t.Pos())
-			e.emit2(o.retTail.Not(), l.Not())
-			o.retTail = t.Pos()
-		}
-		e.emit2(l.Not(), e.used(o))
-	}
-	if k.kind == vMatch {
-		// Only used operations are matched (WLOG: no axiom needs a match
-		// with an unused one). Saying so lets instances whose antecedent
-		// contains match(x,y) drop the guards used(x), used(y), which makes
-		// their clauses shorter and unit propagation stronger.
-		for _, o := range [2]*Op{x, y} {
-			switch {
-			case !o.pending():
-			case e.lazy != nil:
-				e.lazy.pendingVarMade(o, l, false)
-			default:
-				e.emit2(l.Not(), e.used(o))
-			}
-		}
-		e.match.made(newMatch{x, y, l})
-	}
-	return l
-}
-
-func (e *Encoder) keyName(k varKey) string {
-	id := func(s int) string {
-		if o := e.tab.op(s); o != nil {
-			return fmt.Sprintf("o%d", o.Serial)
-		}
-		return fmt.Sprintf("o%d", s)
-	}
-	switch k.kind {
-	case vB:
-		return fmt.Sprintf("b(%s,%s)", id(k.x), id(k.y))
-	case vUsed:
-		return fmt.Sprintf("used(%s)", id(k.x))
-	case vMatch:
-		return fmt.Sprintf("match(%s,%s)", id(k.x), id(k.y))
-	case vRet:
-		return fmt.Sprintf("ret(%s)=%s", id(k.x), k.v)
-	}
-	return "aux"
-}
-
 // Literals of the ground atoms; constants where labels and real time decide.
-
-func (e *Encoder) used(o *Op) Lit {
-	// Cached: the variable lives exactly as long as the operation.
-	if o.usedVar == z.LitNull {
-		o.usedVar = e.variable(varKey{kind: vUsed, x: o.Serial, xo: o})
-		if !o.pending() {
-			// SATURATE made none while o was pending (Call), and o's
-			// return was a fact without one: the new variable is true.
-			e.emit1(o.usedVar)
-		}
-	}
-	return o.usedVar
-}
-
-// retPossible rules out return values of the wrong kind for the method.
-func (e *Encoder) retPossible(o *Op, v h.Value) bool {
-	var kind h.RetKind
-	if m := o.Label.Method; int(m) < len(e.retKinds) {
-		// Memoized: Call asks this for a pending operation and each
-		// operation of the window.
-		if kind = e.retKinds[m]; kind == 0 {
-			kind = retKindOf(e.k.Object, m)
-			e.retKinds[m] = kind
-		}
-	} else {
-		kind = retKindOf(e.k.Object, m)
-	}
-	switch kind {
-	case noRetKind:
-		return false
-	case h.RetNone:
-		return v == h.Void
-	case h.RetBool:
-		return v == h.True || v == h.False
-	case h.RetValue:
-		return v != h.Void
-	case h.RetStatus:
-		return v == h.OK || v == h.Fail
-	}
-	return true
-}
-
-// noRetKind stands for a method the object does not have.
-const noRetKind h.RetKind = 255
-
-func retKindOf(obj h.Object, m h.Method) h.RetKind {
-	sig, ok := h.SignatureOf(obj, m)
-	if !ok {
-		return noRetKind
-	}
-	return sig.Ret
-}
-
-// matchPossible folds the kernel's MATCH axiom for the pair: false when
-// the labels alone forbid match(x,y).
-func (e *Encoder) matchPossible(x, y *Op) bool {
-	if !e.methodsMayMatch(x.Label.Method, y.Label.Method) {
-		return false
-	}
-	if e.pairRet && x.Label.Method < memoMethods && y.Label.Method < memoMethods {
-		// The methods allow the pair (memoized); arg(x) = ret(y) is all
-		// that is left. Call asks this of every pair of the window.
-		if !y.pending() {
-			return x.argID == y.retID
-		}
-		return e.retPossible(y, x.Label.Arg)
-	}
-	return e.possible(e.k.Pair.Body.Args[1], x, y) != vFalse
-}
-
-// memoMethods bounds the methods whose facts are memoized per method;
-// every object's methods are below it.
-const memoMethods = 16
-
-// methodsMayMatch is MATCH folded on the methods alone, read from the
-// table New fills: most pairs of a window (two adds, two removes) fail
-// on their methods, and Call tries every operation of the window both
-// ways. Methods past the table are not folded (the full fold decides).
-// Small enough to be inlined at its call sites.
-func (e *Encoder) methodsMayMatch(mx, my h.Method) bool {
-	return mx|my >= memoMethods || e.methPair[(uint(mx)*memoMethods+uint(my))%(memoMethods*memoMethods)]
-}
-
-// foldMethods fills methPair: MATCH's consequent folded for each pair of
-// methods below memoMethods, false where the methods alone rule the pair
-// out.
-func (e *Encoder) foldMethods() {
-	if len(e.k.Pair.Body.Args) < 2 {
-		// No consequent to fold (no kernel has such a MATCH): nothing is
-		// ruled out.
-		for i := range e.methPair {
-			e.methPair[i] = true
-		}
-		e.masks()
-		return
-	}
-	f := e.k.Pair.Body.Args[1]
-	for mx := range h.Method(memoMethods) {
-		for my := range h.Method(memoMethods) {
-			r := eval3(f, func(a *theory.Formula) tri {
-				if a.Kind != theory.KMeth {
-					return vUnknown
-				}
-				m := mx
-				if a.X == 1 {
-					m = my
-				}
-				return triOf(m == a.M)
-			})
-			e.methPair[int(mx)*memoMethods+int(my)] = r != vFalse
-		}
-	}
-	e.masks()
-}
-
-// masks fills methAsX and methAsY from methPair.
-func (e *Encoder) masks() {
-	for mx := range memoMethods {
-		for my := range memoMethods {
-			if e.methPair[mx*memoMethods+my] {
-				e.methAsX[mx] |= 1 << my
-				e.methAsY[my] |= 1 << mx
-			}
-		}
-	}
-}
-
-// possible evaluates a MATCH consequent for the pair (x,y), three-valued:
-// the return value of a pending operation is unknown. It creates no
-// variable, because it runs for every pair of the window.
-func (e *Encoder) possible(f *theory.Formula, x, y *Op) tri {
-	atom := func(a *theory.Formula) tri { return e.possibleAtom(a, x, y) }
-	if f.Kind != theory.KAnd {
-		return eval3(f, atom)
-	}
-	// The usual MATCH consequent is a conjunction of atoms: evaluated
-	// here without the interpreter, as Call does it for every pair of the
-	// window.
-	r := vTrue
-	for _, g := range f.Args {
-		var t tri
-		if g.Kind >= theory.KMeth && g.Kind <= theory.KUsed { // an atom
-			t = e.possibleAtom(g, x, y)
-		} else {
-			t = eval3(g, atom)
-		}
-		switch t {
-		case vFalse:
-			return vFalse
-		case vUnknown:
-			r = vUnknown
-		}
-	}
-	return r
-}
-
-// possibleAtom is possible's value of one atom.
-func (e *Encoder) possibleAtom(a *theory.Formula, x, y *Op) tri {
-	op := func(i int) *Op {
-		if i == 0 {
-			return x
-		}
-		return y
-	}
-	switch a.Kind {
-	case theory.KMeth:
-		return triOf(op(a.X).Label.Method == a.M)
-	case theory.KRet:
-		o := op(a.X)
-		if !o.pending() {
-			return triOf(o.Label.Ret == a.V)
-		}
-		if a.V == theory.Bottom || e.retPossible(o, a.V) {
-			return vUnknown
-		}
-		return vFalse
-	case theory.KArgEq:
-		return triOf(op(a.X).Label.Arg == op(a.Y).Label.Arg)
-	case theory.KArgRet:
-		o := op(a.Y)
-		if !o.pending() {
-			return triOf(op(a.X).Label.Arg == o.Label.Ret)
-		}
-		if e.retPossible(o, op(a.X).Label.Arg) {
-			return vUnknown
-		}
-		return vFalse
-	case theory.KArgLess:
-		return triOf(op(a.X).Label.Prio < op(a.Y).Label.Prio)
-	case theory.KEq:
-		return triOf(x == y || a.X == a.Y)
-	case theory.KRel:
-		return relValue(a, func(i int) *Op { return op(i) })
-	}
-	return vUnknown // b, match, used: not label facts
-}
-
-// removeOp removes o, which is in l once, from l, keeping the order. It
-// looks from the end, where an operation's latest partners are.
-func removeOp(l []*Op, o *Op) []*Op {
-	for i := len(l) - 1; i >= 0; i-- {
-		if l[i] == o {
-			copy(l[i:], l[i+1:])
-			l[len(l)-1] = nil
-			return l[:len(l)-1]
-		}
-	}
-	return l
-}
 
 // Ops returns the live operations in call order; the slice is the
 // encoder's own and changes with the window.
@@ -860,68 +306,6 @@ func (e *Encoder) CheckWindow() error {
 	return nil
 }
 
-// The capacities of recycled lists: powers of two from minListCap to
-// maxKeptOwned.
-const (
-	minListCap  = 4
-	listClasses = 7 // 4, 8, …, 256
-	maxListCap  = minListCap << (listClasses - 1)
-)
-
-// listClass is the class of capacity c, or -1 if c is none.
-func listClass(c int) int {
-	if c < minListCap || c > maxListCap || c&(c-1) != 0 {
-		return -1
-	}
-	return bits.TrailingZeros(uint(c)) - bits.TrailingZeros(minListCap)
-}
-
-// maxKeptLists bounds the recycled return-value tables kept (each of at
-// most maxKeptOwned entries): about 3 MB at worst.
-const maxKeptLists = 256
-
-// maxKeptListWords bounds the entries of the recycled lists kept in each
-// capacity class (512 KB a class): 16,384 lists of 4 down to 256 of 256.
-// The pools must absorb the swings of the window: with 256 lists a class,
-// an MS queue holding two hundred values gave back more lists than were
-// kept when its window shrank, and allocated them again as it grew.
-const maxKeptListWords = 1 << 16
-
-// maxKeptOps bounds the recycled operation structs kept (a few hundred
-// bytes each), for the same reason.
-const maxKeptOps = 4096
-
-// maxOpListCap and maxOpOwnedCap bound the lists a recycled struct keeps
-// for its next operation (recycle, keepOwned): with the structs kept, at
-// most 5 MB of partner, overlap and order lists and 2 MB of owner lists.
-const (
-	maxOpListCap  = 32
-	maxOpOwnedCap = 64
-)
-
-// maxKeptOwned is the most entries of a return-value table kept for
-// reuse, and the capacity of the largest partner lists kept; bigger ones
-// (an operation that was pending for long) are left to the collector.
-const maxKeptOwned = 256
-
-// The capacities of recycled owner lists: powers of two from minOwnedCap
-// to minOwnedCap<<(ownedClasses-1) (2,048), at most maxKeptOwnedVars
-// entries a class (128 KB). An operation owns about a dozen variables at
-// concurrency 8, so most lists never grow.
-const (
-	minOwnedCap      = 16
-	ownedClasses     = 8
-	maxKeptOwnedVars = 1 << 14
-)
-
-// ownedClass is the class of capacity c, or -1 if c is none.
-func ownedClass(c int) int {
-	if c < minOwnedCap || c > minOwnedCap<<(ownedClasses-1) || c&(c-1) != 0 {
-		return -1
-	}
-	return bits.TrailingZeros(uint(c)) - bits.TrailingZeros(minOwnedCap)
-}
-
 // VarOwners lists the serials of the operations that own variable v: the
 // operations of a b, used, match or ret variable, the universally bound
 // operations of the instance a Tseitin helper belongs to. Removing any of
@@ -950,7 +334,7 @@ func (e *Encoder) UsedLit(serial int) Lit {
 // BLit is b(x,y) as a literal, or z.LitNull with the constant in val.
 func (e *Encoder) BLit(x, y int) (lit Lit, val bool) {
 	e.scr.nodes.reset()
-	n := e.gr.bNode(e.tab.op(x), e.tab.op(y))
+	n := e.fo.bNode(e.tab.op(x), e.tab.op(y))
 	if n.kind == nLit {
 		return n.lit, false
 	}
@@ -966,15 +350,4 @@ func (e *Encoder) RetVars(serial int) map[h.Value]Lit {
 		}
 	}
 	return out
-}
-
-func (e *Encoder) emit1(a Lit) {
-	e.scr.pair[0] = a
-	e.emit(e.scr.pair[:1])
-}
-
-func (e *Encoder) emit2(a, b Lit) {
-	// Its own buffer: callers may be building a clause in clauseBuf.
-	e.scr.pair = [2]Lit{a, b}
-	e.emit(e.scr.pair[:])
 }

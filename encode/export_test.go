@@ -7,6 +7,7 @@ func (e *Encoder) test() *hooks {
 		e.hk = new(hooks)
 		if e.lazy != nil {
 			e.lazy.hk = e.hk
+			e.lazy.w.hk = e.hk
 		}
 	}
 	return e.hk
@@ -23,5 +24,5 @@ func (e *Encoder) watches() *watchState {
 // setNoQuick sets the noQuick hook and the grounder's shortcuts with it.
 func (e *Encoder) setNoQuick(on bool) {
 	e.test().noQuick = on
-	e.gr.setQuick()
+	e.enum.setQuick()
 }

@@ -8,28 +8,12 @@ import (
 // Derived relations (theory.Rel) are label facts, like arg(x) = ret(y):
 // they fold to constants once the return values they read are known.
 
-// relValue is the three-valued value of a KRel atom, op giving the
-// operation bound to each variable.
-func relValue(f *theory.Formula, op func(int) *Op) tri {
-	var ls [3]*h.Label
-	for i, v := range f.Vars() {
-		ls[i] = &op(v).Label
-	}
-	switch f.R.Eval(ls[:f.R.Arity]) {
-	case theory.RelTrue:
-		return vTrue
-	case theory.RelFalse:
-		return vFalse
-	}
-	return vUnknown
-}
-
 // relNode grounds a KRel atom under e.env. The kernels that read a
 // pending operation's return value in a relation (the string register's
 // get) leave that operation out of every instance while it is pending
 // (dropped), so the value is known here; should it not be, the atom
 // becomes a fresh unconstrained variable, which can only admit more.
-func (gr *grounder) relNode(f *theory.Formula) *node {
+func (gr *folder) relNode(f *theory.Formula) *node {
 	e := gr.e
 	switch relValue(f, func(i int) *Op { return e.scr.env[i] }) {
 	case vTrue:
@@ -37,12 +21,12 @@ func (gr *grounder) relNode(f *theory.Formula) *node {
 	case vFalse:
 		return falseNode
 	}
-	return gr.litNode(e.gr.aux())
+	return gr.litNode(e.fo.aux())
 }
 
 // dropped reports whether o is a pending operation of the kernel's
 // DropPending method: it is bound in no instance until it returns.
-func (gr *grounder) dropped(o *Op) bool {
+func (gr *folder) dropped(o *Op) bool {
 	e := gr.e
 	return o.pending() && e.k.DropPending != h.NoMethod && o.Label.Method == e.k.DropPending
 }

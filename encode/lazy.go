@@ -8,7 +8,6 @@ package encode
 //   - transitivity on demand (order.go),
 //   - the side clauses of pending operations' return and match variables
 //     (lazyret.go) and MATCH's clauses (lazypair.go),
-//   - the used facts of operations that returned without a used variable.
 //
 // An encoder has one when it is made with Config.Lazy and a sequential
 // kernel (New), and none for SYMBOLIC and DIMACS, which ground
@@ -17,14 +16,9 @@ package encode
 // through the encoder it belongs to (e); the encoder's grounder reads the
 // same assignment (Encoder.assign) to fold literals.
 type lazyGround struct {
-	e *Encoder
-	w watchState // watched ∀∃ instances (watched.go)
-	// usedFacts are operations that returned without a used variable
-	// (SATURATE makes one only when a clause needs it while the operation
-	// is pending, see Call): the next Assigned acts on their used facts
-	// as on the unit used(o) that the return would have emitted.
-	usedFacts []*Op
-	afterBuf  []*Op // openAfter's result
+	e        *Encoder
+	w        watchState // watched ∀∃ instances (watched.go)
+	afterBuf []*Op      // openAfter's result
 	// openLists are openAfter's lists, for the few operations (stalled
 	// ones) it reads; openUse counts its calls, to replace the list
 	// least recently used.
@@ -33,17 +27,14 @@ type lazyGround struct {
 	hk        *hooks // the encoder's, for the paths here (tests only)
 }
 
-func newLazy(e *Encoder, cfg Config) *lazyGround {
+// newLazy makes e's lazy grounding; watch and closed are Config.Watch
+// and, with it, Config.ClosedRemoval.
+func newLazy(e *Encoder, watch, closed bool) *lazyGround {
 	g := &lazyGround{e: e}
-	g.w.on = cfg.Watch
-	g.w.closed = cfg.Watch && cfg.ClosedRemoval
+	g.w.e = e
+	g.w.on, g.w.closed = watch, closed
 	return g
 }
-
-// returned is Return's phase for op, which returned without a used
-// variable: the fact is still news to the lazy transitivity, for the
-// next assigned.
-func (g *lazyGround) returned(op *Op) { g.usedFacts = append(g.usedFacts, op) }
 
 // assigned is Assigned: it visits the watched ∀∃ instances that watch the
 // literals (with Config.Watch) and emits the instances, transitivity and
@@ -57,17 +48,17 @@ func (g *lazyGround) returned(op *Op) { g.usedFacts = append(g.usedFacts, op) }
 func (g *lazyGround) assigned(lits []Lit) {
 	e := g.e
 	e.scr.nodes.reset()
-	for _, o := range g.usedFacts { // see Return
+	for _, o := range e.usedFacts { // see Return
 		g.usedAssigned(o)
 	}
-	g.usedFacts = g.usedFacts[:0]
+	e.usedFacts = e.usedFacts[:0]
 	for _, l := range lits {
 		if e.poll() {
 			return
 		}
 		v := l.Var()
 		if g.w.on {
-			g.watchAssigned(l)
+			g.w.watchAssigned(l)
 		}
 		if int(v) >= len(e.reg.meaning) {
 			continue
@@ -91,7 +82,7 @@ func (g *lazyGround) assigned(lits []Lit) {
 			case !o.pending():
 			case l.IsPos():
 				g.retTrue(o, l)
-			case e.lazyPair():
+			case e.lazyPairs:
 				g.retFalse(o, l.Not())
 			}
 		case vMatch:
@@ -99,26 +90,11 @@ func (g *lazyGround) assigned(lits []Lit) {
 				x, y := e.reg.varOps[v][0], e.reg.varOps[v][1]
 				g.usedBy(x, l)
 				g.usedBy(y, l)
-				if e.lazyPair() {
+				if e.lazyPairs {
 					g.pairTrue(x, y, l)
 				}
 				e.match.matchTrue(x, y, l)
 			}
 		}
-	}
-}
-
-// forgetFacts drops the used facts not acted on yet of the operations
-// Remove forgets (marked gone); callers propagate before they forget, so
-// there are normally none.
-func (g *lazyGround) forgetFacts(gone uint32) {
-	if len(g.usedFacts) > 0 {
-		keep := g.usedFacts[:0]
-		for _, o := range g.usedFacts {
-			if o.mark != gone {
-				keep = append(keep, o)
-			}
-		}
-		g.usedFacts = keep
 	}
 }

@@ -67,49 +67,6 @@ func (mt *matcher) forget(gone uint32) {
 	}
 }
 
-// lazyMatchAtoms returns the antecedent's match atoms if the axiom can
-// wait for them: universal only, match atoms only as antecedent
-// conjuncts, and every universal variable bound by one of them (so that
-// the instances of a new match variable are found among partners).
-func lazyMatchAtoms(p *axiom) []*theory.Formula {
-	if len(p.Exists) > 0 || p.shape != shapeGeneric && p.shape != shapeFunction && p.shape != shapeInjective {
-		return nil
-	}
-	var atoms []*theory.Formula
-	covered := make([]bool, len(p.Forall))
-	for _, c := range p.ante {
-		if c.Kind == theory.KMatch {
-			atoms = append(atoms, c)
-			covered[c.X], covered[c.Y] = true, true
-		} else if mentionsMatch(c) {
-			return nil
-		}
-	}
-	for _, c := range p.rest {
-		if mentionsMatch(c) {
-			return nil
-		}
-	}
-	for _, ok := range covered {
-		if !ok {
-			return nil
-		}
-	}
-	return atoms
-}
-
-func mentionsMatch(f *theory.Formula) bool {
-	if f.Kind == theory.KMatch {
-		return true
-	}
-	for _, g := range f.Args {
-		if mentionsMatch(g) {
-			return true
-		}
-	}
-	return false
-}
-
 // flushMatches emits, for each match variable created since the last
 // flush, the waiting instances whose match atoms all have variables now.
 // It runs at the end of the encoder's entry points, never inside a
@@ -199,7 +156,7 @@ func (mt *matcher) atMostOne(m newMatch, cands []*Op, injective bool) {
 	if v, ok := e.reg.vars.get(varPair{vMatch, int32(m.x.Serial), int32(m.y.Serial)}.key()); !ok || v != m.v {
 		return // ruled out since (see ruleOut)
 	}
-	if e.lazy != nil && e.val(m.v) == -1 {
+	if e.val(m.v) == -1 {
 		return
 	}
 	for _, o := range cands {
@@ -211,7 +168,7 @@ func (mt *matcher) atMostOne(m newMatch, cands []*Op, injective bool) {
 			continue
 		}
 		n, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key())
-		if !ok || mt.waiting(n) || e.lazy != nil && e.val(n) == -1 {
+		if !ok || mt.waiting(n) || e.val(n) == -1 {
 			continue
 		}
 		e.scr.clauseBuf = append(e.scr.clauseBuf[:0], m.v.Not(), n.Not())
@@ -450,18 +407,31 @@ func (mt *matcher) groundMatched(a *axiom) {
 	}
 	var ante, rest []*node
 	for _, c := range a.ante {
-		n := e.gr.fold(c, false)
-		if n.kind == nFalse || e.gr.isFalse(n) {
+		n := e.fo.fold(c, false)
+		if n.kind == nFalse || e.fo.isFalse(n) {
 			return
 		}
 		ante = append(ante, n)
 	}
 	for _, c := range a.rest {
-		n := e.gr.fold(c, false)
-		if n.kind == nTrue || e.gr.isTrue(n) {
+		n := e.fo.fold(c, false)
+		if n.kind == nTrue || e.fo.isTrue(n) {
 			return
 		}
 		rest = append(rest, n)
 	}
 	e.gr.leaf(a, e.tab.win, ante, rest, nil)
 }
+
+// matchAction is what flushMatches does with a new match variable for
+// one axiom of matchAx.
+type matchAction uint8
+
+const (
+	matchGround    matchAction = iota // ground the instances from its match atoms
+	matchExclRow                      // lazy INJECTIVE: exclusionMade, as x's
+	matchExclCol                      // lazy FUNCTION: exclusionMade, as y's
+	matchAtMostRow                    // INJECTIVE: atMostOne over x's partners
+	matchAtMostCol                    // FUNCTION: atMostOne over y's candidates
+	matchPair                         // lazy MATCH: pairMade
+)

@@ -21,11 +21,6 @@ import (
 // unit ¬m (ruleOut). The fixpoint is the eager grounding's
 // (TestLazyGroundingExact).
 
-// lazyPair reports whether MATCH's clauses are generated on demand.
-func (e *Encoder) lazyPair() bool {
-	return e.lazy != nil && e.pairRet && e.pairAx != nil && e.pairAx.matchAtoms != nil
-}
-
 // pairMade emits MATCH's clause for a flushed m if it is already unit.
 func (g *lazyGround) pairMade(m newMatch) {
 	e := g.e
@@ -113,7 +108,7 @@ func (g *lazyGround) pairClauseOf(x, y *Op) {
 // pairClause emits ¬m ∨ ret(y)=arg(x).
 func (g *lazyGround) pairClause(x, y *Op, m Lit) {
 	e := g.e
-	switch r := e.gr.retNode(y, x.Label.Arg); r.kind {
+	switch r := e.fo.retNode(y, x.Label.Arg); r.kind {
 	case nLit:
 		e.emit2(m.Not(), r.lit)
 	case nFalse:

@@ -61,7 +61,7 @@ func (g *lazyGround) retTrue(o *Op, v Lit) {
 	}
 	e.scr.retSides = ws
 	g.usedBy(o, v)
-	if e.lazyPair() {
+	if e.lazyPairs {
 		g.otherValue(o, v)
 	}
 }

@@ -76,16 +76,6 @@ type limitGround struct {
 	e *Encoder
 }
 
-// limitState is LIMIT's counter for one acquire x.
-type limitState struct {
-	n     int   // capacity
-	k     int   // inputs allowed true beyond those known true; < 0: violated unless the guard holds
-	regs  []Lit // regs[j-1]: at least j of the inputs so far are true (j ≤ k)
-	guard []Lit // ¬used(x) while x is pending, and self(x) for n > 1
-	dead  bool  // the guard holds for good: nothing to count
-	extra []Lit // activation literals added to every clause
-}
-
 // The witnesses, over env = (r, x, a): r, before x, releases a
 // (limitHeld), a or x (limitHeld1), x (limitSelf).
 var (
@@ -110,7 +100,7 @@ func (lg *limitGround) limitWitness(f *theory.Formula, a, r, x *Op) *node {
 	if eval3(f, lg.limitKnown) == vFalse {
 		return nil
 	}
-	n := e.gr.fold(f, false)
+	n := e.fo.fold(f, false)
 	if n.kind == nFalse {
 		return nil
 	}
@@ -125,7 +115,7 @@ func (lg *limitGround) limitWitness(f *theory.Formula, a, r, x *Op) *node {
 // and the acquire it released before x is then known not to be held at x.
 func (lg *limitGround) limitKnown(f *theory.Formula) tri {
 	e := lg.e
-	t := e.gr.known(f)
+	t := e.fo.known(f)
 	if t != vUnknown || e.lazy != nil {
 		return t
 	}
@@ -164,7 +154,7 @@ func (lg *limitGround) limitStart(n int, x *Op, extra []Lit) *limitState {
 	e.scr.cur = append(e.scr.cur[:0], x)
 	parts := e.scr.nodes.list(len(x.asX) + 1)
 	if x.pending() {
-		parts = append(parts, e.gr.litNode(e.used(x).Not()))
+		parts = append(parts, e.fo.litNode(e.used(x).Not()))
 	}
 	if n > 1 {
 		for _, r := range x.asX {
@@ -173,17 +163,17 @@ func (lg *limitGround) limitStart(n int, x *Op, extra []Lit) *limitState {
 			}
 		}
 	}
-	g := e.gr.or(parts...)
+	g := e.fo.or(parts...)
 	switch g.kind {
 	case nTrue:
 		st.dead = true
 	case nFalse:
 	case nOr:
 		for _, p := range g.args {
-			st.guard = append(st.guard, e.gr.litFor(p))
+			st.guard = append(st.guard, e.fo.litFor(p))
 		}
 	default:
-		st.guard = append(st.guard, e.gr.litFor(g))
+		st.guard = append(st.guard, e.fo.litFor(g))
 	}
 	return st
 }
@@ -196,7 +186,7 @@ func (lg *limitGround) limitInput(st *limitState, a, x *Op) {
 	}
 	e.scr.cur = append(e.scr.cur[:0], a, x)
 	parts := e.scr.nodes.list(len(a.asX) + 2)
-	parts = append(parts, e.gr.not(e.gr.usedNode(a)), e.gr.not(e.gr.bNode(a, x)))
+	parts = append(parts, e.fo.not(e.fo.usedNode(a)), e.fo.not(e.fo.bNode(a, x)))
 	wit := limitWitFor(st.n)
 	if lg.limitReleased(wit, a, x) {
 		return // a is never held at x
@@ -214,7 +204,7 @@ func (lg *limitGround) limitInput(st *limitState, a, x *Op) {
 			parts = append(parts, w)
 		}
 	}
-	body := e.gr.or(parts...)
+	body := e.fo.or(parts...)
 	switch body.kind {
 	case nTrue:
 		return // a is never held at x
@@ -222,8 +212,8 @@ func (lg *limitGround) limitInput(st *limitState, a, x *Op) {
 		lg.limitTighten(st) // a is held at x
 		return
 	}
-	hv := e.gr.aux()
-	e.gr.assert(e.gr.or(e.gr.litNode(hv), body), st.extra)
+	hv := e.fo.aux()
+	e.fo.assert(e.fo.or(e.fo.litNode(hv), body), st.extra)
 	e.scr.cur = append(e.scr.cur[:0], x)
 	lg.limitCount(st, hv)
 }
@@ -326,7 +316,7 @@ func (lg *limitGround) limitCount(st *limitState, in Lit) {
 		st.regs = append(st.regs, z.LitNull)
 	}
 	for j := m; j >= 1; j-- {
-		s := e.gr.aux()
+		s := e.fo.aux()
 		if j == 1 {
 			lg.limitDef(st, in.Not(), s)
 		} else {
@@ -486,8 +476,8 @@ func (lg *limitGround) limitGroup(st *limitState, x *Op, as []*Op) []*Op {
 	}
 	for _, r := range rels {
 		e.scr.cur = append(e.scr.cur[:0], x, r)
-		u := e.gr.aux()
-		e.gr.assert(e.gr.or(append([]*node{e.gr.litNode(u)}, wits[r]...)...), st.extra)
+		u := e.fo.aux()
+		e.fo.assert(e.fo.or(append([]*node{e.fo.litNode(u)}, wits[r]...)...), st.extra)
 		e.scr.cur = append(e.scr.cur[:0], x)
 		lg.limitCount(st, u)
 	}

@@ -74,7 +74,7 @@ func (a *nodes) list(n int) []*node {
 	}
 }
 
-func (gr *grounder) litNode(l Lit) *node { return gr.e.scr.nodes.new(nLit, l, nil) }
+func (gr *folder) litNode(l Lit) *node { return gr.e.scr.nodes.new(nLit, l, nil) }
 
 func constNode(b bool) *node {
 	if b {
@@ -84,7 +84,7 @@ func constNode(b bool) *node {
 }
 
 // and folds constants and flattens nested conjunctions.
-func (gr *grounder) and(args ...*node) *node {
+func (gr *folder) and(args ...*node) *node {
 	e := gr.e
 	n := 0
 	for _, a := range args {
@@ -113,7 +113,7 @@ func (gr *grounder) and(args ...*node) *node {
 }
 
 // or folds constants and flattens nested disjunctions.
-func (gr *grounder) or(args ...*node) *node {
+func (gr *folder) or(args ...*node) *node {
 	e := gr.e
 	n := 0
 	for _, a := range args {
@@ -145,9 +145,9 @@ func (gr *grounder) or(args ...*node) *node {
 // assigned counts as the constant it is (SATURATE only): as for isTrue,
 // nothing is ever unassigned, so in a clause the literal is dead weight,
 // and a conjunction with it needs no helper.
-func (gr *grounder) settled(n *node) nodeKind {
+func (gr *folder) settled(n *node) nodeKind {
 	e := gr.e
-	if n.kind == nLit && e.lazy != nil {
+	if n.kind == nLit {
 		switch e.val(n.lit) {
 		case 1:
 			return nTrue
@@ -158,7 +158,7 @@ func (gr *grounder) settled(n *node) nodeKind {
 	return n.kind
 }
 
-func (gr *grounder) not(n *node) *node {
+func (gr *folder) not(n *node) *node {
 	e := gr.e
 	switch n.kind {
 	case nFalse:
@@ -186,7 +186,7 @@ func (gr *grounder) not(n *node) *node {
 // get one fresh variable per compound disjunct that implies it
 // (Plaisted–Greenbaum: only the needed polarity), which keeps the clause
 // set equisatisfiable and linear in the formula's size.
-func (gr *grounder) assert(n *node, extra []Lit) {
+func (gr *folder) assert(n *node, extra []Lit) {
 	e := gr.e
 	switch n.kind {
 	case nTrue:
@@ -225,12 +225,12 @@ func (gr *grounder) assert(n *node, extra []Lit) {
 }
 
 // litFor returns a literal that implies n.
-func (gr *grounder) litFor(n *node) Lit {
+func (gr *folder) litFor(n *node) Lit {
 	e := gr.e
 	if n.kind == nLit {
 		return n.lit
 	}
-	t := e.gr.aux()
+	t := e.fo.aux()
 	start := len(e.scr.stack)
 	e.scr.stack = append(e.scr.stack, t.Not())
 	gr.assert(n, e.scr.stack[start:start+1:start+1])
@@ -246,20 +246,20 @@ func (gr *grounder) litFor(n *node) Lit {
 // they could never propagate anything either. Pruning such instances
 // keeps unit propagation's result exactly as it was, and a third of the
 // clauses of a long-running window are of this kind.
-func (gr *grounder) isTrue(n *node) bool {
+func (gr *folder) isTrue(n *node) bool {
 	e := gr.e
-	return n.kind == nLit && e.lazy != nil && e.val(n.lit) == 1
+	return n.kind == nLit && e.val(n.lit) == 1
 }
 
 // isFalse is isTrue for ¬n.
-func (gr *grounder) isFalse(n *node) bool {
+func (gr *folder) isFalse(n *node) bool {
 	e := gr.e
-	return n.kind == nLit && e.lazy != nil && e.val(n.lit) == -1
+	return n.kind == nLit && e.val(n.lit) == -1
 }
 
 // fold grounds f under e.env. With noMatch, match atoms are true (used
 // when folding the MATCH axiom's own consequent).
-func (gr *grounder) fold(f *theory.Formula, noMatch bool) *node {
+func (gr *folder) fold(f *theory.Formula, noMatch bool) *node {
 	e := gr.e
 	env := e.scr.env
 	switch f.Kind {
@@ -270,24 +270,24 @@ func (gr *grounder) fold(f *theory.Formula, noMatch bool) *node {
 	case theory.KMeth:
 		return constNode(env[f.X].Label.Method == f.M)
 	case theory.KRet:
-		return e.gr.retNode(env[f.X], f.V)
+		return e.fo.retNode(env[f.X], f.V)
 	case theory.KArgEq:
 		return constNode(env[f.X].Label.Arg == env[f.Y].Label.Arg)
 	case theory.KArgRet:
-		return e.gr.retNode(env[f.Y], env[f.X].Label.Arg)
+		return e.fo.retNode(env[f.Y], env[f.X].Label.Arg)
 	case theory.KArgLess:
 		return constNode(env[f.X].Label.Prio < env[f.Y].Label.Prio)
 	case theory.KEq:
 		return constNode(env[f.X] == env[f.Y])
 	case theory.KB:
-		return e.gr.bNode(env[f.X], env[f.Y])
+		return e.fo.bNode(env[f.X], env[f.Y])
 	case theory.KMatch:
 		if noMatch {
 			return trueNode
 		}
-		return e.gr.matchNode(env[f.X], env[f.Y])
+		return e.fo.matchNode(env[f.X], env[f.Y])
 	case theory.KUsed:
-		return e.gr.usedNode(env[f.X])
+		return e.fo.usedNode(env[f.X])
 	case theory.KRel:
 		return gr.relNode(f)
 	case theory.KNot:
@@ -328,7 +328,7 @@ func (gr *grounder) fold(f *theory.Formula, noMatch bool) *node {
 	panic("encode: unknown formula kind")
 }
 
-func (gr *grounder) aux() Lit {
+func (gr *folder) aux() Lit {
 	e := gr.e
 	v := e.newVar(func() string { return "aux" })
 	ov := e.reg.ownedOf(v)
@@ -338,15 +338,15 @@ func (gr *grounder) aux() Lit {
 	return v.Pos()
 }
 
-func (gr *grounder) usedNode(o *Op) *node {
+func (gr *folder) usedNode(o *Op) *node {
 	e := gr.e
 	if !o.pending() {
 		return trueNode
 	}
-	return e.gr.litNode(e.used(o))
+	return e.fo.litNode(e.used(o))
 }
 
-func (gr *grounder) bNode(x, y *Op) *node {
+func (gr *folder) bNode(x, y *Op) *node {
 	e := gr.e
 	if t := realTime(x, y); t != vUnknown {
 		return constNode(t == vTrue)
@@ -356,34 +356,34 @@ func (gr *grounder) bNode(x, y *Op) *node {
 		// totality implicit. Unused operations are outside the model, so
 		// their order is irrelevant.
 		if x.Serial < y.Serial {
-			return e.gr.litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}))
+			return e.fo.litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}))
 		}
-		return e.gr.litNode(e.variable(varKey{kind: vB, x: y.Serial, y: x.Serial, xo: y, yo: x}).Not())
+		return e.fo.litNode(e.variable(varKey{kind: vB, x: y.Serial, y: x.Serial, xo: y, yo: x}).Not())
 	}
-	return e.gr.litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}))
+	return e.fo.litNode(e.variable(varKey{kind: vB, x: x.Serial, y: y.Serial, xo: x, yo: y}))
 }
 
 // retNode is ret(o) = v. A pending operation's ⊥ stands for "not used"; a
 // used pending operation with every ret variable false returns a value
 // seen nowhere in the window (docs/encoding.md shows this never helps).
-func (gr *grounder) retNode(o *Op, v h.Value) *node {
+func (gr *folder) retNode(o *Op, v h.Value) *node {
 	e := gr.e
 	if !o.pending() {
 		return constNode(o.Label.Ret == v)
 	}
 	if v == theory.Bottom {
-		return e.gr.litNode(e.used(o).Not())
+		return e.fo.litNode(e.used(o).Not())
 	}
 	if l, ok := o.rets.get(v); ok {
-		return e.gr.litNode(l)
+		return e.fo.litNode(l)
 	}
-	if !e.retPossible(o, v) {
+	if !e.lab.retPossible(o, v) {
 		return falseNode
 	}
-	return e.gr.litNode(e.variable(varKey{kind: vRet, x: o.Serial, v: v, xo: o}))
+	return e.fo.litNode(e.variable(varKey{kind: vRet, x: o.Serial, v: v, xo: o}))
 }
 
-func (gr *grounder) matchNode(x, y *Op) *node {
+func (gr *folder) matchNode(x, y *Op) *node {
 	e := gr.e
 	if x == y && e.k.Object != h.Exchanger {
 		return falseNode
@@ -391,16 +391,16 @@ func (gr *grounder) matchNode(x, y *Op) *node {
 	// A match variable is known only while its pair is possible (see
 	// ruleOut), so an existing one needs no new check.
 	if l, ok := e.reg.vars.get(varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()); ok {
-		return e.gr.litNode(l)
+		return e.fo.litNode(l)
 	}
-	if !e.matchPossible(x, y) {
+	if !e.lab.matchPossible(x, y) {
 		return falseNode
 	}
-	return e.gr.litNode(e.variable(varKey{kind: vMatch, x: x.Serial, y: y.Serial, xo: x, yo: y}))
+	return e.fo.litNode(e.variable(varKey{kind: vMatch, x: x.Serial, y: y.Serial, xo: x, yo: y}))
 }
 
 // bLit is b(x,y) as a literal, or z.LitNull and its constant value.
-func (gr *grounder) bLit(x, y *Op) (Lit, bool) {
+func (gr *folder) bLit(x, y *Op) (Lit, bool) {
 	switch {
 	case x == y:
 		return z.LitNull, false

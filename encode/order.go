@@ -663,7 +663,7 @@ func (g *lazyGround) checkCycle(a, b, c *Op, ab, bc, ca edgeVal) {
 		n++
 	}
 	if openEdge[0] != nil {
-		lits[n] = e.gr.bNode(openEdge[0], openEdge[1]).lit.Not()
+		lits[n] = e.fo.bNode(openEdge[0], openEdge[1]).lit.Not()
 		n++
 	}
 	e.emit(lits[:n])

@@ -19,14 +19,3 @@ func (e *Encoder) Origin() (axiom *theory.Axiom, serials []int) {
 	}
 	return e.gr.curAxiom, serials
 }
-
-// curOps is the operations of the instance being emitted, whose variables
-// aux makes own and Origin names: env's prefix while a compiled leaf is
-// grounded (curLeaf), scr.cur otherwise.
-func (gr *grounder) curOps() []*Op {
-	e := gr.e
-	if gr.curLeaf != 0 {
-		return e.scr.env[:gr.curLeaf-1]
-	}
-	return e.scr.cur
-}

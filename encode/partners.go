@@ -161,7 +161,7 @@ func (pt *partnerLists) pendingForSlow(m h.Method) []*Op {
 	var first h.Method
 	for _, p := range e.tab.pend {
 		pm := p.Label.Method
-		if !e.methodsMayMatch(m, pm) {
+		if !e.lab.methodsMayMatch(m, pm) {
 			continue
 		}
 		if len(l) == 0 {
@@ -181,9 +181,9 @@ func (pt *partnerLists) pendingForSlow(m h.Method) []*Op {
 func (pt *partnerLists) pendingMayMatch(x, p *Op) bool {
 	e := pt.e
 	if x.Label.Method >= memoMethods || p.Label.Method >= memoMethods {
-		return e.matchPossible(x, p)
+		return e.lab.matchPossible(x, p)
 	}
-	return e.retPossible(p, x.Label.Arg)
+	return e.lab.retPossible(p, x.Label.Arg)
 }
 
 // partnersY lists the x with match(x,y) possible, in window order (see
@@ -196,7 +196,7 @@ func (pt *partnerLists) partnersY(y *Op) []*Op {
 	}
 	cands := pt.partnerCands(y.Label.Method, false)
 	i := 0
-	for i < len(cands) && e.matchPossible(cands[i], y) {
+	for i < len(cands) && e.lab.matchPossible(cands[i], y) {
 		i++
 	}
 	if i == len(cands) {
@@ -205,7 +205,7 @@ func (pt *partnerLists) partnersY(y *Op) []*Op {
 	start := len(e.scr.pbuf)
 	buf := append(e.scr.pbuf, cands[:i]...)
 	for _, x := range cands[i+1:] {
-		if e.matchPossible(x, y) {
+		if e.lab.matchPossible(x, y) {
 			buf = append(buf, x)
 		}
 	}
@@ -253,7 +253,7 @@ func (pt *partnerLists) callPartners(op *Op) {
 		if o.pending() {
 			continue
 		}
-		if fast && op.argID != o.retID || !fast && !e.matchPossible(op, o) {
+		if fast && op.argID != o.retID || !fast && !e.lab.matchPossible(op, o) {
 			continue
 		}
 		op.asX = e.tab.push(op.asX, o)
@@ -287,7 +287,7 @@ func (pt *partnerLists) returnPartners(op *Op) {
 		if e.reg.liveKind(ov) != vMatch {
 			continue
 		}
-		if x := e.reg.varOps[ov.v][0]; e.reg.varOps[ov.v][1] == op && !e.matchPossible(x, op) {
+		if x := e.reg.varOps[ov.v][0]; e.reg.varOps[ov.v][1] == op && !e.lab.matchPossible(x, op) {
 			e.scr.opScratch = append(e.scr.opScratch, x)
 		}
 	}
@@ -305,7 +305,7 @@ func (pt *partnerLists) returnPartners(op *Op) {
 	// Not cleared: operation structs are pooled (recycle), a stale one
 	e.scr.opScratch = out[:0] // holds nothing worth freeing
 	pt.countRet(op)
-	if m := op.Label.Method; m < memoMethods && e.methAsY[m] == 0 && len(e.tab.byMeth) <= memoMethods {
+	if m := op.Label.Method; m < memoMethods && e.lab.methAsY[m] == 0 && len(e.tab.byMeth) <= memoMethods {
 		// No method MATCH allows opposite op's is in the window (every
 		// method of it is below memoMethods, where the mask is exact):
 		// matchPossible would fail on the methods for each operation of
@@ -314,7 +314,7 @@ func (pt *partnerLists) returnPartners(op *Op) {
 		return
 	}
 	for _, x := range e.tab.argOpsID(op.retID) {
-		if e.matchPossible(x, op) {
+		if e.lab.matchPossible(x, op) {
 			op.asY = e.tab.push(op.asY, x)
 			x.asX = pt.insertBySerial(x.asX, op)
 		}
@@ -366,19 +366,19 @@ func (pt *partnerLists) linkPartners(op *Op) {
 		pt.callPartners(op)
 	} else {
 		for _, o := range pt.partnerCands(op.Label.Method, false) {
-			if e.matchPossible(o, op) {
+			if e.lab.matchPossible(o, op) {
 				o.asX = e.tab.push(o.asX, op)
 				op.asY = e.tab.push(op.asY, o)
 			}
 		}
 		for _, o := range pt.partnerCands(op.Label.Method, true) {
-			if e.matchPossible(op, o) {
+			if e.lab.matchPossible(op, o) {
 				op.asX = e.tab.push(op.asX, o)
 				o.asY = e.tab.push(o.asY, op)
 			}
 		}
 	}
-	if e.k.Object == h.Exchanger && e.matchPossible(op, op) {
+	if e.k.Object == h.Exchanger && e.lab.matchPossible(op, op) {
 		op.asX = e.tab.push(op.asX, op)
 		op.asY = e.tab.push(op.asY, op)
 	}
@@ -395,7 +395,7 @@ func (pt *partnerLists) prunePartners(op *Op) {
 	mark := pt.matchPartners(op, false)
 	keep := op.asY[:0]
 	for _, x := range op.asY {
-		if e.matchPossible(x, op) {
+		if e.lab.matchPossible(x, op) {
 			keep = append(keep, x)
 		} else {
 			x.asX = removeOp(x.asX, op)
@@ -409,7 +409,7 @@ func (pt *partnerLists) prunePartners(op *Op) {
 	mark = pt.matchPartners(op, true)
 	keep = op.asX[:0]
 	for _, y := range op.asX {
-		if e.matchPossible(op, y) {
+		if e.lab.matchPossible(op, y) {
 			keep = append(keep, y)
 		} else {
 			y.asY = removeOp(y.asY, op)
@@ -452,7 +452,7 @@ func (pt *partnerLists) matchPartners(op *Op, asX bool) uint32 {
 func (pt *partnerLists) ruleOut(x, y *Op) {
 	e := pt.e
 	key := varPair{vMatch, int32(x.Serial), int32(y.Serial)}.key()
-	if m, ok := e.reg.vars.get(key); ok && e.lazyPair() && e.val(m) != -1 {
+	if m, ok := e.reg.vars.get(key); ok && e.lazyPairs && e.val(m) != -1 {
 		// MATCH's instance, now that the labels decide it (lazypair.go).
 		e.emit1(m.Not())
 	}
@@ -472,9 +472,9 @@ func (pt *partnerLists) partnerCands(m h.Method, asX bool) []*Op {
 		return pt.partnerCandsAll(m, asX)
 	}
 	// The methods MATCH allows opposite m's (foldMethods), most often one.
-	mask := e.methAsY[m]
+	mask := e.lab.methAsY[m]
 	if asX {
-		mask = e.methAsX[m]
+		mask = e.lab.methAsX[m]
 	}
 	var one []*Op
 	found := 0
@@ -503,9 +503,9 @@ func (pt *partnerLists) partnerCandsAll(m h.Method, asX bool) []*Op {
 		if len(l) == 0 {
 			continue
 		}
-		ok := e.methodsMayMatch(h.Method(mo), m)
+		ok := e.lab.methodsMayMatch(h.Method(mo), m)
 		if asX {
-			ok = e.methodsMayMatch(m, h.Method(mo))
+			ok = e.lab.methodsMayMatch(m, h.Method(mo))
 		}
 		if ok {
 			one = l

@@ -136,12 +136,12 @@ func TestSelfPrunes(t *testing.T) {
 							}
 							o := e.scr.env[lv.self]
 							vars, clauses := e.Stats()
-							watched, bindings := e.watches().watched, e.gr.bindings
-							e.gr.cbind(st, lv, l, o, false, false)
+							watched, bindings := e.watches().watched, e.enum.bindings
+							e.enum.cbind(st, lv, l, o, false, false)
 							v2, c2 := e.Stats()
-							if v2 != vars || c2 != clauses || e.watches().watched != watched || e.gr.bindings > bindings+1 {
+							if v2 != vars || c2 != clauses || e.watches().watched != watched || e.enum.bindings > bindings+1 {
 								t.Fatalf("%v seed %d %s plan %d level %d: binding the self variable %d's operation made %d variables, %d clauses, %d watched instances, %d bindings",
-									obj, seed, a.Name, f-1, l, lv.self, v2-vars, c2-clauses, e.watches().watched-watched, e.gr.bindings-bindings)
+									obj, seed, a.Name, f-1, l, lv.self, v2-vars, c2-clauses, e.watches().watched-watched, e.enum.bindings-bindings)
 							}
 							checked++
 						}
@@ -191,7 +191,7 @@ func TestFeedMethod(t *testing.T) {
 				feedForgetting(t, r, acts, rand.New(rand.NewSource(seed)), every, func(int) {
 					st := &e.scr.inst
 					for sides := uint8(1); sides < 4; sides++ {
-						m := e.gr.feedMethod(st, &clevel{feedSides: sides})
+						m := e.enum.feedMethod(st, &clevel{feedSides: sides})
 						if m == h.NoMethod {
 							continue
 						}

@@ -52,7 +52,7 @@ func TestReturnPartnersComplete(t *testing.T) {
 					op := r.e.tab.op(s)
 					var want []*Op
 					for _, y := range r.e.tab.win {
-						if !y.pending() && r.e.matchPossible(op, y) {
+						if !y.pending() && r.e.lab.matchPossible(op, y) {
 							want = append(want, y)
 						}
 					}
@@ -72,11 +72,11 @@ func TestReturnPartnersComplete(t *testing.T) {
 				op := r.e.tab.op(s)
 				var want []*Op
 				for _, x := range r.e.tab.win {
-					if r.e.matchPossible(x, op) {
+					if r.e.lab.matchPossible(x, op) {
 						want = append(want, x)
 					}
 				}
-				if m := op.Label.Method; m < memoMethods && r.e.methAsY[m] == 0 {
+				if m := op.Label.Method; m < memoMethods && r.e.lab.methAsY[m] == 0 {
 					skipped++
 				}
 				checked++

@@ -32,22 +32,14 @@ func (e *Encoder) call(op *Op) {
 	// be a candidate of its own.
 	e.ptn.linkPartners(op)
 	e.tab.add(op)
-	// With only one operation the used variable might otherwise never be
-	// created; create it so that callers can assume on it. SATURATE
-	// assumes nothing: it makes used(op) only when a clause needs it while
-	// op is pending (a pending witness, a match's side clause, a cycle
-	// through op). Once op has returned, used(op) is true and every atom
-	// about it folds to a constant, so most operations never need one,
-	// nor the unit clause, the owner entry and the forgetting that come
-	// with a variable.
-	if e.lazy == nil {
-		e.used(op)
-	}
+	// The used variable: made now by the complete encoding, only when a
+	// clause needs it by SATURATE's (grounding.go).
+	e.grd.called(op)
 	for _, a := range e.callAx {
 		if a.shape == shapeTransitive {
-			e.gr.transitivity(a, op)
+			e.enum.transitivity(a, op)
 		} else {
-			e.gr.instances(a, op, false, nil)
+			e.enum.instances(a, op, false, nil)
 		}
 	}
 	e.match.flushMatches()
@@ -70,8 +62,8 @@ func (e *Encoder) ret(serial int, ret h.Value, retID valtab.ID, seq int) {
 	// acts on it first, where the unit used(op) would have been, ahead of
 	// the other literals of this return (Waiting asks the caller for that
 	// call even if the solver assigns nothing new).
-	if e.lazy != nil && op.usedVar == z.LitNull {
-		e.lazy.returned(op)
+	if op.usedVar == z.LitNull { // SATURATE's grounding made none (grounding.go)
+		e.usedFacts = append(e.usedFacts, op)
 	} else {
 		e.emit1(e.used(op))
 	}
@@ -101,7 +93,7 @@ func (e *Encoder) ret(serial int, ret h.Value, retID valtab.ID, seq int) {
 		if a.shape == shapeLimit {
 			e.limit.returned(a, op)
 		} else {
-			e.gr.instances(a, op, true, nil)
+			e.enum.instances(a, op, true, nil)
 		}
 	}
 	e.match.flushMatches()
@@ -110,7 +102,7 @@ func (e *Encoder) ret(serial int, ret h.Value, retID valtab.ID, seq int) {
 // Waiting reports whether the encoder has facts of its own for the next
 // Assigned (returns without a used variable, see Return): the caller then
 // calls Assigned even if the solver assigned nothing new.
-func (e *Encoder) Waiting() bool { return e.lazy != nil && len(e.lazy.usedFacts) > 0 }
+func (e *Encoder) Waiting() bool { return len(e.usedFacts) > 0 }
 
 // Assigned is told of literals that became true in the solver since the
 // last call. With Config.Lazy set, it visits the watched ∀∃ instances
@@ -119,9 +111,7 @@ func (e *Encoder) Waiting() bool { return e.lazy != nil && len(e.lazy.usedFacts)
 // propagates again and repeats until no literal is new. Otherwise it does
 // nothing.
 func (e *Encoder) Assigned(lits []Lit) {
-	if e.lazy != nil {
-		e.lazy.assigned(lits)
-	}
+	e.grd.assigned(lits)
 }
 
 // Remove forgets returned operations and returns the variables that only
@@ -153,25 +143,27 @@ func (e *Encoder) Remove(serials []int) []z.Var {
 		forget = e.reg.forgetOwned(o.owned, forget)
 		// The watched instances read no variable's registry entry, so
 		// they may be told after o's variables are all gone.
-		if e.lazy != nil {
-			e.lazy.watchForgotten(forget[from:])
-		}
+		e.grd.forgotten(forget[from:])
 		e.tab.keepOwned(o)
 	}
 	e.match.forget(gone)
 	// Likewise used facts not acted on yet.
-	if e.lazy != nil {
-		e.lazy.forgetFacts(gone)
+	if len(e.usedFacts) > 0 {
+		keep := e.usedFacts[:0]
+		for _, o := range e.usedFacts {
+			if o.mark != gone {
+				keep = append(keep, o)
+			}
+		}
+		e.usedFacts = keep
 	}
 	if e.scr.quickMemos {
-		e.gr.quickForgotten(serials, gone)
+		e.enum.quickForgotten(serials, gone)
 	}
 	e.stamp++
 	e.tab.drop(gone, e.stamp, pendGone)
 	e.scr.forget = forget
-	if e.lazy != nil {
-		e.lazy.revisitForgotten()
-	}
+	e.grd.revisit()
 	return forget
 }
 
@@ -189,7 +181,7 @@ func (e *Encoder) EmitOpen(act Lit) {
 		case a.shape == shapeLimit:
 			e.limit.open(a, extra)
 		case len(a.Exists) > 0:
-			e.gr.instances(a, nil, false, extra)
+			e.enum.instances(a, nil, false, extra)
 		}
 	}
 	e.match.flushMatches()

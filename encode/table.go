@@ -779,3 +779,65 @@ func room[T any](s []T, n int) []T {
 
 // ceilPow2 is the least power of two that is at least n (n ≥ 1).
 func ceilPow2(n int) int { return 1 << bits.Len(uint(n-1)) }
+
+// The capacities of recycled lists: powers of two from minListCap to
+// maxKeptOwned.
+const (
+	minListCap  = 4
+	listClasses = 7 // 4, 8, …, 256
+	maxListCap  = minListCap << (listClasses - 1)
+)
+
+// listClass is the class of capacity c, or -1 if c is none.
+func listClass(c int) int {
+	if c < minListCap || c > maxListCap || c&(c-1) != 0 {
+		return -1
+	}
+	return bits.TrailingZeros(uint(c)) - bits.TrailingZeros(minListCap)
+}
+
+// maxKeptLists bounds the recycled return-value tables kept (each of at
+// most maxKeptOwned entries): about 3 MB at worst.
+const maxKeptLists = 256
+
+// maxKeptListWords bounds the entries of the recycled lists kept in each
+// capacity class (512 KB a class): 16,384 lists of 4 down to 256 of 256.
+// The pools must absorb the swings of the window: with 256 lists a class,
+// an MS queue holding two hundred values gave back more lists than were
+// kept when its window shrank, and allocated them again as it grew.
+const maxKeptListWords = 1 << 16
+
+// maxKeptOps bounds the recycled operation structs kept (a few hundred
+// bytes each), for the same reason.
+const maxKeptOps = 4096
+
+// maxOpListCap and maxOpOwnedCap bound the lists a recycled struct keeps
+// for its next operation (recycle, keepOwned): with the structs kept, at
+// most 5 MB of partner, overlap and order lists and 2 MB of owner lists.
+const (
+	maxOpListCap  = 32
+	maxOpOwnedCap = 64
+)
+
+// maxKeptOwned is the most entries of a return-value table kept for
+// reuse, and the capacity of the largest partner lists kept; bigger ones
+// (an operation that was pending for long) are left to the collector.
+const maxKeptOwned = 256
+
+// The capacities of recycled owner lists: powers of two from minOwnedCap
+// to minOwnedCap<<(ownedClasses-1) (2,048), at most maxKeptOwnedVars
+// entries a class (128 KB). An operation owns about a dozen variables at
+// concurrency 8, so most lists never grow.
+const (
+	minOwnedCap      = 16
+	ownedClasses     = 8
+	maxKeptOwnedVars = 1 << 14
+)
+
+// ownedClass is the class of capacity c, or -1 if c is none.
+func ownedClass(c int) int {
+	if c < minOwnedCap || c > minOwnedCap<<(ownedClasses-1) || c&(c-1) != 0 {
+		return -1
+	}
+	return bits.TrailingZeros(uint(c)) - bits.TrailingZeros(minOwnedCap)
+}

@@ -42,7 +42,7 @@ func (e *Encoder) stepAxioms() {
 			act = matchAtMostRow
 		case a.shape == shapeFunction:
 			act = matchAtMostCol
-		case a.Axiom == e.k.Pair && e.lazyPair():
+		case a.Axiom == e.k.Pair && e.lazyPairs:
 			act = matchPair
 		}
 		e.match.matchAct = append(e.match.matchAct, act)
@@ -50,16 +50,3 @@ func (e *Encoder) stepAxioms() {
 	a := e.match.matchAct
 	e.match.matchPRC = len(a) == 3 && a[0] == matchPair && a[1] == matchExclRow && a[2] == matchExclCol
 }
-
-// matchAction is what flushMatches does with a new match variable for
-// one axiom of matchAx.
-type matchAction uint8
-
-const (
-	matchGround    matchAction = iota // ground the instances from its match atoms
-	matchExclRow                      // lazy INJECTIVE: exclusionMade, as x's
-	matchExclCol                      // lazy FUNCTION: exclusionMade, as y's
-	matchAtMostRow                    // INJECTIVE: atMostOne over x's partners
-	matchAtMostCol                    // FUNCTION: atMostOne over y's candidates
-	matchPair                         // lazy MATCH: pairMade
-)

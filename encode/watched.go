@@ -130,8 +130,13 @@ func seenRef(item int32, seen bool) int32 {
 	return item
 }
 
-// watchState holds the watched instances.
+// watchState is the watched ∀∃ instances, part of the lazy grounding:
+// it takes them (watchInstance), wakes them by the literals assigned
+// (watchAssigned) and forgotten (watchForgotten, revisitForgotten), and
+// emits those that become unit or false.
 type watchState struct {
+	e      *Encoder
+	hk     *hooks // the encoder's (tests only)
 	on     bool
 	insts  []winst
 	items  []witem
@@ -162,17 +167,13 @@ type watchState struct {
 // variable for the tests, which sweep often).
 var minCompact = 1024
 
-// watching reports whether an instance with a witness goes to watchInstance.
-func (e *Encoder) watching(extra []Lit) bool { return e.lazy != nil && e.lazy.w.on && extra == nil }
-
 // watchInstance takes an instance (the parts of cleaf, with no true
 // part): it is materialised now if it is unit or false, else stored and
 // watched. settledAt is the encoder's clause count when cleaf began to
 // settle the guards of the instance, when every other part was already
 // settled.
-func (g *lazyGround) watchInstance(parts []cpart, nf, settledAt int) {
-	e := g.e
-	w := &g.w
+func (w *watchState) watchInstance(parts []cpart, nf, settledAt int) {
+	e := w.e
 	w.watched++
 	if e.clause == settledAt {
 		// Every literal is settled (cleaf settles the guards, the other
@@ -184,20 +185,19 @@ func (g *lazyGround) watchInstance(parts []cpart, nf, settledAt int) {
 		// every literal is unassigned, every item open, and the
 		// instance not unit.
 		if len(parts) <= 1 {
-			g.watchUnit(parts)
+			w.watchUnit(parts)
 		} else {
-			g.watchSettled(parts, nf)
+			w.watchSettled(parts, nf)
 		}
 		return
 	}
-	g.watchAny(parts, nf)
+	w.watchAny(parts, nf)
 }
 
 // watchUnit materialises an instance of at most one item, every literal
 // unassigned (see watchInstance): there is no reason.
-func (g *lazyGround) watchUnit(parts []cpart) {
-	e := g.e
-	w := &g.w
+func (w *watchState) watchUnit(parts []cpart) {
+	e := w.e
 	w.materialised++
 	if len(parts) == 0 {
 		e.emit(w.cl[:0])
@@ -228,9 +228,8 @@ func (g *lazyGround) watchUnit(parts []cpart) {
 // fills with this instance's conjunctions only (a bound too small would
 // fail the index checks, not store wrong literals). The literals' arena
 // is then cut to what was written.
-func (g *lazyGround) watchSettled(parts []cpart, nf int) {
-	e := g.e
-	w := &g.w
+func (w *watchState) watchSettled(parts []cpart, nf int) {
+	e := w.e
 	id := int32(len(w.insts))
 	epoch, conj := e.reg.epoch, e.scr.conj
 	lits0, items0 := len(w.lits), len(w.items)
@@ -300,7 +299,7 @@ func (g *lazyGround) watchSettled(parts []cpart, nf int) {
 	// exactly when there are more literals than parts.
 	hasConj := k-lits0 > len(parts)
 	w.items, w.lits = w.items[:items0+len(parts)], w.lits[:k]
-	if g.hk != nil && g.hk.evalAll { // tests: check the claim
+	if w.hk != nil && w.hk.evalAll { // tests: check the claim
 		for _, wl := range lits[lits0:k] {
 			if e.val(wl.l) != 0 {
 				panic("encode: a watched instance's literal was assigned since cleaf settled it")
@@ -324,16 +323,15 @@ func (g *lazyGround) watchSettled(parts []cpart, nf int) {
 	w.insts = append(w.insts, in)
 	w.live++
 	if len(w.insts) >= max(w.compactAt, minCompact) {
-		g.compactWatched()
+		w.compactWatched()
 	}
 }
 
 // watchAny is watchInstance for an instance some of whose literals may
 // be assigned: it is stored first, with its counts, and taken back if it
 // is satisfied or materialised at once.
-func (g *lazyGround) watchAny(parts []cpart, nf int) {
-	e := g.e
-	w := &g.w
+func (w *watchState) watchAny(parts []cpart, nf int) {
+	e := w.e
 	id := int32(len(w.insts))
 	in := winst{items: int32(len(w.items)), nitems: int32(len(parts))}
 	// Stored in locals, written back only if the instance is kept (or
@@ -386,7 +384,7 @@ func (g *lazyGround) watchAny(parts []cpart, nf int) {
 	}
 	w.items, w.lits = items, lits
 	if in.open <= 1 {
-		g.settle(&in, last)
+		w.settle(&in, last)
 		w.items, w.lits = items[:in.items], lits[:lits0]
 		return
 	}
@@ -394,7 +392,7 @@ func (g *lazyGround) watchAny(parts []cpart, nf int) {
 	if assigned {
 		how = watchOpen
 	}
-	g.keepWatched(in, hasConj, nf, lits0, how)
+	w.keepWatched(in, hasConj, nf, lits0, how)
 }
 
 // How keepWatched puts a new instance's literals in the watch lists.
@@ -405,9 +403,8 @@ const (
 
 // keepWatched stores instance in, whose items and literals are stored
 // from lits0 on, and watches its literals as how says.
-func (g *lazyGround) keepWatched(in winst, hasConj bool, nf, lits0 int, how int) {
-	e := g.e
-	w := &g.w
+func (w *watchState) keepWatched(in winst, hasConj bool, nf, lits0 int, how int) {
+	e := w.e
 	items, lits := w.items, w.lits
 	if hasConj || w.closed {
 		owners := w.owners
@@ -431,7 +428,7 @@ func (g *lazyGround) keepWatched(in winst, hasConj bool, nf, lits0 int, how int)
 		}
 	}
 	if len(w.insts) >= max(w.compactAt, minCompact) {
-		g.compactWatched()
+		w.compactWatched()
 	}
 }
 
@@ -461,9 +458,8 @@ func (w *watchState) watches(wl *wlit, it *witem, val int8) bool {
 // into items), or false (last < 0), from the current assignment: the
 // clauses "a false literal of each other item ∨ c" for each live literal
 // c of the open item, or the clause of the false literals.
-func (g *lazyGround) settle(in *winst, last int32) {
-	e := g.e
-	w := &g.w
+func (w *watchState) settle(in *winst, last int32) {
+	e := w.e
 	reason := w.reason[:0]
 	for i := in.items; i < in.items+in.nitems; i++ {
 		if i == last {
@@ -507,19 +503,18 @@ func (g *lazyGround) settle(in *winst, last int32) {
 // unit or false; it reports whether the instance is done. The counts
 // call it only once they say that at most one item is left (and the
 // tests' hooks.evalAll at every event).
-func (g *lazyGround) visit(id int32) bool {
-	w := &g.w
+func (w *watchState) visit(id int32) bool {
 	in := &w.insts[id]
 	if in.done {
 		return true
 	}
-	if !g.watchAlive(in) {
+	if !w.watchAlive(in) {
 		w.finish(in)
 		return true
 	}
 	open, last := int32(0), int32(-1)
 	for i := in.items; i < in.items+in.nitems; i++ {
-		switch g.itemValue(&w.items[i]) {
+		switch w.itemValue(&w.items[i]) {
 		case vTrue:
 			w.finish(in)
 			return true
@@ -531,7 +526,7 @@ func (g *lazyGround) visit(id int32) bool {
 	if open > 1 {
 		return false
 	}
-	g.settle(in, last)
+	w.settle(in, last)
 	w.finish(&w.insts[id])
 	return true
 }
@@ -553,18 +548,18 @@ func (w *watchState) finish(in *winst) {
 //
 // With ClosedRemoval an item with a forgotten literal is false: its
 // witness was forgotten (watchAlive has checked the universal ones).
-func (g *lazyGround) itemValue(it *witem) tri {
-	e := g.e
+func (w *watchState) itemValue(it *witem) tri {
+	e := w.e
 	if it.false_ {
 		return vFalse
 	}
 	t := vTrue
 	// Indexed in a list cut at the end alone (see ownersAlive).
-	lits := g.w.lits[:it.at+it.n]
+	lits := w.lits[:it.at+it.n]
 	for k := it.at; int(k) < len(lits); k++ {
 		wl := &lits[k]
 		if e.reg.epoch[wl.l.Var()] != wl.epoch {
-			if g.w.closed {
+			if w.closed {
 				it.false_ = true
 				return vFalse
 			}
@@ -591,9 +586,8 @@ func (g *lazyGround) itemValue(it *witem) tri {
 // literal item's variable is forgotten, while they live, only with its
 // witness (the items' other literals mention universal operations alone,
 // and a variable is forgotten only with an operation it belongs to).
-func (g *lazyGround) watchAlive(in *winst) bool {
-	e := g.e
-	w := &g.w
+func (w *watchState) watchAlive(in *winst) bool {
+	e := w.e
 	if !w.ownersAlive(in) {
 		return false
 	}
@@ -641,27 +635,26 @@ func (w *watchState) ownersAlive(in *winst) bool {
 // same events as if every instance were evaluated whenever one of its
 // literals is assigned or forgotten (TestWatchedCountsSweep checks it
 // against that).
-func (g *lazyGround) watchAssigned(t Lit) {
+func (w *watchState) watchAssigned(t Lit) {
 	// Small enough to be inlined: most variables have no watch list.
-	if h := g.w.head; int(t.Var()) < len(h) && h[t.Var()] != 0 || g.hk != nil && g.hk.evalAll {
-		g.wakeWatched(t)
+	if h := w.head; int(t.Var()) < len(h) && h[t.Var()] != 0 || w.hk != nil && w.hk.evalAll {
+		w.wakeWatched(t)
 	}
 }
 
 // wakeWatched is watchAssigned for a variable with a watch list. Each
 // literal of the list is taken once, its next read from it: indexing the
 // arena twice checked the index twice.
-func (g *lazyGround) wakeWatched(t Lit) {
-	w := &g.w
-	if g.hk != nil && g.hk.evalAll {
-		g.visitAll()
+func (w *watchState) wakeWatched(t Lit) {
+	if w.hk != nil && w.hk.evalAll {
+		w.visitAll()
 		return
 	}
 	v, prev := t.Var(), int32(0)
 	for n := w.head[v]; n != 0; {
 		wl := &w.lits[n-1]
 		next := wl.next
-		if g.litAssigned(wl, t) {
+		if w.litAssigned(wl, t) {
 			prev = n
 		} else if prev == 0 {
 			w.head[v] = next
@@ -674,8 +667,7 @@ func (g *lazyGround) wakeWatched(t Lit) {
 
 // litAssigned updates the counts for stored literal wl, whose variable
 // was assigned (t is now true), and reports whether it stays watched.
-func (g *lazyGround) litAssigned(wl *wlit, t Lit) bool {
-	w := &g.w
+func (w *watchState) litAssigned(wl *wlit, t Lit) bool {
 	// wl is read before anything below can grow the arenas.
 	ref := wl.ref
 	it := &w.items[wl.item()]
@@ -700,7 +692,7 @@ func (g *lazyGround) litAssigned(wl *wlit, t Lit) bool {
 		return w.keeps(it, 1)
 	}
 	it.false_ = true
-	if in.open--; in.open <= 1 && g.visit(it.inst) {
+	if in.open--; in.open <= 1 && w.visit(it.inst) {
 		return false
 	}
 	return w.keeps(it, -1)
@@ -722,18 +714,17 @@ func valueGiven(l, t Lit) int8 {
 // already forgotten: it is dead, and done at once. Without, see keeps.
 // One call for all of an operation's variables: most have no watch
 // list, and are passed over in this loop.
-func (g *lazyGround) watchForgotten(vars []z.Var) {
-	head := g.w.head // forgetWatched writes entries, never the slice
+func (w *watchState) watchForgotten(vars []z.Var) {
+	head := w.head // forgetWatched writes entries, never the slice
 	for _, v := range vars {
 		if int(v) < len(head) && head[v] != 0 {
-			g.forgetWatched(v)
+			w.forgetWatched(v)
 		}
 	}
 }
 
 // forgetWatched is watchForgotten for a variable with a watch list.
-func (g *lazyGround) forgetWatched(v z.Var) {
-	w := &g.w
+func (w *watchState) forgetWatched(v z.Var) {
 	if w.closed {
 		for n := w.head[v]; n != 0; {
 			wl := &w.lits[n-1]
@@ -762,22 +753,21 @@ func (g *lazyGround) forgetWatched(v z.Var) {
 
 // revisitForgotten visits, at the end of Remove, the instances that
 // forgetting left unit or false (or dead), with ClosedRemoval.
-func (g *lazyGround) revisitForgotten() {
-	w := &g.w
-	if g.hk != nil && g.hk.evalAll {
-		g.visitAll()
+func (w *watchState) revisitForgotten() {
+	if w.hk != nil && w.hk.evalAll {
+		w.visitAll()
 	}
 	for _, id := range w.revisit {
-		g.visit(id)
+		w.visit(id)
 	}
 	w.revisit = w.revisit[:0]
 }
 
 // visitAll (tests only: hooks.evalAll) evaluates every instance
 // from scratch, as at every event: the counts must act exactly as this.
-func (g *lazyGround) visitAll() {
-	for id := range g.w.insts {
-		g.visit(int32(id))
+func (w *watchState) visitAll() {
+	for id := range w.insts {
+		w.visit(int32(id))
 	}
 }
 
@@ -809,9 +799,8 @@ func (w *watchState) addWatches(lits []wlit, from int) {
 // compactWatched sweeps the done and dead instances out of the arenas
 // and rebuilds the watch lists; it runs when the instances have doubled
 // since the last sweep, so its cost is constant per instance.
-func (g *lazyGround) compactWatched() {
-	e := g.e
-	w := &g.w
+func (w *watchState) compactWatched() {
+	e := w.e
 	clear(w.head)
 	insts, items, lits, owners := w.insts[:0], w.items[:0], w.lits[:0], w.owners[:0]
 	// In place: every write index trails its read index.
@@ -827,7 +816,7 @@ func (g *lazyGround) compactWatched() {
 			break
 		}
 		in := all[i]
-		if !g.watchAlive(&in) {
+		if !w.watchAlive(&in) {
 			continue
 		}
 		id := int32(len(insts))
