@@ -98,27 +98,22 @@ bench-ir: build
 	  printf '%-28s %8s %14s %10s\n' $$(basename $$f) $$steps $$ir $$((ir / steps)); \
 	done
 
-# cmd/satmon/default.pgo is a CPU profile of SATURATE -r on the
-# benchmarks' logs, and of `satmon check` on bench-ir's logs (reader
-# included: BenchmarkCheckLogs), which `go build` and `go install` of cmd/satmon use
-# for profile-guided optimisation (inlining and devirtualising the calls
-# that are hot there). Regenerate it when the engine changes much; a
-# stale profile costs only some of the gain. A new profile is not always
-# better: sampling moves which call sites count as hot, and PGO names a
-# call site by its line offset inside its function (an edit that moves a
-# hot call inside its function loses what the old profile said of it).
-# Few samples make the choice of hot sites noisy, hence the long runs
-# (a minute or two). Compare `make bench-ir` with the old and the new
-# profile and keep the better one.
+# cmd/satmon/default.pgo is a CPU profile of `satmon check` (SATURATE -r)
+# on bench-ir's nine logs, reader included (BenchmarkCheckLogs), which
+# `go build` and `go install` of cmd/satmon use for profile-guided
+# optimisation (inlining and devirtualising the calls that are hot
+# there). Regenerate it when the engine changes much; a stale profile
+# costs only some of the gain. A new profile is not always better:
+# sampling moves which call sites count as hot, and PGO names a call site
+# by its line offset inside its function (an edit that moves a hot call
+# inside its function loses what the old profile said of it). Profiles
+# that merged the engine's stream benchmarks with this one measured worse
+# on bench-ir. Compare `make bench-ir` with the old and the new profile
+# and keep the better one.
 pgo:
-	$(GO) test -c -o bin/monitor.test ./internal/engine
-	cd internal/engine && ../../bin/monitor.test -test.run '^$$' -test.bench 'SaturateRStream|SemaphoreStream' -test.benchtime 120x -test.cpuprofile ../../bin/pgo1.prof >/dev/null
-	cd internal/engine && ../../bin/monitor.test -test.run '^$$' -test.bench 'PorcupineBigMSQ' -test.benchtime 60x -test.cpuprofile ../../bin/pgo2.prof >/dev/null || true
 	$(GO) test -c -o bin/satmon.test ./cmd/satmon
-	cd cmd/satmon && ../../bin/satmon.test -test.run '^$$' -test.bench 'CheckLogs' -test.benchtime 150x -test.cpuprofile ../../bin/pgo3.prof >/dev/null
-	$(GO) tool pprof -proto -focus 'Monitor..Step|satmon/encode|satmon/saturate' bin/monitor.test bin/pgo1.prof $$(test -s bin/pgo2.prof && echo bin/pgo2.prof) > bin/pgo12.pgo
-	$(GO) tool pprof -proto -focus 'Monitor..Step|satmon/encode|satmon/saturate|internal/logfmt' bin/satmon.test bin/pgo3.prof > bin/pgo3.pgo
-	$(GO) tool pprof -proto bin/pgo12.pgo bin/pgo3.pgo > cmd/satmon/default.pgo
+	cd cmd/satmon && ../../bin/satmon.test -test.run '^$$' -test.bench 'CheckLogs' -test.benchtime 100x -test.cpuprofile ../../bin/pgo.prof >/dev/null
+	$(GO) tool pprof -proto -focus 'Monitor..Step|satmon/encode|satmon/saturate|internal/logfmt' bin/satmon.test bin/pgo.prof > cmd/satmon/default.pgo
 
 # The main job on bundled data.
 demo: build
