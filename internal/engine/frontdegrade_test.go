@@ -8,7 +8,6 @@ import (
 
 	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/internal/logfmt"
 )
 
 // degrade at the return of a write or a successful compare-and-set j
@@ -31,14 +30,7 @@ func TestFrontierDegradeKeepsLaterStates(t *testing.T) {
 			"[1] return\n[3] call read\n[3] return 2\n[4] return\n[5] return\n[6] return 6\n",
 	}
 	for i, log := range logs {
-		hist, err := logfmt.ReadHistory(strings.NewReader(log), logfmt.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := check(hist, Options{})
-		if want.Verdict != OK || !want.Exact {
-			t.Fatalf("case %d is not linearizable: %v", i, want.Verdict)
-		}
+		hist, want := linearizableCase(t, i, log)
 		lost := false
 		for budget := 1; budget <= 12; budget++ {
 			_, l := fallbackCase(t, hist, 0, budget, want, 0, fmt.Sprintf("case %d", i))

@@ -289,18 +289,26 @@ func TestFrontierFallbackSoundCases(t *testing.T) {
 		"# @object cas-register 0\n[1] call write(1)\n[2] call cas(5, 6)\n[2] return fail\n[3] call read\n[3] return 0\n[1] return\n",
 	}
 	for i, log := range logs {
-		hist, err := logfmt.ReadHistory(strings.NewReader(log), logfmt.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := check(hist, Options{})
-		if want.Verdict != OK || !want.Exact {
-			t.Fatalf("case %d is not linearizable: %v", i, want.Verdict)
-		}
+		hist, want := linearizableCase(t, i, log)
 		for open := 0; open <= 2; open++ {
 			for budget := 0; budget <= 6; budget++ {
 				fallbackCase(t, hist, open, budget, want, 0, fmt.Sprintf("case %d", i))
 			}
 		}
 	}
+}
+
+// linearizableCase reads hand-made log i, which the exact check must find
+// linearizable, and gives it with that check's result.
+func linearizableCase(t *testing.T, i int, log string) (*h.History, Result) {
+	t.Helper()
+	hist, err := logfmt.ReadHistory(strings.NewReader(log), logfmt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := check(hist, Options{})
+	if want.Verdict != OK || !want.Exact {
+		t.Fatalf("case %d is not linearizable: %v", i, want.Verdict)
+	}
+	return hist, want
 }
