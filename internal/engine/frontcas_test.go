@@ -1,0 +1,74 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/satmon/satmon/internal/gen"
+	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/testhist"
+)
+
+// failingCASHistory draws a small compare-and-set register history in
+// which many compare-and-sets fail (generated over one to three values,
+// or crashedHistory's), with about a third of the operations crashed
+// in half of them: what the frontier's covering across compare-and-sets
+// known to fail (failMask) acts on.
+func failingCASHistory(rng *rand.Rand) *h.History {
+	if rng.IntN(2) == 0 {
+		return crashedHistory(rng, h.CASRegister)
+	}
+	cfg := gen.Config{Object: h.CASRegister, Ops: 4 + rng.IntN(9), Concurrency: 2 + rng.IntN(5), Seed: rng.Int64(),
+		Mutate: rng.IntN(2), Values: 1 + rng.IntN(3), Pending: rng.IntN(3)}
+	if hist, err := gen.History(cfg); err == nil {
+		return hist
+	}
+	return crashedHistory(rng, h.CASRegister)
+}
+
+// A configuration that took, as a success, a compare-and-set known to
+// fail is covered by one alike that did not (failMask): against
+// ENUMERATE -c and Porcupine on small compare-and-set histories with
+// many failures, open and crashed operations: the same verdict, every
+// ok exact, every violation at the step both find. Covering by one that
+// took it instead, or by one that did not take a compare-and-set known
+// to succeed, reports violations early or on linearizable histories.
+func TestFrontierFailCoverDifferential(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(38, 11))
+	n := scale(1500)
+	var viol, ok, fails int
+	for i := 0; i < n; i++ {
+		hist := failingCASHistory(rng)
+		for _, o := range hist.Ops {
+			if o.Label.Method == h.CAS && o.Label.Ret == h.Fail {
+				fails++
+			}
+		}
+		got := check(hist, Options{})
+		if got.Algorithm != FrontierAlgorithm || !got.Exact {
+			t.Fatalf("history %d: %s, exact %v\n%v", i, got.Algorithm, got.Exact, hist)
+		}
+		pstep := firstViolation(hist)
+		if (pstep != 0) != (got.Verdict == Violation) || pstep != 0 && pstep != *got.ViolationStep {
+			t.Fatalf("history %d: default %v at %v, porcupine's first violating prefix %d\n%v", i,
+				got.Verdict, testhist.Step(got.ViolationStep), pstep, hist)
+		}
+		if len(hist.Ops) <= 7 {
+			want := check(hist, Options{Algorithm: Enumerate, Completion: true})
+			if got.Verdict != want.Verdict || got.Verdict == Violation && *got.ViolationStep != *want.ViolationStep {
+				t.Fatalf("history %d: default %v at %v, enumerate -c %v at %v\n%v", i,
+					got.Verdict, testhist.Step(got.ViolationStep), want.Verdict, testhist.Step(want.ViolationStep), hist)
+			}
+		}
+		if got.Verdict == Violation {
+			viol++
+		} else {
+			ok++
+		}
+	}
+	if viol == 0 || ok == 0 || fails == 0 {
+		t.Fatalf("%d violations, %d linearizable, %d failed compare-and-sets: the histories do not test both ways", viol, ok, fails)
+	}
+	t.Logf("%d histories: %d violations, %d linearizable; %d failed compare-and-sets", n, viol, ok, fails)
+}
