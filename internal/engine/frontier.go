@@ -498,7 +498,9 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	f.resetCover()
 	out := f.spare[:0]
 	queue := f.stack[:0]
-	add := func(c fconf) bool {
+	// hid: c extends one that explained j as a hidden write, and is
+	// in out already (see below).
+	add := func(c fconf, hid bool) bool {
 		if failed && c.taken&(1<<j) != 0 {
 			return true // dead: cannot fail once taken as a success
 		}
@@ -509,7 +511,9 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			return false
 		}
 		if f.explains(&c, j, &l, want) {
-			out = append(out, c)
+			if !hid || c.taken&(1<<j) != 0 {
+				out = append(out, c)
+			}
 			if c.taken&(1<<j) != 0 || !stateChanging(&l) || failed {
 				// What c would be extended by stays open (or
 				// crashed) after this return: the next return's
@@ -520,6 +524,10 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			}
 			// A write explained as hidden in the past may also take
 			// effect now, or after others: that is no extension of c.
+			// Only those are: what c is extended by before j is
+			// taken, j still hidden, is an extension of c by
+			// operations that stay open (or crashed) after this
+			// return, which c, in out, stands for (hid).
 		}
 		queue = append(queue, c)
 		return true
@@ -530,7 +538,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		return true
 	}
 	for _, c := range f.confs {
-		if !add(c) {
+		if !add(c, false) {
 			return tooMany()
 		}
 	}
@@ -539,6 +547,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	for head := 0; head < len(queue); head++ {
 		c := queue[head]
 		all := f.wanted(&c)
+		hid := f.explains(&c, j, &l, want)
 		for p := range f.slots[:f.hi] {
 			sl := &f.slots[p]
 			if !sl.inUse || c.taken&(1<<p) != 0 || !stateChanging(&sl.l) || p == j && failed {
@@ -566,7 +575,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			c2.taken |= 1 << p
 			c2.hide &^= 1 << p
 			f.enter(&c2, ns, &sl.l)
-			if !add(c2) {
+			if !add(c2, hid) {
 				return tooMany()
 			}
 		}
@@ -622,7 +631,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 					c2.used = slices.Insert(c2.used, i, uint32(li))
 				}
 				f.enter(&c2, ns, &pl.l)
-				if !add(c2) {
+				if !add(c2, hid) {
 					return tooMany()
 				}
 			}
