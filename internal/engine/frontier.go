@@ -162,7 +162,8 @@ type frontier struct {
 	wmark []uint32
 	wgen  uint32
 	wlist []uint32
-	wkf   []int // open compare-and-sets known to fail, not taken
+	wkf   []int  // open compare-and-sets known to fail, not taken
+	fails uint64 // failMask, during one return's search
 	// The pool by kind: writes by value (and all), compare-and-sets by
 	// old value (and all), appends.
 	poolWrite  map[uint32]int // by state id
@@ -493,10 +494,13 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	// The returning operation as it may take effect: a failed
 	// compare-and-set never changes the state.
 	f.slots[j].l = l
+	f.fails = f.failMask()
 	f.resetCover()
 	out := f.spare[:0]
 	queue := f.stack[:0]
-	add := func(c fconf) bool {
+	// hid: c extends one that explained j as a hidden write, and is
+	// in out already (see below).
+	add := func(c fconf, hid bool) bool {
 		if failed && c.taken&(1<<j) != 0 {
 			return true // dead: cannot fail once taken as a success
 		}
@@ -507,7 +511,9 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			return false
 		}
 		if f.explains(&c, j, &l, want) {
-			out = append(out, c)
+			if !hid || c.taken&(1<<j) != 0 {
+				out = append(out, c)
+			}
 			if c.taken&(1<<j) != 0 || !stateChanging(&l) || failed {
 				// What c would be extended by stays open (or
 				// crashed) after this return: the next return's
@@ -518,6 +524,10 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			}
 			// A write explained as hidden in the past may also take
 			// effect now, or after others: that is no extension of c.
+			// Only those are: what c is extended by before j is
+			// taken, j still hidden, is an extension of c by
+			// operations that stay open (or crashed) after this
+			// return, which c, in out, stands for (hid).
 		}
 		queue = append(queue, c)
 		return true
@@ -528,7 +538,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		return true
 	}
 	for _, c := range f.confs {
-		if !add(c) {
+		if !add(c, false) {
 			return tooMany()
 		}
 	}
@@ -537,6 +547,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	for head := 0; head < len(queue); head++ {
 		c := queue[head]
 		all := f.wanted(&c)
+		hid := f.explains(&c, j, &l, want)
 		for p := range f.slots[:f.hi] {
 			sl := &f.slots[p]
 			if !sl.inUse || c.taken&(1<<p) != 0 || !stateChanging(&sl.l) || p == j && failed {
@@ -564,7 +575,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			c2.taken |= 1 << p
 			c2.hide &^= 1 << p
 			f.enter(&c2, ns, &sl.l)
-			if !add(c2) {
+			if !add(c2, hid) {
 				return tooMany()
 			}
 		}
@@ -620,7 +631,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 					c2.used = slices.Insert(c2.used, i, uint32(li))
 				}
 				f.enter(&c2, ns, &pl.l)
-				if !add(c2) {
+				if !add(c2, hid) {
 					return tooMany()
 				}
 			}
@@ -704,7 +715,9 @@ func minus(a, b []uint32) []uint32 {
 // covers reports whether a covers b: the same state, and every way on
 // open to b open to a, so that b can go (docs/removal.md, "Keeping it small").
 //   - Each open operation b took that a did not is a write hidden in a:
-//     as good as taken, and still free to take effect later.
+//     as good as taken, and still free to take effect later; or a
+//     compare-and-set known to fail, which b took as a success and dies
+//     by at its return (failMask).
 //   - Each open operation a took that b did not is a write, and a has, of
 //     the crashed writes of its value, one more left than b: where b
 //     takes the open write, a uses the crashed one, to the same effect
@@ -718,7 +731,7 @@ func minus(a, b []uint32) []uint32 {
 // which the one covers the other, and every return b explains a explains.
 func (f *frontier) covers(a, b *fconf) bool {
 	dA, dB := a.taken&^b.taken, b.taken&^a.taken
-	if a.st != b.st || a.hide&dB != dB || b.hide&^dA&^a.hide != 0 || a.other&b.other != b.other ||
+	if a.st != b.st || dB&^a.hide != 0 && dB&^a.hide&^f.failMask() != 0 || b.hide&^dA&^a.hide != 0 || a.other&b.other != b.other ||
 		a.seenK&b.seenK != b.seenK || !subset(b.seen, a.seen) {
 		return false
 	}
@@ -798,9 +811,9 @@ func gentOf(c *fconf, i int) gent {
 // mayCover is covers' test on a's and b's bitsets and summaries: false
 // only if a does not cover b. writes is the open writes: a may have
 // taken some of them that b did not.
-func mayCover(a, b *gent, writes uint64) bool {
+func mayCover(a, b *gent, writes, fails uint64) bool {
 	dA, dB := a.taken&^b.taken, b.taken&^a.taken
-	return dA&^writes == 0 && a.hide&dB == dB && b.hide&^dA&^a.hide == 0 && a.other&b.other == b.other &&
+	return dA&^writes == 0 && (a.hide|fails)&dB == dB && b.hide&^dA&^a.hide == 0 && a.other&b.other == b.other &&
 		a.seenK&b.seenK == b.seenK && b.seen&^a.seen == 0 && a.used&^b.used == 0
 }
 
@@ -822,9 +835,12 @@ func (f *frontier) cover(c *fconf) bool {
 	g := f.exact[k]
 	e := gentOf(c, len(f.all))
 	for x := range g {
-		if mayCover(&g[x], &e, 0) && f.covers(&f.all[g[x].i], c) {
+		if mayCover(&g[x], &e, 0, 0) && f.covers(&f.all[g[x].i], c) {
 			return false
 		}
+	}
+	if fm := c.taken & f.fails; fm != 0 && f.coveredUntaken(c, &e, k, fm) {
+		return false
 	}
 	f.exact[k] = append(g, e)
 	f.all = append(f.all, *c)
@@ -852,7 +868,7 @@ func (f *frontier) prune(cs []fconf) []fconf {
 		return cmp.Or(cmp.Compare(cs[a.i].st, cs[b.i].st), cmp.Compare(a.i, b.i))
 	})
 	f.groups = groups
-	writes := f.writeMask()
+	writes, fails := f.writeMask(), f.failMask()
 	keep := f.keep[:0]
 	for range cs {
 		keep = append(keep, true)
@@ -868,8 +884,8 @@ func (f *frontier) prune(cs []fconf) []fconf {
 			b := &g[x]
 			for y := range g {
 				a := &g[y]
-				if y != x && mayCover(a, b, writes) && f.covers(&cs[a.i], &cs[b.i]) &&
-					!(y > x && mayCover(b, a, writes) && f.covers(&cs[b.i], &cs[a.i])) {
+				if y != x && mayCover(a, b, writes, fails) && f.covers(&cs[a.i], &cs[b.i]) &&
+					!(y > x && mayCover(b, a, writes, fails) && f.covers(&cs[b.i], &cs[a.i])) {
 					keep[b.i] = false
 					break
 				}
