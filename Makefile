@@ -109,7 +109,9 @@ bench-ir: build
 # inside its function loses what the old profile said of it). Profiles
 # that merged the engine's stream benchmarks with this one measured worse
 # on bench-ir. Compare `make bench-ir` with the old and the new profile
-# and keep the better one.
+# and keep the better one. A merge of profiles (`go tool pprof -proto
+# A.pgo B.pgo > C.pgo`) is one more candidate: samples that one run
+# missed another has, and the profile committed is such a merge.
 pgo:
 	$(GO) test -c -o bin/satmon.test ./cmd/satmon
 	cd cmd/satmon && ../../bin/satmon.test -test.run '^$$' -test.bench 'CheckLogs' -test.benchtime 100x -test.cpuprofile ../../bin/pgo.prof >/dev/null

@@ -324,11 +324,11 @@ func (gr *enumerator) quickHolds(st *instState, lv *clevel, o *Op) bool {
 // that levelRun's run already applied the level's cuts to o; crec leaves
 // out the candidates a closed instance does not bind.
 func (gr *enumerator) cbind(st *instState, lv *clevel, level int, o *Op, tied, admitted bool) {
-	e := gr.e
 	v := lv.v
 	if o == st.must && v < st.fixed {
 		return
 	}
+	e := gr.e // here, not above: loaded where it is used, it needs no nil check of its own
 	if e.fo.dropped(o) {
 		return
 	}

@@ -148,7 +148,7 @@ func New(k *theory.Kernel, sink Sink, cfg Config) *Encoder {
 	e.ptn.e = e
 	e.enum.e = e
 	e.gr.e = e
-	e.fo.e = e
+	e.fo.e, e.fo.drop = e, k.DropPending
 	if e.tab.vals, e.sharedVals = cfg.Values, cfg.Values != nil; !e.sharedVals {
 		e.tab.vals = valtab.NewValues()
 	}

@@ -63,13 +63,13 @@ func (gr *folder) retLit(o *Op, v h.Value) (Lit, nodeKind) {
 
 // bLitKind is bNode without the node.
 func (gr *folder) bLitKind(x, y *Op) (Lit, nodeKind) {
-	e := gr.e
 	switch realTime(x, y) {
 	case vTrue:
 		return noLit, nTrue
 	case vFalse:
 		return noLit, nFalse
 	}
+	e := gr.e // here, not above: loaded where it is used, it needs no nil check of its own
 	if e.k.Sequential {
 		if x.Serial < y.Serial {
 			return e.pairVar(vB, x, y), nLit
@@ -297,7 +297,12 @@ func (gr *folder) known(f *theory.Formula) tri {
 // folder folds atoms and formulas under the bound operations to
 // constants, literals (making the variables they need) and ground
 // nodes, and turns nodes into clauses (Plaisted–Greenbaum, node.go).
-type folder struct{ e *Encoder }
+type folder struct {
+	e *Encoder
+	// drop is the kernel's DropPending method (dropped), kept here so
+	// that the test, made at every binding, reads one field.
+	drop h.Method
+}
 
 // negLit negates a literal or constant as atomLit returns it.
 func negLit(l Lit, k nodeKind) (Lit, nodeKind) {

@@ -27,6 +27,5 @@ func (gr *folder) relNode(f *theory.Formula) *node {
 // dropped reports whether o is a pending operation of the kernel's
 // DropPending method: it is bound in no instance until it returns.
 func (gr *folder) dropped(o *Op) bool {
-	e := gr.e
-	return o.pending() && e.k.DropPending != h.NoMethod && o.Label.Method == e.k.DropPending
+	return gr.drop != h.NoMethod && o.Label.Method == gr.drop && o.pending()
 }

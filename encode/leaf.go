@@ -749,6 +749,12 @@ func (gr *grounder) cwitnessHolds(a *axiom, win []*Op, nf int) bool {
 }
 
 // witHoldsAmong reports whether a candidate of cands is a true witness.
+//
+// It is not inlined, nor is witTrue: inlined into cwitnessHolds under
+// PGO they made it too big to be inlined at cleaf, once per instance,
+// where it runs far more often than they do.
+//
+//go:noinline
 func (gr *grounder) witHoldsAmong(a *axiom, nf int, cands []*Op) bool {
 	e := gr.e
 	for _, o := range cands {
@@ -766,6 +772,10 @@ func (gr *grounder) witHoldsAmong(a *axiom, nf int, cands []*Op) bool {
 // witTrue reports whether knownWit(t) is vTrue, stopping at the first
 // atom not known true. It leaves witLits alone: only cwitness reads
 // them, right after the knownWit that wrote them.
+//
+// Not inlined: see witHoldsAmong.
+//
+//go:noinline
 func (gr *grounder) witTrue(t *template) bool {
 	for i := range t.wit {
 		if k, _ := gr.e.fo.knownAtom(&t.wit[i]); k != vTrue {

@@ -713,42 +713,40 @@ func valueGiven(l, t Lit) int8 {
 // the forgetting is gone, unless one of its universal operations is
 // already forgotten: it is dead, and done at once. Without, see keeps.
 // One call for all of an operation's variables: most have no watch
-// list, and are passed over in this loop.
+// list, and are passed over in this loop. The lists are emptied here
+// too, not in a function of their own: a call per list cost more than
+// the work of most.
 func (w *watchState) watchForgotten(vars []z.Var) {
-	head := w.head // forgetWatched writes entries, never the slice
+	head := w.head // the loop writes entries, never the slice
 	for _, v := range vars {
-		if int(v) < len(head) && head[v] != 0 {
-			w.forgetWatched(v)
+		if int(v) >= len(head) || head[v] == 0 {
+			continue
 		}
-	}
-}
-
-// forgetWatched is watchForgotten for a variable with a watch list.
-func (w *watchState) forgetWatched(v z.Var) {
-	if w.closed {
-		for n := w.head[v]; n != 0; {
-			wl := &w.lits[n-1]
-			n = wl.next
-			it := &w.items[wl.item()]
-			if it.false_ {
-				continue // read first: the instance is then not looked at
-			}
-			if in := &w.insts[it.inst]; !in.done {
-				it.false_ = true
-				if in.open--; in.open <= 1 {
-					if w.ownersAlive(in) {
-						w.revisit = append(w.revisit, it.inst)
-					} else {
-						// Dead already (Remove forgets an operation's
-						// variables after it has ended its life), as
-						// visit would find it: done now.
-						w.finish(in)
+		if w.closed {
+			for n := head[v]; n != 0; {
+				wl := &w.lits[n-1]
+				n = wl.next
+				it := &w.items[wl.item()]
+				if it.false_ {
+					continue // read first: the instance is then not looked at
+				}
+				if in := &w.insts[it.inst]; !in.done {
+					it.false_ = true
+					if in.open--; in.open <= 1 {
+						if w.ownersAlive(in) {
+							w.revisit = append(w.revisit, it.inst)
+						} else {
+							// Dead already (Remove forgets an operation's
+							// variables after it has ended its life), as
+							// visit would find it: done now.
+							w.finish(in)
+						}
 					}
 				}
 			}
 		}
+		head[v] = 0
 	}
-	w.head[v] = 0
 }
 
 // revisitForgotten visits, at the end of Remove, the instances that

@@ -25,10 +25,15 @@ type strParse struct {
 
 // noteStringParse is called with the operation of each action of a
 // string register under an exact variant other than the frontier.
+// It is the test alone, which the compiler inlines into Step, and a call
+// of the rest: a call per step would cost every object.
 func (m *Monitor) noteStringParse(o *h.Op) {
-	if m.win.obj != h.StringRegister || m.front != nil || !m.res.Exact {
-		return
+	if m.win.obj == h.StringRegister && m.front == nil && m.res.Exact {
+		m.noteStringParseOp(o)
 	}
+}
+
+func (m *Monitor) noteStringParseOp(o *h.Op) {
 	if m.strp == nil {
 		m.strp = &strParse{args: map[h.Value]bool{}}
 	}
