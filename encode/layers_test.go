@@ -31,11 +31,11 @@ import (
 //     the method belongs to, not what the method uses (a part's methods
 //     may be spread over several files);
 //   - the type Encoder, the fields of Encoder that hold a part (wiring,
-//     below) with the part's type in their declaration, and each part's
-//     field e back to its encoder: the encoder is how the parts reach one
-//     another, so `g.e.fo.aux(…)` refers to folder.aux and to nothing
-//     else. The other fields of Encoder, the state the parts share,
-//     count like any field.
+//     below) with the part's type in their declaration, each part's field
+//     e back to its encoder, and a part's field that holds another part
+//     (lazyGround.w): the encoder is how the parts reach one another, so
+//     `g.e.fo.aux(…)` refers to folder.aux and to nothing else. The other
+//     fields of Encoder, the state the parts share, count like any field.
 //
 // Run it with -v to print the layers (each file with the layer below
 // which everything it refers to lies) and every edge with its names.
@@ -116,18 +116,42 @@ func fileGraph(t *testing.T) *fileDeps {
 			skip[f] = true
 		}
 	}
-	// The parts' fields back to their encoder.
+	// The parts: the types of the wiring fields, and those with a field
+	// back to their encoder (e), which is wiring too, as is a part's
+	// field that holds another part (lazyGround.w).
 	encPtr := types.NewPointer(enc.Type())
+	deref := func(t types.Type) types.Type {
+		if p, ok := t.(*types.Pointer); ok {
+			return p.Elem()
+		}
+		return t
+	}
+	part := map[types.Type]bool{}
+	for f := range skip {
+		if f != enc {
+			part[deref(f.Type())] = true
+		}
+	}
+	var structs []*types.Struct
 	for _, n := range pkg.Scope().Names() {
 		tn, ok := pkg.Scope().Lookup(n).(*types.TypeName)
 		if !ok {
 			continue
 		}
-		if st, ok := tn.Type().Underlying().(*types.Struct); ok {
+		if st, ok := tn.Type().Underlying().(*types.Struct); ok && tn != enc {
+			structs = append(structs, st)
 			for i := range st.NumFields() {
 				if f := st.Field(i); types.Identical(f.Type(), encPtr) {
 					skip[f] = true
+					part[tn.Type()] = true
 				}
+			}
+		}
+	}
+	for _, st := range structs {
+		for i := range st.NumFields() {
+			if f := st.Field(i); part[deref(f.Type())] {
+				skip[f] = true
 			}
 		}
 	}
