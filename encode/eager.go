@@ -13,12 +13,9 @@ type eagerGround struct{ e *Encoder }
 // might otherwise never be made, and callers assume on it.
 func (g eagerGround) called(op *Op) { g.e.used(op) }
 
-func (eagerGround) assigned([]Lit) {}
-
-func (eagerGround) forgotten([]z.Var) {}
-
-func (eagerGround) revisit() {}
-
+func (eagerGround) assigned([]Lit)        {}
+func (eagerGround) forgotten([]z.Var)     {}
+func (eagerGround) revisit()              {}
 func (eagerGround) stats(*GroundingStats) {}
 
 // pendingRet builds the at-most-one of o's return values as the values

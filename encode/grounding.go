@@ -5,8 +5,11 @@ import "github.com/satmon/satmon/internal/z"
 // grounding is what SATURATE's lazy grounding and the complete encoding
 // of SYMBOLIC and DIMACS do differently at the phases of the entry points
 // (step.go) and when a pending operation gets a ret or match variable
-// (makeVar). New chooses it once, a *lazyGround or an eagerGround, so
-// that no phase asks which encoder it is in.
+// (makeVar). New chooses it once, a *lazyGround (lazy.go) or an
+// eagerGround (eager.go), so that no phase asks which encoder it is in.
+// It is declared here, below both and below makeVar (output.go), which
+// calls it when a pending operation gets a variable: the one call of a
+// lower part into a higher one, through the interface.
 type grounding interface {
 	// called is Call's phase for op, which has joined the window.
 	called(op *Op)
@@ -25,8 +28,6 @@ type grounding interface {
 	// stats adds the grounding's own counts.
 	stats(s *GroundingStats)
 }
-
-// The lazy grounding's phases (lazy.go has assigned).
 
 // zeroSink is the complete encoding's sink: it keeps Encoder.noAssign,
 // the assignment read without a saturator, as long as the variables, so

@@ -20,15 +20,9 @@ import (
 // through the encoder it belongs to (e); the encoder's grounder reads the
 // same assignment (Encoder.assign) to fold literals.
 type lazyGround struct {
-	e        *Encoder
-	w        watchState // watched ∀∃ instances (watched.go)
-	afterBuf []*Op      // openAfter's result
-	// openLists are openAfter's lists, for the few operations (stalled
-	// ones) it reads; openUse counts its calls, to replace the list
-	// least recently used.
-	openLists [maxOpenLists]openList
-	openUse   uint64
-	hk        *hooks // the encoder's, for the paths here (tests only)
+	e         *Encoder
+	w         watchState // watched ∀∃ instances (watched.go)
+	lazyOrder            // transitivity's state (order.go)
 }
 
 // newLazy makes e's lazy grounding; watch and closed are Config.Watch
@@ -111,8 +105,9 @@ func (g *lazyGround) assigned(lits []Lit) {
 // with a variable.
 func (g *lazyGround) called(*Op) {}
 
-func (g *lazyGround) pendingRet(o *Op, l Lit) { g.pendingVarMade(o, l, true) }
+// The other phases of the grounding interface (grounding.go).
 
+func (g *lazyGround) pendingRet(o *Op, l Lit) { g.pendingVarMade(o, l, true) }
 func (g *lazyGround) pendingMatch(x, y *Op, l Lit) {
 	if x.pending() {
 		g.pendingVarMade(x, l, false)
@@ -123,8 +118,7 @@ func (g *lazyGround) pendingMatch(x, y *Op, l Lit) {
 }
 
 func (g *lazyGround) forgotten(vars []z.Var) { g.w.watchForgotten(vars) }
-
-func (g *lazyGround) revisit() { g.w.revisitForgotten() }
+func (g *lazyGround) revisit()               { g.w.revisitForgotten() }
 
 func (g *lazyGround) stats(s *GroundingStats) {
 	s.Watched, s.Materialised = g.w.watched, g.w.materialised
