@@ -516,6 +516,10 @@ func mentionsMatch(f *theory.Formula) bool {
 	return false
 }
 
+// The compiled templates' types (template.go compiles them, compiled.go
+// grounds by them), beside the axiom's: an axiom holds its template, and
+// a template's levels name the axiom's sources and cuts.
+
 // catom is an atom coded for the template: its kind, its variables, its
 // method or value, and whether it is negated.
 type catom struct {

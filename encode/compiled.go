@@ -11,8 +11,10 @@ import (
 )
 
 // enumerator enumerates the tuples of an axiom's instances: the compiled
-// plans (crec, compiled.go) or the interpreter (rec), cut by real time,
-// for each tuple handing the instance to the grounder (cleaf, leaf).
+// plans (crec, below) or the interpreter (rec, instances.go), cut by real
+// time, for each tuple handing the instance to the grounder (cleaf,
+// leaf). Its entry points (instances, transitivity) are in instances.go,
+// above this file, whose helpers the interpreter shares.
 type enumerator struct {
 	e        *Encoder
 	bindings int // GroundingStats

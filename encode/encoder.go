@@ -5,6 +5,13 @@ import (
 	"github.com/satmon/satmon/theory"
 )
 
+// The Encoder struct is declared here, below every part: it is the
+// wiring (the parts, each a field, reach one another through it) and the
+// state they share (the kernel, the sink, the assignment, the choices
+// fixed at New). The files of encode/ refer only to files below them
+// (TestFileLayers, docs/encoding.md "The encoder's layout"); New, the
+// entry points and the accessors are at the top (encode.go, step.go).
+
 // Encoder grounds the kernel incrementally as operations are called and
 // return. Instances of universal axioms are emitted as soon as all their
 // operations exist; instances of ∀∃ axioms as soon as all their
@@ -22,10 +29,10 @@ type Encoder struct {
 	tab   opTable      // the window's operations and their lists (table.go)
 	reg   varReg       // the variables made, and what each stands for (vars.go)
 	scr   scratch      // buffers that no state outlives a call in (scratch.go)
-	match matcher      // the instances that wait for match variables (lazymatch.go)
+	match matcher      // the instances that wait for match variables (matchstate.go, lazymatch.go)
 	ptn   partnerLists // which operations may match which (partners.go)
-	enum  enumerator   // the tuples of the axioms' instances (instances.go, compiled.go)
-	gr    grounder     // one instance: its witnesses and clauses (leaf.go)
+	enum  enumerator   // the tuples of the axioms' instances (compiled.go, instances.go)
+	gr    grounder     // one instance: its witnesses and clauses (origin.go, leaf.go)
 	fo    folder       // atoms folded to ground nodes and literals (node.go, fold.go)
 	Names bool         // name variables (VarName), for tests and DIMACS comments
 
@@ -39,7 +46,7 @@ type Encoder struct {
 	pairRet bool
 	// usedFacts are operations that returned without a used variable
 	// (only SATURATE's grounding makes none at the call, see
-	// grounding.go): the next Assigned acts on their used facts as on
+	// lazyGround.called): the next Assigned acts on their used facts as on
 	// the unit used(o) that the return would have emitted.
 	usedFacts []*Op
 	// lazyPairs: MATCH's clauses are generated on demand (lazypair.go),
@@ -56,7 +63,7 @@ type Encoder struct {
 	// (zeroSink): every literal reads as unassigned, so folding by the
 	// assignment needs no test of the mode.
 	lazy     *lazyGround
-	grd      grounding // lazy, or eagerGround without it (grounding.go)
+	grd      grounding // lazy, or eagerGround without it (grounding.go, eager.go)
 	assign   *[]z.Value
 	noAssign []z.Value
 	// limit grounds LIMIT by counting (limit.go), when the kernel has it.

@@ -8,6 +8,11 @@ import (
 // the lazy INJECTIVE and FUNCTION exclusions (SATURATE's), at the end of
 // each phase that made match variables (flushMatches). Every encoder has
 // one; it grounds through the encoder it belongs to (e).
+//
+// Its state, and the queries and the queue that lower parts use, are in
+// this file, below them: makeVar queues a new match variable (made), the
+// grounder and the folder ask whether a match atom is excluded. What it
+// does at a flush is in lazymatch.go, above the grounder it emits with.
 type matcher struct {
 	e *Encoder
 	// matchAx are the axioms of ax that wait for match variables

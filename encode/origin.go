@@ -7,9 +7,13 @@ import "github.com/satmon/satmon/theory"
 // with the compiled templates of compiled.go), folds what labels, real
 // time and the saturator's assignment decide (fold, known), and turns
 // what is left into clauses (node.go) or hands a ∀∃ instance to the
-// watched instances (lazyGround.watchInstance). Every encoder has one; it
+// watched instances (watchState.watchInstance). Every encoder has one; it
 // reads the window, the variables and the partner lists through the
 // encoder it belongs to (e), and emits through it.
+//
+// Its state and the instance being emitted (curOps, which the folder's
+// aux reads to name the owners of a helper variable) are in this file,
+// below the folder; its behaviour is in leaf.go, above it.
 type grounder struct {
 	e *Encoder
 	// curAxiom is the axiom of the instance being emitted (origin.go).
