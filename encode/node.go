@@ -345,7 +345,9 @@ func (gr *folder) bLit(x, y *Op) (Lit, bool) {
 	return n.lit, false
 }
 
-// relNode grounds a KRel atom under e.env. The kernels that read a
+// relNode grounds a KRel atom under e.env. Derived relations
+// (theory.Rel) are label facts, like arg(x) = ret(y): they fold to
+// constants once the return values they read are known. The kernels that read a
 // pending operation's return value in a relation (the string register's
 // get) leave that operation out of every instance while it is pending
 // (dropped), so the value is known here; should it not be, the atom

@@ -1,4 +1,0 @@
-package encode
-
-// Derived relations (theory.Rel) are label facts, like arg(x) = ret(y):
-// they fold to constants once the return values they read are known.
