@@ -20,9 +20,11 @@ import (
 // through the encoder it belongs to (e); the encoder's grounder reads the
 // same assignment (Encoder.assign) to fold literals.
 type lazyGround struct {
-	e         *Encoder
-	w         watchState // watched ∀∃ instances (watched.go)
-	lazyOrder            // transitivity's state (order.go)
+	e *Encoder
+	w watchState // watched ∀∃ instances (watched.go)
+	// lazyOrder is transitivity's state, declared in order.go, so that
+	// order.go needs nothing of this file.
+	lazyOrder
 }
 
 // newLazy makes e's lazy grounding; watch and closed are Config.Watch
