@@ -321,3 +321,9 @@ func constKind(b bool) nodeKind {
 	}
 	return nFalse
 }
+
+// dropped reports whether o is a pending operation of the kernel's
+// DropPending method: it is bound in no instance until it returns.
+func (gr *folder) dropped(o *Op) bool {
+	return gr.drop != h.NoMethod && o.Label.Method == gr.drop && o.pending()
+}

@@ -5,8 +5,11 @@ import "github.com/satmon/satmon/internal/z"
 // grounding is what SATURATE's lazy grounding and the complete encoding
 // of SYMBOLIC and DIMACS do differently at the phases of the entry points
 // (step.go) and when a pending operation gets a ret or match variable
-// (makeVar). New chooses it once, a *lazyGround or an eagerGround, so
-// that no phase asks which encoder it is in.
+// (makeVar). New chooses it once, a *lazyGround (lazy.go) or an
+// eagerGround (eager.go), so that no phase asks which encoder it is in.
+// It is declared here, below both and below makeVar (output.go), which
+// calls it when a pending operation gets a variable: the one call of a
+// lower part into a higher one, through the interface.
 type grounding interface {
 	// called is Call's phase for op, which has joined the window.
 	called(op *Op)
@@ -26,81 +29,6 @@ type grounding interface {
 	stats(s *GroundingStats)
 }
 
-// eagerGround is the complete encoding's grounding (SYMBOLIC, DIMACS):
-// every clause is emitted when the call or return that completes it
-// happens, and there is no assignment to wait for.
-type eagerGround struct{ e *Encoder }
-
-// called makes op's used variable at once: with only one operation it
-// might otherwise never be made, and callers assume on it.
-func (g eagerGround) called(op *Op) { g.e.used(op) }
-
-func (eagerGround) assigned([]Lit)        {}
-func (eagerGround) forgotten([]z.Var)     {}
-func (eagerGround) revisit()              {}
-func (eagerGround) stats(*GroundingStats) {}
-
-// pendingRet builds the at-most-one of o's return values as the values
-// arrive, and ties l to used(o).
-//
-// A pending operation returns at most one value, and returning one puts
-// it in the stronger history (USED). At most one is a ladder (Sinz's
-// sequential counter): t_i means "one of the first i variables is true".
-// It is linear where pairwise exclusion is quadratic in the values seen
-// while the operation is pending, and unit propagation derives from it
-// exactly what it derives from the pairwise clauses.
-func (g eagerGround) pendingRet(o *Op, l Lit) {
-	e := g.e
-	if o.retTail == z.LitNull {
-		o.retTail = l
-	} else {
-		t := e.newVar(func() string { return e.reg.names[l.Var()] + " ladder" })
-		e.own(o, e.reg.ownedOf(t))
-		e.emit2(l.Not(), t.Pos())
-		e.emit2(o.retTail.Not(), t.Pos())
-		e.emit2(o.retTail.Not(), l.Not())
-		o.retTail = t.Pos()
-	}
-	e.emit2(l.Not(), e.used(o))
-}
-
-// pendingMatch says that only used operations are matched (WLOG: no
-// axiom needs a match with an unused one), which lets instances whose
-// antecedent contains match(x,y) drop the guards used(x), used(y).
-func (g eagerGround) pendingMatch(x, y *Op, l Lit) {
-	for _, o := range [2]*Op{x, y} {
-		if o.pending() {
-			g.e.emit2(l.Not(), g.e.used(o))
-		}
-	}
-}
-
-// The lazy grounding's phases (lazy.go has assigned).
-
-// called makes no used variable: SATURATE makes used(op) only when a
-// clause needs it while op is pending (a pending witness, a match's side
-// clause, a cycle through op). Once op has returned, used(op) is true and
-// every atom about it folds to a constant, so most operations never need
-// one, nor the unit clause, the owner entry and the forgetting that come
-// with a variable.
-func (g *lazyGround) called(*Op) {}
-
-func (g *lazyGround) pendingRet(o *Op, l Lit) { g.pendingVarMade(o, l, true) }
-func (g *lazyGround) pendingMatch(x, y *Op, l Lit) {
-	if x.pending() {
-		g.pendingVarMade(x, l, false)
-	}
-	if y.pending() {
-		g.pendingVarMade(y, l, false)
-	}
-}
-func (g *lazyGround) forgotten(vars []z.Var) { g.w.watchForgotten(vars) }
-func (g *lazyGround) revisit()               { g.w.revisitForgotten() }
-
-func (g *lazyGround) stats(s *GroundingStats) {
-	s.Watched, s.Materialised = g.w.watched, g.w.materialised
-}
-
 // zeroSink is the complete encoding's sink: it keeps Encoder.noAssign,
 // the assignment read without a saturator, as long as the variables, so
 // that val reads every literal as unassigned without a test of its own.
@@ -115,4 +43,14 @@ func (s zeroSink) NewVar() z.Var {
 		*s.vals = append(*s.vals, make([]z.Value, max(n, 2*len(*s.vals))-len(*s.vals))...)
 	}
 	return v
+}
+
+// GroundingStats counts the grounding's work so far, for benchmarks.
+type GroundingStats struct {
+	// Bindings is the candidates bound to a universal variable while
+	// enumerating instances.
+	Bindings int
+	// Watched is the ∀∃ instances SATURATE watched instead of emitting,
+	// Materialised those of them that became unit or false.
+	Watched, Materialised int
 }

@@ -1,25 +1,12 @@
 package encode
 
 import (
-	"math"
 	"math/bits"
 	"slices"
 
 	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/z"
 )
-
-// enumerator enumerates the tuples of an axiom's instances: the compiled
-// plans (crec, compiled.go) or the interpreter (rec), cut by real time,
-// for each tuple handing the instance to the grounder (cleaf, leaf).
-type enumerator struct {
-	e        *Encoder
-	bindings int // GroundingStats
-	// quick: crec passes over the candidates quickHolds finds ground
-	// nothing (partner lists read on demand, with SATURATE's
-	// assignment), fixed by setQuick.
-	quick bool
-}
 
 // setQuick fixes the grounder's shortcuts, which the tests' noQuick
 // turns off, once the encoder's parts are made (New).
@@ -238,35 +225,6 @@ func (gr *enumerator) noReturnedPartners(g *source, from int, o *Op) bool {
 	return len(o.asY) == 0
 }
 
-// noReturnedPartner reports whether a later level of a closed instance
-// would bind nothing under o (feeds: the level's plan.feeds): its
-// candidates are the partners of o, and none of them has returned. The
-// stored partners include every returned one (partners.go), and a
-// closed instance binds no pending operation. Then o is not bound:
-// folding the level's checks would only make variables (an order
-// variable b(a1,a2) for each add a2 at FIFO's a1) that no instance uses.
-func (gr *enumerator) noReturnedPartner(feeds []*source, o *Op) bool {
-	for _, g := range feeds {
-		l := o.asY
-		if g.asX {
-			l = o.asX
-		}
-		if !anyReturned(l) {
-			return true
-		}
-	}
-	return false
-}
-
-func anyReturned(ops []*Op) bool {
-	for _, o := range ops {
-		if !o.pending() {
-			return true
-		}
-	}
-	return false
-}
-
 // rec binds the universal variable of the given level to each candidate
 // in turn, and emits the instance at the last level.
 func (gr *enumerator) rec(st *instState, level int) {
@@ -372,75 +330,4 @@ func (gr *enumerator) bind(st *instState, level, v int, o *Op) {
 		gr.rec(st, level+1)
 	}
 	st.ante, st.rest = st.ante[:na], st.rest[:nr]
-}
-
-// levelRun narrows the candidates of a level by its real-time cuts
-// (rtCut): the level visits head (to be filtered by the level's method,
-// when it has one), then tail up to the first candidate called after
-// limit. full says that cands is the window or its operations of the
-// level's method, which hold every live operation that cands may: only
-// then may candidates be taken from an operation's overlap list. What
-// the run leaves out, cutsAdmit rejects; candidates in the run are
-// still checked by cutsAdmit, which keeps the result independent of the
-// narrowing (and exact when calls are not in order: see unordered),
-// except those of the tail when admitted is set: there the run applied
-// every cut (below).
-func (gr *enumerator) levelRun(cuts []rtCut, cands []*Op, full bool) (head, tail []*Op, limit int, admitted bool) {
-	e := gr.e
-	limit = math.MaxInt
-	if e.tab.unordered {
-		return nil, cands, limit, len(cuts) == 0
-	}
-	var from *Op // of the !after cuts, the operation called last
-	befores := false
-	for _, c := range cuts {
-		u := e.scr.env[c.u]
-		switch {
-		case c.after:
-			if !u.pending() && u.Return < limit {
-				limit = u.Return
-			}
-		case !full:
-			befores = true
-		case from == nil || u.Call > from.Call:
-			from = u
-		}
-	}
-	// In call order, a tail candidate o called no later than limit was
-	// not called after an after cut's u returned; and one called no
-	// earlier than from did not return before any !after cut's u (called
-	// no later than from) was called. So without !after cuts left
-	// unapplied, the tail needs no cutsAdmit.
-	if from == nil {
-		return nil, cands, limit, !befores
-	}
-	// The candidates called before from that did not return before it
-	// was called overlap it: they open from.conc, in call order. Then
-	// from itself (if a candidate) and everything called after it.
-	lo, hi := 0, len(cands)
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if cands[mid].Call < from.Call {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	n := 0
-	for n < len(from.conc) && from.conc[n].Call < from.Call {
-		n++
-	}
-	return from.conc[:n], cands[lo:], limit, true
-}
-
-// cutsAdmit reports whether no real-time cut of a level prunes o.
-func (gr *enumerator) cutsAdmit(cuts []rtCut, o *Op) bool {
-	e := gr.e
-	for _, c := range cuts {
-		u := e.scr.env[c.u]
-		if c.after && before(u, o) || !c.after && before(o, u) {
-			return false
-		}
-	}
-	return true
 }

@@ -78,10 +78,6 @@ func (lr *labelRules) matchPossible(x, y *Op) bool {
 	return lr.possible(lr.pair.Body.Args[1], x, y) != vFalse
 }
 
-// memoMethods bounds the methods whose facts are memoized per method;
-// every object's methods are below it.
-const memoMethods = 16
-
 // methodsMayMatch is MATCH folded on the methods alone, read from the
 // table New fills: most pairs of a window (two adds, two removes) fail
 // on their methods, and Call tries every operation of the window both

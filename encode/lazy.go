@@ -1,5 +1,9 @@
 package encode
 
+import (
+	"github.com/satmon/satmon/internal/z"
+)
+
 // lazyGround is SATURATE's lazy grounding: the clauses it generates only
 // when the saturator's assignment makes them unit or false, rather than
 // at the call or return that completes them. It owns
@@ -16,15 +20,11 @@ package encode
 // through the encoder it belongs to (e); the encoder's grounder reads the
 // same assignment (Encoder.assign) to fold literals.
 type lazyGround struct {
-	e        *Encoder
-	w        watchState // watched ∀∃ instances (watched.go)
-	afterBuf []*Op      // openAfter's result
-	// openLists are openAfter's lists, for the few operations (stalled
-	// ones) it reads; openUse counts its calls, to replace the list
-	// least recently used.
-	openLists [maxOpenLists]openList
-	openUse   uint64
-	hk        *hooks // the encoder's, for the paths here (tests only)
+	e *Encoder
+	w watchState // watched ∀∃ instances (watched.go)
+	// lazyOrder is transitivity's state, declared in order.go, so that
+	// order.go needs nothing of this file.
+	lazyOrder
 }
 
 // newLazy makes e's lazy grounding; watch and closed are Config.Watch
@@ -97,4 +97,31 @@ func (g *lazyGround) assigned(lits []Lit) {
 			}
 		}
 	}
+}
+
+// called makes no used variable: SATURATE makes used(op) only when a
+// clause needs it while op is pending (a pending witness, a match's side
+// clause, a cycle through op). Once op has returned, used(op) is true and
+// every atom about it folds to a constant, so most operations never need
+// one, nor the unit clause, the owner entry and the forgetting that come
+// with a variable.
+func (g *lazyGround) called(*Op) {}
+
+// The other phases of the grounding interface (grounding.go).
+
+func (g *lazyGround) pendingRet(o *Op, l Lit) { g.pendingVarMade(o, l, true) }
+func (g *lazyGround) pendingMatch(x, y *Op, l Lit) {
+	if x.pending() {
+		g.pendingVarMade(x, l, false)
+	}
+	if y.pending() {
+		g.pendingVarMade(y, l, false)
+	}
+}
+
+func (g *lazyGround) forgotten(vars []z.Var) { g.w.watchForgotten(vars) }
+func (g *lazyGround) revisit()               { g.w.revisitForgotten() }
+
+func (g *lazyGround) stats(s *GroundingStats) {
+	s.Watched, s.Materialised = g.w.watched, g.w.materialised
 }

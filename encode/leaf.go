@@ -5,9 +5,7 @@ import (
 	"math/bits"
 	"slices"
 
-	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/z"
-	"github.com/satmon/satmon/theory"
 )
 
 // knownWit is eval3(a.wit, e.fo.known) for the template's conjunction. Unless
@@ -897,90 +895,4 @@ func (gr *grounder) witnesses(a *axiom, win []*Op, j int, parts *[]*node) {
 		gr.witnesses(a, win, j+1, parts)
 	}
 	e.scr.pbuf = e.scr.pbuf[:mark]
-}
-
-// curOps is the operations of the instance being emitted, whose variables
-// aux makes own and Origin names: env's prefix while a compiled leaf is
-// grounded (curLeaf), scr.cur otherwise.
-func (gr *grounder) curOps() []*Op {
-	e := gr.e
-	if gr.curLeaf != 0 {
-		return e.scr.env[:gr.curLeaf-1]
-	}
-	return e.scr.cur
-}
-
-// grounder grounds the axioms' instances: it enumerates the tuples of
-// window operations an axiom's universal variables bind (instances.go,
-// with the compiled templates of compiled.go), folds what labels, real
-// time and the saturator's assignment decide (fold, known), and turns
-// what is left into clauses (node.go) or hands a ∀∃ instance to the
-// watched instances (lazyGround.watchInstance). Every encoder has one; it
-// reads the window, the variables and the partner lists through the
-// encoder it belongs to (e), and emits through it.
-type grounder struct {
-	e *Encoder
-	// curAxiom is the axiom of the instance being emitted (origin.go).
-	curAxiom *theory.Axiom
-	// curLeaf, when not 0, says that the instance being emitted is a
-	// compiled leaf's (cleaf), whose operations are env's first curLeaf-1
-	// rather than scr.cur: cleaf stores an int where it would otherwise
-	// swap a slice for each leaf (curOps).
-	curLeaf int
-	// rowExcl: witnessesX passes over the partners a true match variable
-	// excludes (an injective kernel, with SATURATE's assignment), fixed
-	// by enumerator.setQuick.
-	rowExcl bool
-	// watch: an instance with a witness, outside EmitOpen, goes to the
-	// watched instances (watchInstance) rather than to clauses
-	// (Config.Watch with a lazy grounding).
-	watch bool
-}
-
-// A part of the instance's disjunction, as cleaf gathers it: a literal
-// (n = 0) or the conjunction e.conj[at:at+n] of a witness.
-type cpart struct {
-	lit   Lit
-	at, n int32
-}
-
-// instState is one run of instances: a struct kept in the encoder rather
-// than a recursive closure, which was allocated at every call.
-type instState struct {
-	a          *axiom
-	must       *Op
-	closed     bool
-	extra      []Lit
-	win        []*Op
-	nf, fixed  int
-	one        [1]*Op
-	pl         *plan
-	ante, rest []*node // folded atoms of the variables bound so far
-	// The template's (compiled.go): its levels for pl, and the literals
-	// of the checks folded so far.
-	clv          []clevel
-	lante, lrest [maxChecks]Lit
-	na, nr       int
-	// witLits are the literals knownWit found for the witness's atoms,
-	// witVals their values.
-	witLits [maxWit]Lit
-	witVals [maxWit]tri
-	// held are knownWit's findings for the first nheld stored partners
-	// that cwitnessHolds looked at (heldRes the results), which the
-	// witnesses of the same instance take rather than look them up
-	// again (see cwitnessHolds).
-	nheld    int
-	heldLits [maxHeld][maxWit]Lit
-	heldVals [maxHeld][maxWit]tri
-	heldRes  [maxHeld]tri
-	// truePart: cwitness found a witness of the instance true.
-	truePart bool
-	// feedMeth[sides] is feedMethod's for clevel.feedSides sides, set
-	// once per encoder (methsSet), as the kernel's MATCH decides it.
-	feedMeth [4]h.Method
-	methsSet bool
-	// clauseAt is the encoder's clause count when the first level was
-	// bound: the checks' literals were settled since, and are current
-	// while no clause has been emitted (see cleaf).
-	clauseAt int
 }

@@ -6,74 +6,6 @@ import (
 	"github.com/satmon/satmon/theory"
 )
 
-// node is a ground formula after constant folding: a constant, a literal,
-// or a conjunction/disjunction. Negation is pushed to the literals.
-type node struct {
-	kind nodeKind
-	lit  Lit
-	args []*node
-}
-
-type nodeKind uint8
-
-const (
-	nFalse nodeKind = iota
-	nTrue
-	nLit
-	nAnd
-	nOr
-)
-
-var (
-	falseNode = &node{kind: nFalse}
-	trueNode  = &node{kind: nTrue}
-)
-
-// nodes is an arena for the nodes of one grounding step: they live only
-// until their clauses are emitted, and allocating each on the heap was a
-// fifth of SATURATE's time. Chunks are never moved, so pointers into them
-// stay valid; reset makes them reusable at the next entry point.
-type nodes struct {
-	chunks [][]node
-	ci, cj int
-	args   [][]*node // likewise for argument lists
-	ai, aj int
-}
-
-const chunkSize = 1024
-
-func (a *nodes) reset() { a.ci, a.cj, a.ai, a.aj = 0, 0, 0, 0 }
-
-func (a *nodes) new(kind nodeKind, lit Lit, args []*node) *node {
-	if a.ci == len(a.chunks) {
-		a.chunks = append(a.chunks, make([]node, chunkSize))
-	}
-	n := &a.chunks[a.ci][a.cj]
-	*n = node{kind: kind, lit: lit, args: args}
-	if a.cj++; a.cj == chunkSize {
-		a.ci, a.cj = a.ci+1, 0
-	}
-	return n
-}
-
-// list returns an empty argument list with room for n.
-func (a *nodes) list(n int) []*node {
-	if n > chunkSize/4 {
-		return make([]*node, 0, n)
-	}
-	for {
-		if a.ai == len(a.args) {
-			a.args = append(a.args, make([]*node, chunkSize))
-		}
-		if a.aj+n <= chunkSize {
-			l := a.args[a.ai][a.aj : a.aj : a.aj+n]
-			a.aj += n
-			return l
-		}
-		a.ai, a.aj = a.ai+1, 0
-	}
-}
-
 func (gr *folder) litNode(l Lit) *node { return gr.e.scr.nodes.new(nLit, l, nil) }
 
 func constNode(b bool) *node {
@@ -411,4 +343,22 @@ func (gr *folder) bLit(x, y *Op) (Lit, bool) {
 	}
 	n := gr.bNode(x, y)
 	return n.lit, false
+}
+
+// relNode grounds a KRel atom under e.env. Derived relations
+// (theory.Rel) are label facts, like arg(x) = ret(y): they fold to
+// constants once the return values they read are known. The kernels that read a
+// pending operation's return value in a relation (the string register's
+// get) leave that operation out of every instance while it is pending
+// (dropped), so the value is known here; should it not be, the atom
+// becomes a fresh unconstrained variable, which can only admit more.
+func (gr *folder) relNode(f *theory.Formula) *node {
+	e := gr.e
+	switch relValue(f, func(i int) *Op { return e.scr.env[i] }) {
+	case vTrue:
+		return trueNode
+	case vFalse:
+		return falseNode
+	}
+	return gr.litNode(e.fo.aux())
 }

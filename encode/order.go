@@ -211,6 +211,18 @@ func (g *lazyGround) afterZ(p, q, z *Op, pq edgeVal, kp uint64, seen uint32) {
 	g.checkCycle(p, q, z, pq, edgeVal{t: vTrue, known: true, read: true}, zp)
 }
 
+// lazyOrder is the state of the lazy grounding's transitivity, a part
+// of lazyGround (embedded: its fields read as lazyGround's).
+type lazyOrder struct {
+	afterBuf []*Op // openAfter's result
+	// openLists are openAfter's lists, for the few operations (stalled
+	// ones) it reads; openUse counts its calls, to replace the list
+	// least recently used.
+	openLists [maxOpenLists]openList
+	openUse   uint64
+	hk        *hooks // the encoder's, for the paths here (tests only)
+}
+
 // maxOpenLists is how many operations keep an open list (openAfter):
 // those with a long part of their conc called after another's return
 // are the few stalled ones.

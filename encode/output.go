@@ -6,10 +6,6 @@ import (
 	"github.com/satmon/satmon/internal/z"
 )
 
-// val is the saturator's value of l: +1 true, -1 false, 0 unassigned
-// (always, without a saturator: see assign).
-func (e *Encoder) val(l Lit) int8 { return int8((*e.assign)[l]) }
-
 // poll reports whether to stop; it asks stop once every 1,024 calls, as a
 // call is a small piece of grounding work and stop reads the clock. Small
 // enough to be inlined: it runs for every literal Assigned is told of.

@@ -64,3 +64,79 @@ func sameAxioms(k *theory.Kernel, ax []*axiom) bool {
 	}
 	return i == len(ax)
 }
+
+func prepare(a *theory.Axiom) *axiom {
+	p := &axiom{Axiom: a}
+	body := a.Body
+	var cons *theory.Formula
+	switch {
+	case body.Kind == theory.KImplies:
+		p.ante = conjuncts(body.Args[0])
+		cons = body.Args[1]
+	case body.Kind == theory.KOr && len(body.Args) > 0 && body.Args[0].Kind == theory.KNot:
+		p.ante = conjuncts(body.Args[0].Args[0])
+		cons = theory.Or(body.Args[1:]...)
+	default:
+		cons = body
+	}
+	nf := len(a.Forall)
+	var wit []*theory.Formula
+	for _, d := range disjuncts(cons) {
+		if maxVar(d) >= nf {
+			wit = append(wit, d)
+		} else {
+			p.rest = append(p.rest, d)
+		}
+	}
+	// Two shapes fold to true on every operation: ATOMIC's ∀x. ret(x) ≠ ⊥
+	// (a pending operation's ret = ⊥ is ¬used, so its instance is
+	// used(x) ⇒ used(x)) and irreflexivity, ∀x. ¬b(x,x) (b(x,x) is false
+	// by real time).
+	p.valid = nf == 1 && body.Kind == theory.KNot &&
+		(body.Args[0].Kind == theory.KRet && body.Args[0].V == theory.Bottom ||
+			body.Args[0].Kind == theory.KB && body.Args[0].X == body.Args[0].Y)
+	p.shape = shapeOf(a)
+	if p.shape == shapeLimit {
+		// Grounded by counting (limit.go): no tuples, no plans.
+		p.closable = true
+		return p
+	}
+	p.plan = p.planOrder(-1)
+	for f := range a.Forall {
+		p.fixedPlans = append(p.fixedPlans, p.planOrder(f))
+	}
+	p.guarded = make([]bool, nf)
+	for _, c := range p.ante {
+		if c.Kind == theory.KMatch {
+			if c.X < nf {
+				p.guarded[c.X] = true
+			}
+			if c.Y < nf {
+				p.guarded[c.Y] = true
+			}
+		}
+	}
+	switch len(wit) {
+	case 0:
+	case 1:
+		// Not wrapped in a one-disjunct Or: witGen below looks for the
+		// match atom that names the witness's candidates.
+		p.wit = wit[0]
+	default:
+		p.wit = theory.Or(wit...)
+	}
+	if len(a.Exists) == 1 && p.wit != nil && p.wit.Kind != theory.KOr {
+		p.witGen = matchSource(conjuncts(p.wit), nf, func(u int) bool { return u < nf })
+	}
+	p.matchAtoms = lazyMatchAtoms(p)
+	if len(a.Exists) > 0 {
+		p.closable = true
+		for j := range a.Exists {
+			if futureValue(p.wit, nf, nf+j) != vFalse {
+				p.closable = false
+			}
+		}
+	}
+	p.tmpl = compile(p)
+	return p
+}

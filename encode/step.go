@@ -33,7 +33,7 @@ func (e *Encoder) call(op *Op) {
 	e.ptn.linkPartners(op)
 	e.tab.add(op)
 	// The used variable: made now by the complete encoding, only when a
-	// clause needs it by SATURATE's (grounding.go).
+	// clause needs it by SATURATE's (eager.go, lazy.go).
 	e.grd.called(op)
 	for _, a := range e.callAx {
 		if a.shape == shapeTransitive {
@@ -62,7 +62,7 @@ func (e *Encoder) ret(serial int, ret h.Value, retID valtab.ID, seq int) {
 	// acts on it first, where the unit used(op) would have been, ahead of
 	// the other literals of this return (Waiting asks the caller for that
 	// call even if the solver assigns nothing new).
-	if op.usedVar == z.LitNull { // SATURATE's grounding made none (grounding.go)
+	if op.usedVar == z.LitNull { // SATURATE's grounding made none (lazyGround.called)
 		e.usedFacts = append(e.usedFacts, op)
 	} else {
 		e.emit1(e.used(op))

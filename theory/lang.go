@@ -29,7 +29,7 @@ const (
 	KB       // b(X, Y)
 	KMatch   // match(X, Y): X = M(Y)
 	KUsed    // used(X)
-	KRel     // R(X, Y[, Z]): a relation computed from labels (labelrel.go)
+	KRel     // R(X, Y[, Z]): a relation computed from labels (encode's relNode)
 	KNot
 	KAnd
 	KOr
