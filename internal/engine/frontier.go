@@ -165,15 +165,11 @@ type frontier struct {
 	wkf   []int // open compare-and-sets known to fail, not taken
 	// The pool by kind: writes by value (and all), compare-and-sets by
 	// old value (and all), appends.
-	poolWrite map[uint32]int // by state id
-	// poolWriteBy: poolWrite as a slice by state id, -1 for none
-	// (sameWrite); sameUsed: coversSame's scratch
-	poolWriteBy []int32
-	sameUsed    []uint32
-	poolWrites  []int
-	poolCAS     map[h.Value][]int
-	poolOther   []int
-	poolCASAll  []int
+	poolWrite  map[uint32]int // by state id
+	poolWrites []int
+	poolCAS    map[h.Value][]int
+	poolOther  []int
+	poolCASAll []int
 	// cover's record of the configurations of one return, by state and
 	// operations taken; created counts them.
 	groups  []gent // prune's, by state
@@ -494,8 +490,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		want = f.intern(regState{l.Ret, true})
 	}
 	failed := l.Method == h.CAS && l.Ret == h.Fail
-	retWrite := writeFirst(&l)
-	searched := false // add's configuration is an extension
+	searched := false // add's configuration is an extension (hiddenOnly)
 	// The returning operation as it may take effect: a failed
 	// compare-and-set never changes the state.
 	f.slots[j].l = l
@@ -512,7 +507,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		if f.created > f.confBudget() {
 			return false
 		}
-		if f.explains(&c, j, &l, want) && !(retWrite && searched && c.taken&(1<<j) == 0) {
+		if f.explains(&c, j, &l, want) && !hiddenOnly(&c, j, &l, searched) {
 			out = append(out, c)
 			if c.taken&(1<<j) != 0 || !stateChanging(&l) || failed {
 				// What c would be extended by stays open (or
@@ -875,7 +870,8 @@ func (f *frontier) prune(cs []fconf) []fconf {
 			b := &g[x]
 			for y := range g {
 				a := &g[y]
-				if y != x && f.coversPrune(cs, a, b, writes) && !(y > x && f.coversPrune(cs, b, a, writes)) {
+				if y != x && mayCover(a, b, writes) && f.covers(&cs[a.i], &cs[b.i]) &&
+					!(y > x && mayCover(b, a, writes) && f.covers(&cs[b.i], &cs[a.i])) {
 					keep[b.i] = false
 					break
 				}
@@ -1171,7 +1167,6 @@ func (f *frontier) toPool(l *h.Label, free bool) int {
 			case h.Write:
 				f.pool[li].to = f.intern(regState{l.Arg, true})
 				f.poolWrite[f.pool[li].to] = li
-				f.setSameWrite(f.pool[li].to, li)
 				f.poolWrites = append(f.poolWrites, li)
 			case h.CAS:
 				f.pool[li].from, f.pool[li].to = f.intern(regState{l.Old, true}), f.intern(regState{l.Arg, true})

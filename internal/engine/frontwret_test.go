@@ -13,8 +13,8 @@ import (
 	"github.com/satmon/satmon/internal/testhist"
 )
 
-// Hand-made cases of the two reductions of frontsame.go, each checked
-// against ENUMERATE -c, verdict and step. The first would be reported in
+// Hand-made cases of hiddenOnly (frontwret.go), each checked against
+// ENUMERATE -c, verdict and step. The first would be reported in
 // violation if, at a write's return, the search took no other write
 // before it: write(2) must come first, seen by the read that returns 2
 // last, and write(1) after it, for the read of 1.
@@ -54,9 +54,8 @@ func TestFrontierWriteFirstCases(t *testing.T) {
 // writeHeavyHistory is a generated Jepsen register or compare-and-set
 // register history of 10 to 50 operations, 2–6 clients, two or three
 // values and many crashed operations (5–25%): writes return while others
-// are open, and crashed writes of the state the register holds are many,
-// which is where frontsame.go's reductions act. One in three has a stale
-// read.
+// are open, and crashed writes are many, which is where hiddenOnly
+// (frontwret.go) acts. One in three has a stale read.
 func writeHeavyHistory(t *testing.T, rng *rand.Rand, obj h.Object) (*h.History, gen.JepsenConfig) {
 	cfg := gen.JepsenConfig{Ops: 10 + rng.IntN(41), Clients: 2 + rng.IntN(5), Values: 2 + rng.IntN(2),
 		Reads: 0.3 + 0.3*rng.Float64(), Info: 0.05 + 0.2*rng.Float64(), Stale: rng.IntN(3) == 0, Seed: rng.Int64()}
@@ -69,14 +68,13 @@ func writeHeavyHistory(t *testing.T, rng *rand.Rand, obj h.Object) (*h.History, 
 	return jepsenHistory(t, cfg), cfg
 }
 
-// The reductions of frontsame.go (covering through a crashed write of
-// the state, and no configuration kept at a write's return that
-// explains it only as hidden behind a write taken in that search),
+// hiddenOnly (frontwret.go: at a write's return, no configuration kept
+// that explains it only as hidden behind a write taken in that search)
 // against Porcupine on generated Jepsen histories with many crashed
 // operations: the same verdict, every ok exact, every violation at the
-// first violating prefix. Either made unsound reports a violation on a
-// linearizable history, or one return early.
-func TestFrontierSameAgainstPorcupine(t *testing.T) {
+// first violating prefix. Made unsound (keeping fewer), it reports a
+// violation on a linearizable history, or one return early.
+func TestFrontierHiddenOnlyAgainstPorcupine(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(38, 38))
 	n := scale(2000)
