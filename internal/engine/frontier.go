@@ -174,6 +174,9 @@ type frontier struct {
 	// operations taken; created counts them.
 	groups  []gent // prune's, by state
 	exact   map[ckey][]gent
+	allG    []kgent  // cover's while byKey is false: the ones exact would hold
+	byKey   bool     // exact holds this return's configurations
+	gone    []bool   // merge's scratch
 	need    []uint32 // covers' scratch
 	rest    []uint32 // usedCovers' scratch
 	all     []fconf
@@ -644,7 +647,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	if cap(f.all) > 1<<14 {
 		// A rare return explored many: do not hold on to its room.
 		f.all, f.stack, f.spare = nil, nil, nil
-		f.groups = nil
+		f.groups, f.allG = nil, nil
 		f.exact = map[ckey][]gent{}
 	}
 	if f.checks%64 == 0 {
@@ -808,7 +811,11 @@ func mayCover(a, b *gent, writes uint64) bool {
 
 // resetCover starts a new set of configurations for cover.
 func (f *frontier) resetCover() {
-	clear(f.exact)
+	if f.byKey {
+		clear(f.exact)
+		f.byKey = false
+	}
+	f.allG = f.allG[:0]
 	f.created = 0
 	f.all = f.all[:0]
 }
@@ -821,17 +828,44 @@ func (f *frontier) resetCover() {
 // practice: the configurations of one return can be many thousands.
 func (f *frontier) cover(c *fconf) bool {
 	k := ckey{c.st, c.taken, c.other, c.hide, c.seenK}
-	g := f.exact[k]
 	e := gentOf(c, len(f.all))
-	for x := range g {
-		if mayCover(&g[x], &e, 0) && f.covers(&f.all[g[x].i], c) {
-			return false
+	if !f.byKey {
+		// Few so far: a scan is cheaper than hashing the key.
+		for x := range f.allG {
+			if g := &f.allG[x]; g.k == k && mayCover(&g.g, &e, 0) && f.covers(&f.all[g.g.i], c) {
+				return false
+			}
 		}
+		f.allG = append(f.allG, kgent{k, e})
+		if len(f.allG) >= coverScan {
+			for _, g := range f.allG {
+				f.exact[g.k] = append(f.exact[g.k], g.g)
+			}
+			f.byKey = true
+		}
+	} else {
+		g := f.exact[k]
+		for x := range g {
+			if mayCover(&g[x], &e, 0) && f.covers(&f.all[g[x].i], c) {
+				return false
+			}
+		}
+		f.exact[k] = append(g, e)
 	}
-	f.exact[k] = append(g, e)
 	f.all = append(f.all, *c)
 	f.created++
 	return true
+}
+
+// coverScan is how many configurations one return records (cover)
+// before they are indexed by their bitsets instead of scanned: most
+// returns make a few dozen at most.
+const coverScan = 48
+
+// kgent is a configuration as cover scans them.
+type kgent struct {
+	k ckey
+	g gent
 }
 
 // ckey is a configuration's bitsets.
@@ -850,9 +884,19 @@ func (f *frontier) prune(cs []fconf) []fconf {
 	for i := range cs {
 		groups = append(groups, gentOf(&cs[i], i))
 	}
-	slices.SortFunc(groups, func(a, b gent) int {
-		return cmp.Or(cmp.Compare(cs[a.i].st, cs[b.i].st), cmp.Compare(a.i, b.i))
-	})
+	if len(groups) <= 16 {
+		// Few: an insertion sort, in place of the general one's
+		// overhead.
+		for x := 1; x < len(groups); x++ {
+			for y := x; y > 0 && cs[groups[y].i].st < cs[groups[y-1].i].st; y-- {
+				groups[y], groups[y-1] = groups[y-1], groups[y]
+			}
+		}
+	} else {
+		slices.SortFunc(groups, func(a, b gent) int {
+			return cmp.Or(cmp.Compare(cs[a.i].st, cs[b.i].st), cmp.Compare(a.i, b.i))
+		})
+	}
 	f.groups = groups
 	writes := f.writeMask()
 	keep := f.keep[:0]
@@ -1004,6 +1048,9 @@ func (f *frontier) usedCovers(used []uint32, alts [][]uint32, b *fconf) bool {
 func (f *frontier) merge(cs []fconf) []fconf {
 	if len(cs) < 2 || len(f.pool) == 0 {
 		return cs
+	}
+	if len(cs) <= mergeScan {
+		return f.mergeFew(cs)
 	}
 	type mkey struct {
 		ckey
