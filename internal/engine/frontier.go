@@ -860,7 +860,7 @@ func (f *frontier) cover(c *fconf) bool {
 // coverScan is how many configurations one return records (cover)
 // before they are indexed by their bitsets instead of scanned: most
 // returns make a few dozen at most.
-const coverScan = 48
+const coverScan = 16
 
 // kgent is a configuration as cover scans them.
 type kgent struct {
