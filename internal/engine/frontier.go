@@ -170,15 +170,16 @@ type frontier struct {
 	poolCAS    map[h.Value][]int
 	poolOther  []int
 	poolCASAll []int
+	poolBuf    []int // ret's: the crashed operations to try from one configuration
 	// cover's record of the configurations of one return, by state and
 	// operations taken; created counts them.
-	groups  []gent // prune's, by state
-	exact   map[ckey][]gent
-	allG    []kgent  // cover's while byKey is false: the ones exact would hold
-	byKey   bool     // exact holds this return's configurations
-	gone    []bool   // merge's scratch
-	need    []uint32 // covers' scratch
-	rest    []uint32 // usedCovers' scratch
+	groups  []gent         // prune's, by state
+	exact   map[ckey]int32 // by key, the latest in allG (once byKey)
+	allG    []kgent        // cover's record of this return's configurations
+	byKey   bool           // exact indexes allG
+	gone    []bool         // merge's scratch
+	need    []uint32       // covers' scratch
+	rest    []uint32       // usedCovers' scratch
 	all     []fconf
 	created int
 	// explored: the configurations created over all returns (a
@@ -199,7 +200,7 @@ type frontier struct {
 
 func newFrontier(obj h.Object, init regState, hasInit bool) *frontier {
 	f := &frontier{obj: obj, bySerial: map[int]int{}, poolIdx: map[poolKey]int{},
-		stateID: map[regState]uint32{}, exact: map[ckey][]gent{},
+		stateID: map[regState]uint32{}, exact: map[ckey]int32{},
 		poolWrite: map[uint32]int{}, poolCAS: map[h.Value][]int{}}
 	f.intern(regState{}) // id 0: no value
 	st := uint32(0)
@@ -575,7 +576,9 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		}
 		// Crashed operations: writes of a wanted value, compare-and-sets
 		// from the current state to a wanted one, appends.
-		pool := f.poolOther
+		// In room of its own (poolBuf): appending to poolOther's
+		// clipped would allocate for every configuration.
+		pool := append(f.poolBuf[:0], f.poolOther...)
 		if cur := f.states[c.st]; cur.has {
 			for _, li := range f.poolCAS[cur.val] {
 				// One to a state u that is not wanted helps
@@ -589,19 +592,20 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 				// compare-and-set's old value; by wanted's
 				// closure, a crashed one's to a wanted state).
 				if all || f.wanted1(f.pool[li].to) {
-					pool = append(pool[:len(pool):len(pool)], li)
+					pool = append(pool, li)
 				}
 			}
 		}
 		if all {
-			pool = append(pool[:len(pool):len(pool)], f.poolWrites...)
+			pool = append(pool, f.poolWrites...)
 		} else {
 			for _, st := range f.wlist {
 				if li, ok := f.poolWrite[st]; ok {
-					pool = append(pool[:len(pool):len(pool)], li)
+					pool = append(pool, li)
 				}
 			}
 		}
+		f.poolBuf = pool
 		for _, li := range pool {
 			pl := &f.pool[li]
 			ns, ok := f.applyPool(c.st, pl)
@@ -648,7 +652,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		// A rare return explored many: do not hold on to its room.
 		f.all, f.stack, f.spare = nil, nil, nil
 		f.groups, f.allG = nil, nil
-		f.exact = map[ckey][]gent{}
+		f.exact = map[ckey]int32{}
 	}
 	if f.checks%64 == 0 {
 		f.normalize()
@@ -829,6 +833,7 @@ func (f *frontier) resetCover() {
 func (f *frontier) cover(c *fconf) bool {
 	k := ckey{c.st, c.taken, c.other, c.hide, c.seenK}
 	e := gentOf(c, len(f.all))
+	next := int32(-1)
 	if !f.byKey {
 		// Few so far: a scan is cheaper than hashing the key.
 		for x := range f.allG {
@@ -836,22 +841,33 @@ func (f *frontier) cover(c *fconf) bool {
 				return false
 			}
 		}
-		f.allG = append(f.allG, kgent{k, e})
-		if len(f.allG) >= coverScan {
-			for _, g := range f.allG {
-				f.exact[g.k] = append(f.exact[g.k], g.g)
+		if len(f.allG)+1 >= coverScan {
+			// Index them: each key's configurations are a list
+			// through next, the latest first.
+			for x := range f.allG {
+				g := &f.allG[x]
+				if h, ok := f.exact[g.k]; ok {
+					g.next = h
+				}
+				f.exact[g.k] = int32(x)
 			}
 			f.byKey = true
 		}
-	} else {
-		g := f.exact[k]
-		for x := range g {
-			if mayCover(&g[x], &e, 0) && f.covers(&f.all[g[x].i], c) {
+	}
+	if f.byKey {
+		h, ok := f.exact[k]
+		if !ok {
+			h = -1
+		}
+		for x := h; x >= 0; x = f.allG[x].next {
+			if g := &f.allG[x]; mayCover(&g.g, &e, 0) && f.covers(&f.all[g.g.i], c) {
 				return false
 			}
 		}
-		f.exact[k] = append(g, e)
+		next = h
+		f.exact[k] = int32(len(f.allG))
 	}
+	f.allG = append(f.allG, kgent{k, e, next})
 	f.all = append(f.all, *c)
 	f.created++
 	return true
@@ -862,10 +878,12 @@ func (f *frontier) cover(c *fconf) bool {
 // returns make a few dozen at most.
 const coverScan = 16
 
-// kgent is a configuration as cover scans them.
+// kgent is a configuration as cover records them; next: the one
+// recorded before it with the same key, once indexed (-1: none).
 type kgent struct {
-	k ckey
-	g gent
+	k    ckey
+	g    gent
+	next int32
 }
 
 // ckey is a configuration's bitsets.
