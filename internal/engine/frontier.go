@@ -642,7 +642,14 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		out[i].dropSlot(j)
 	}
 	prev := f.confs
-	f.confs = f.prune(f.merge(f.prune(out)))
+	f.confs = f.prune(out)
+	if n := len(f.confs); n > 1 {
+		// A merge may leave one configuration covering another;
+		// where it merged none, pruning again would keep them all.
+		if f.confs = f.merge(f.confs); len(f.confs) < n {
+			f.confs = f.prune(f.confs)
+		}
+	}
 	// The next return builds its configurations in these ones' room:
 	// nothing holds on to them (the search copies them).
 	clear(prev)
