@@ -495,6 +495,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	}
 	failed := l.Method == h.CAS && l.Ret == h.Fail
 	searched := false // add's configuration is an extension (hiddenOnly)
+	writesOnly := l.Method == h.Write && f.writesOnly()
 	// The returning operation as it may take effect: a failed
 	// compare-and-set never changes the state.
 	f.slots[j].l = l
@@ -504,6 +505,9 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	add := func(c fconf) bool {
 		if failed && c.taken&(1<<j) != 0 {
 			return true // dead: cannot fail once taken as a success
+		}
+		if writesOnly && hiddenOnly(&c, j, &l, searched) {
+			c.st = 0 // no value: see writesOnly
 		}
 		if !f.cover(&c) {
 			return true

@@ -45,3 +45,25 @@ import h "github.com/satmon/satmon/internal/history"
 func hiddenOnly(c *fconf, j int, l *h.Label, searched bool) bool {
 	return searched && l.Method == h.Write && c.taken&(1<<j) == 0
 }
+
+// writesOnly reports whether every operation the search may take is a
+// write: no compare-and-set open or crashed, no append. Then, at a
+// write's return, the state of a configuration that hiddenOnly keeps
+// out matters to nothing that follows it: it is never kept, and every
+// transition the search takes from it is a write, which sets the state
+// whatever it finds, or the returning write itself (the reads it lets
+// see a state saw it on the way, in seen and seenK). ret sets that
+// state to 0, no value: configurations that differ only in the order in
+// which they took writes for the open reads to see, and so in their
+// last state, become one, and their extensions are made once.
+func (f *frontier) writesOnly() bool {
+	if f.obj == h.StringRegister || len(f.poolCASAll)+len(f.poolOther) > 0 {
+		return false
+	}
+	for p := range f.slots[:f.hi] {
+		if sl := &f.slots[p]; sl.inUse && sl.l.Method == h.CAS {
+			return false
+		}
+	}
+	return true
+}
