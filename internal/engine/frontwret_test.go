@@ -36,6 +36,11 @@ func TestFrontierWriteFirstCases(t *testing.T) {
 		// … but not a read of 1 on each side of a write(2) that
 		// follows the first read: it would take effect twice.
 		"# @object register 0\n[c] call write(1)\n[o] call write(1)\n[o] return\n[w] call write(2)\n[w] return\n[r1] call read\n[r1] return 1\n[x] call write(2)\n[x] return\n[r2] call read\n[r2] return 1\n",
+		// A compare-and-set between the writes: write(2), cas(2, 3)
+		// seen by the read of 3, then write(1), all before write(1)
+		// returns. The search must take the compare-and-set from the
+		// state write(2) left (writesOnly: not without a state).
+		"# @object cas-register 0\n[o] call write(1)\n[w] call write(2)\n[c] call cas(2, 3)\n[r] call read\n[o] return\n[w] return\n[c] return ok\n[r2] call read\n[r2] return 1\n[r] return 3\n",
 	}
 	for i, log := range logs {
 		hist, err := logfmt.ReadHistory(strings.NewReader(log), logfmt.Options{})
