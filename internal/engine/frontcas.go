@@ -21,18 +21,3 @@ func (f *frontier) failMask() uint64 {
 	}
 	return m
 }
-
-// coveredUntaken reports whether a configuration recorded since
-// resetCover covers c (key k, summary e) by not having taken the
-// compare-and-sets known to fail fm that c took (failMask): cover's
-// lookup by c's own bitsets cannot find it.
-func (f *frontier) coveredUntaken(c *fconf, e *gent, k ckey, fm uint64) bool {
-	k.taken &^= fm
-	for x := range f.exact[k] {
-		g := &f.exact[k][x]
-		if mayCover(g, e, 0, fm) && f.covers(&f.all[g.i], c) {
-			return true
-		}
-	}
-	return false
-}

@@ -171,12 +171,16 @@ type frontier struct {
 	poolCAS    map[h.Value][]int
 	poolOther  []int
 	poolCASAll []int
+	poolBuf    []int // ret's: the crashed operations to try from one configuration
 	// cover's record of the configurations of one return, by state and
 	// operations taken; created counts them.
-	groups  []gent // prune's, by state
-	exact   map[ckey][]gent
-	need    []uint32 // covers' scratch
-	rest    []uint32 // usedCovers' scratch
+	groups  []gent         // prune's, by state
+	exact   map[ckey]int32 // by key, the latest in allG (once byKey)
+	allG    []kgent        // cover's record of this return's configurations
+	byKey   bool           // exact indexes allG
+	gone    []bool         // merge's scratch
+	need    []uint32       // covers' scratch
+	rest    []uint32       // usedCovers' scratch
 	all     []fconf
 	created int
 	// explored: the configurations created over all returns (a
@@ -197,7 +201,7 @@ type frontier struct {
 
 func newFrontier(obj h.Object, init regState, hasInit bool) *frontier {
 	f := &frontier{obj: obj, bySerial: map[int]int{}, poolIdx: map[poolKey]int{},
-		stateID: map[regState]uint32{}, exact: map[ckey][]gent{},
+		stateID: map[regState]uint32{}, exact: map[ckey]int32{},
 		poolWrite: map[uint32]int{}, poolCAS: map[h.Value][]int{}}
 	f.intern(regState{}) // id 0: no value
 	st := uint32(0)
@@ -491,6 +495,8 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		want = f.intern(regState{l.Ret, true})
 	}
 	failed := l.Method == h.CAS && l.Ret == h.Fail
+	searched := false // add's configuration is an extension (hiddenOnly)
+	writesOnly := l.Method == h.Write && f.writesOnly()
 	// The returning operation as it may take effect: a failed
 	// compare-and-set never changes the state.
 	f.slots[j].l = l
@@ -504,13 +510,16 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		if failed && c.taken&(1<<j) != 0 {
 			return true // dead: cannot fail once taken as a success
 		}
+		if writesOnly && hiddenOnly(&c, j, &l, searched) {
+			c.st = 0 // no value: see writesOnly
+		}
 		if !f.cover(&c) {
 			return true
 		}
 		if f.created > f.confBudget() {
 			return false
 		}
-		if f.explains(&c, j, &l, want) {
+		if f.explains(&c, j, &l, want) && !hiddenOnly(&c, j, &l, searched) {
 			if !hid || c.taken&(1<<j) != 0 {
 				out = append(out, c)
 			}
@@ -544,6 +553,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	}
 	// Breadth first, so that configurations that used fewer crashed
 	// operations come first and cover the others.
+	searched = true
 	for head := 0; head < len(queue); head++ {
 		c := queue[head]
 		all := f.wanted(&c)
@@ -581,7 +591,9 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		}
 		// Crashed operations: writes of a wanted value, compare-and-sets
 		// from the current state to a wanted one, appends.
-		pool := f.poolOther
+		// In room of its own (poolBuf): appending to poolOther's
+		// clipped would allocate for every configuration.
+		pool := append(f.poolBuf[:0], f.poolOther...)
 		if cur := f.states[c.st]; cur.has {
 			for _, li := range f.poolCAS[cur.val] {
 				// One to a state u that is not wanted helps
@@ -595,19 +607,20 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 				// compare-and-set's old value; by wanted's
 				// closure, a crashed one's to a wanted state).
 				if all || f.wanted1(f.pool[li].to) {
-					pool = append(pool[:len(pool):len(pool)], li)
+					pool = append(pool, li)
 				}
 			}
 		}
 		if all {
-			pool = append(pool[:len(pool):len(pool)], f.poolWrites...)
+			pool = append(pool, f.poolWrites...)
 		} else {
 			for _, st := range f.wlist {
 				if li, ok := f.poolWrite[st]; ok {
-					pool = append(pool[:len(pool):len(pool)], li)
+					pool = append(pool, li)
 				}
 			}
 		}
+		f.poolBuf = pool
 		for _, li := range pool {
 			pl := &f.pool[li]
 			ns, ok := f.applyPool(c.st, pl)
@@ -644,7 +657,14 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		out[i].dropSlot(j)
 	}
 	prev := f.confs
-	f.confs = f.prune(f.merge(f.prune(out)))
+	f.confs = f.prune(out)
+	if n := len(f.confs); n > 1 {
+		// A merge may leave one configuration covering another;
+		// where it merged none, pruning again would keep them all.
+		if f.confs = f.merge(f.confs); len(f.confs) < n {
+			f.confs = f.prune(f.confs)
+		}
+	}
 	// The next return builds its configurations in these ones' room:
 	// nothing holds on to them (the search copies them).
 	clear(prev)
@@ -653,8 +673,8 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	if cap(f.all) > 1<<14 {
 		// A rare return explored many: do not hold on to its room.
 		f.all, f.stack, f.spare = nil, nil, nil
-		f.groups = nil
-		f.exact = map[ckey][]gent{}
+		f.groups, f.allG = nil, nil
+		f.exact = map[ckey]int32{}
 	}
 	if f.checks%64 == 0 {
 		f.normalize()
@@ -817,9 +837,37 @@ func mayCover(a, b *gent, writes, fails uint64) bool {
 		a.seenK&b.seenK == b.seenK && b.seen&^a.seen == 0 && a.used&^b.used == 0
 }
 
+// coveredAmong reports whether a configuration recorded since
+// resetCover under key k covers c (summary e), where the open
+// compare-and-sets known to fail fails may be taken by c alone.
+func (f *frontier) coveredAmong(k ckey, c *fconf, e *gent, fails uint64) bool {
+	if !f.byKey {
+		for x := range f.allG {
+			if g := &f.allG[x]; g.k == k && mayCover(&g.g, e, 0, fails) && f.covers(&f.all[g.g.i], c) {
+				return true
+			}
+		}
+		return false
+	}
+	h, ok := f.exact[k]
+	if !ok {
+		return false
+	}
+	for x := h; x >= 0; x = f.allG[x].next {
+		if g := &f.allG[x]; mayCover(&g.g, e, 0, fails) && f.covers(&f.all[g.g.i], c) {
+			return true
+		}
+	}
+	return false
+}
+
 // resetCover starts a new set of configurations for cover.
 func (f *frontier) resetCover() {
-	clear(f.exact)
+	if f.byKey {
+		clear(f.exact)
+		f.byKey = false
+	}
+	f.allG = f.allG[:0]
 	f.created = 0
 	f.all = f.all[:0]
 }
@@ -832,20 +880,57 @@ func (f *frontier) resetCover() {
 // practice: the configurations of one return can be many thousands.
 func (f *frontier) cover(c *fconf) bool {
 	k := ckey{c.st, c.taken, c.other, c.hide, c.seenK}
-	g := f.exact[k]
 	e := gentOf(c, len(f.all))
-	for x := range g {
-		if mayCover(&g[x], &e, 0, 0) && f.covers(&f.all[g[x].i], c) {
+	if !f.byKey && len(f.allG)+1 >= coverScan {
+		// Many: index them, each key's configurations a list through
+		// next, the latest first. Fewer, a scan is cheaper than
+		// hashing the key.
+		for x := range f.allG {
+			g := &f.allG[x]
+			if h, ok := f.exact[g.k]; ok {
+				g.next = h
+			}
+			f.exact[g.k] = int32(x)
+		}
+		f.byKey = true
+	}
+	if f.coveredAmong(k, c, &e, 0) {
+		return false
+	}
+	if fm := c.taken & f.fails; fm != 0 {
+		// The lookup by c's own bitsets cannot find one that covers c
+		// by not having taken the compare-and-sets known to fail that
+		// c took (failMask, frontcas.go).
+		k2 := k
+		k2.taken &^= fm
+		if f.coveredAmong(k2, c, &e, fm) {
 			return false
 		}
 	}
-	if fm := c.taken & f.fails; fm != 0 && f.coveredUntaken(c, &e, k, fm) {
-		return false
+	next := int32(-1)
+	if f.byKey {
+		if h, ok := f.exact[k]; ok {
+			next = h
+		}
+		f.exact[k] = int32(len(f.allG))
 	}
-	f.exact[k] = append(g, e)
+	f.allG = append(f.allG, kgent{k, e, next})
 	f.all = append(f.all, *c)
 	f.created++
 	return true
+}
+
+// coverScan is how many configurations one return records (cover)
+// before they are indexed by their bitsets instead of scanned: most
+// returns make a few dozen at most.
+const coverScan = 16
+
+// kgent is a configuration as cover records them; next: the one
+// recorded before it with the same key, once indexed (-1: none).
+type kgent struct {
+	k    ckey
+	g    gent
+	next int32
 }
 
 // ckey is a configuration's bitsets.
@@ -864,9 +949,19 @@ func (f *frontier) prune(cs []fconf) []fconf {
 	for i := range cs {
 		groups = append(groups, gentOf(&cs[i], i))
 	}
-	slices.SortFunc(groups, func(a, b gent) int {
-		return cmp.Or(cmp.Compare(cs[a.i].st, cs[b.i].st), cmp.Compare(a.i, b.i))
-	})
+	if len(groups) <= 16 {
+		// Few: an insertion sort, in place of the general one's
+		// overhead.
+		for x := 1; x < len(groups); x++ {
+			for y := x; y > 0 && cs[groups[y].i].st < cs[groups[y-1].i].st; y-- {
+				groups[y], groups[y-1] = groups[y-1], groups[y]
+			}
+		}
+	} else {
+		slices.SortFunc(groups, func(a, b gent) int {
+			return cmp.Or(cmp.Compare(cs[a.i].st, cs[b.i].st), cmp.Compare(a.i, b.i))
+		})
+	}
 	f.groups = groups
 	writes, fails := f.writeMask(), f.failMask()
 	keep := f.keep[:0]
@@ -1018,6 +1113,9 @@ func (f *frontier) usedCovers(used []uint32, alts [][]uint32, b *fconf) bool {
 func (f *frontier) merge(cs []fconf) []fconf {
 	if len(cs) < 2 || len(f.pool) == 0 {
 		return cs
+	}
+	if len(cs) <= mergeScan {
+		return f.mergeFew(cs)
 	}
 	type mkey struct {
 		ckey
