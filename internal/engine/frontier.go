@@ -164,6 +164,11 @@ type frontier struct {
 	wlist []uint32
 	wkf   []int  // open compare-and-sets known to fail, not taken
 	fails uint64 // failMask, during one return's search
+	// wb: wanted's open compare-and-sets known to fail, not taken,
+	// that have seen no other state than their old value (retro);
+	// retSlot: the returning operation's slot, during ret's search.
+	wb      uint64
+	retSlot int
 	// The pool by kind: writes by value (and all), compare-and-sets by
 	// old value (and all), appends.
 	poolWrite  map[uint32]int // by state id
@@ -400,16 +405,18 @@ func (f *frontier) explains(c *fconf, j int, l *h.Label, want uint32) bool {
 // wanted marks the states that taking a write may help reach in c, or
 // says all: the result of an open read not yet seen (any, for a read
 // whose result is unknown); the old value of an open compare-and-set not
-// taken (any, for one not known to succeed that has not seen another
+// taken (any, for one whose result is unknown that has not seen another
 // state yet), but of one known to fail only if it leads to a wanted
-// state, as of a crashed one; any, for a string register, whose appends
+// state, as of a crashed one (one known to fail that has not seen
+// another state yet is recorded in f.wb for retro, and makes any wanted
+// only at its own return); any, for a string register, whose appends
 // extend any state. A write of another value taken now and overwritten
 // later is as good as hidden (fconf.hide), and one left last is as good
 // as taken later: the frontier need not take it before another
 // operation.
 func (f *frontier) wanted(c *fconf) (all bool) {
 	f.wgen++
-	f.wlist, f.wkf = f.wlist[:0], f.wkf[:0]
+	f.wlist, f.wkf, f.wb = f.wlist[:0], f.wkf[:0], 0
 	if f.obj == h.StringRegister {
 		return true
 	}
@@ -429,13 +436,23 @@ func (f *frontier) wanted(c *fconf) (all bool) {
 		case h.CAS:
 			switch {
 			case c.taken&(1<<p) != 0:
-			case c.other&(1<<p) == 0 && !(sl.known && sl.ok):
-				return true
 			case sl.known && !sl.ok:
 				// Known to fail: taken as a success, it dies at its
 				// return; it helps only by the state it leaves,
 				// as a crashed compare-and-set does (below).
+				// One that has not seen another state yet needs
+				// one only by its return: at its return it wants
+				// all; before, a write of another value is placed
+				// right before a write taken (retro, frontretro.go).
+				if c.other&(1<<p) == 0 {
+					if p == f.retSlot {
+						return true
+					}
+					f.wb |= 1 << p
+				}
 				f.wkf = append(f.wkf, p)
+			case c.other&(1<<p) == 0 && !(sl.known && sl.ok):
+				return true
 			default:
 				f.want(sl.old)
 			}
@@ -501,6 +518,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	// compare-and-set never changes the state.
 	f.slots[j].l = l
 	f.fails = f.failMask()
+	f.retSlot = j
 	f.resetCover()
 	out := f.spare[:0]
 	queue := f.stack[:0]
@@ -588,6 +606,9 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			if !add(c2, hid) {
 				return tooMany()
 			}
+			if sl.l.Method == h.Write && !all && f.wb != 0 && !f.retro(c.st, &c2, p, hid, add) {
+				return tooMany()
+			}
 		}
 		// Crashed operations: writes of a wanted value, compare-and-sets
 		// from the current state to a wanted one, appends.
@@ -645,6 +666,9 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 				}
 				f.enter(&c2, ns, &pl.l)
 				if !add(c2, hid) {
+					return tooMany()
+				}
+				if pl.l.Method == h.Write && !all && f.wb != 0 && !f.retro(c.st, &c2, -1, hid, add) {
 					return tooMany()
 				}
 			}
