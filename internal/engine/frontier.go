@@ -1,8 +1,8 @@
 package engine
 
 import (
-	"cmp"
 	"fmt"
+	"math/bits"
 	"slices"
 
 	h "github.com/satmon/satmon/internal/history"
@@ -166,7 +166,7 @@ type frontier struct {
 	fails uint64 // failMask, during one return's search
 	// The pool by kind: writes by value (and all), compare-and-sets by
 	// old value (and all), appends.
-	poolWrite  map[uint32]int // by state id
+	poolWrite  []int32 // by state id: 1 + the label of its crashed writes, 0 none (crashedWrite)
 	poolWrites []int
 	poolCAS    map[h.Value][]int
 	poolOther  []int
@@ -197,12 +197,16 @@ type frontier struct {
 	maxOpen, budget int
 	degraded        int // how many returns degrade rebuilt
 	spent           int // configurations created since exactness was lost
+
+	// sortByState's scratch (prune's order)
+	sortKeys []uint64
+	sortTmp  []gent
 }
 
 func newFrontier(obj h.Object, init regState, hasInit bool) *frontier {
 	f := &frontier{obj: obj, bySerial: map[int]int{}, poolIdx: map[poolKey]int{},
 		stateID: map[regState]uint32{}, exact: map[ckey]int32{},
-		poolWrite: map[uint32]int{}, poolCAS: map[h.Value][]int{}}
+		poolCAS: map[h.Value][]int{}}
 	f.intern(regState{}) // id 0: no value
 	st := uint32(0)
 	if hasInit {
@@ -615,7 +619,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			pool = append(pool, f.poolWrites...)
 		} else {
 			for _, st := range f.wlist {
-				if li, ok := f.poolWrite[st]; ok {
+				if li, ok := f.crashedWrite(st); ok {
 					pool = append(pool, li)
 				}
 			}
@@ -674,6 +678,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		// A rare return explored many: do not hold on to its room.
 		f.all, f.stack, f.spare = nil, nil, nil
 		f.groups, f.allG = nil, nil
+		f.sortKeys, f.sortTmp = nil, nil
 		f.exact = map[ckey]int32{}
 	}
 	if f.checks%64 == 0 {
@@ -758,16 +763,16 @@ func (f *frontier) covers(a, b *fconf) bool {
 	if dA == 0 {
 		return f.usedCovers(a.used, a.alts, b)
 	}
-	if dA&^f.writeMask() != 0 {
-		return false
-	}
+	// Only dA's slots are looked at (not writeMask's every open one):
+	// covers runs for most pairs of a return's configurations.
 	need := f.need[:0]
 	need = append(need, a.used...)
-	for p := range f.slots {
-		if dA&(1<<p) == 0 {
-			continue
+	for m := dA; m != 0; m &= m - 1 {
+		sl := &f.slots[bits.TrailingZeros64(m)]
+		if !sl.inUse || sl.l.Method != h.Write {
+			return false
 		}
-		li, ok := f.poolWrite[f.slots[p].arg]
+		li, ok := f.crashedWrite(sl.arg)
 		if !ok {
 			return false
 		}
@@ -958,9 +963,7 @@ func (f *frontier) prune(cs []fconf) []fconf {
 			}
 		}
 	} else {
-		slices.SortFunc(groups, func(a, b gent) int {
-			return cmp.Or(cmp.Compare(cs[a.i].st, cs[b.i].st), cmp.Compare(a.i, b.i))
-		})
+		groups = f.sortByState(cs, groups)
 	}
 	f.groups = groups
 	writes, fails := f.writeMask(), f.failMask()
@@ -1278,7 +1281,7 @@ func (f *frontier) toPool(l *h.Label, free bool) int {
 			switch l.Method {
 			case h.Write:
 				f.pool[li].to = f.intern(regState{l.Arg, true})
-				f.poolWrite[f.pool[li].to] = li
+				f.setCrashedWrite(f.pool[li].to, li)
 				f.poolWrites = append(f.poolWrites, li)
 			case h.CAS:
 				f.pool[li].from, f.pool[li].to = f.intern(regState{l.Old, true}), f.intern(regState{l.Arg, true})
