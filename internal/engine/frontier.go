@@ -174,13 +174,13 @@ type frontier struct {
 	poolBuf    []int // ret's: the crashed operations to try from one configuration
 	// cover's record of the configurations of one return, by state and
 	// operations taken; created counts them.
-	groups  []gent         // prune's, by state
-	exact   map[ckey]int32 // by key, the latest in allG (once byKey)
-	allG    []kgent        // cover's record of this return's configurations
-	byKey   bool           // exact indexes allG
-	gone    []bool         // merge's scratch
-	need    []uint32       // covers' scratch
-	rest    []uint32       // usedCovers' scratch
+	groups  []gent   // prune's, by state
+	cidx    cindex   // allG by key (once byKey)
+	allG    []kgent  // cover's record of this return's configurations
+	byKey   bool     // cidx indexes allG
+	gone    []bool   // merge's scratch
+	need    []uint32 // covers' scratch
+	rest    []uint32 // usedCovers' scratch
 	all     []fconf
 	created int
 	// explored: the configurations created over all returns (a
@@ -205,7 +205,7 @@ type frontier struct {
 
 func newFrontier(obj h.Object, init regState, hasInit bool) *frontier {
 	f := &frontier{obj: obj, bySerial: map[int]int{}, poolIdx: map[poolKey]int{},
-		stateID: map[regState]uint32{}, exact: map[ckey]int32{},
+		stateID: map[regState]uint32{},
 		poolCAS: map[h.Value][]int{}}
 	f.intern(regState{}) // id 0: no value
 	st := uint32(0)
@@ -679,7 +679,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		f.all, f.stack, f.spare = nil, nil, nil
 		f.groups, f.allG = nil, nil
 		f.sortKeys, f.sortTmp = nil, nil
-		f.exact = map[ckey]int32{}
+		f.cidx = cindex{}
 	}
 	if f.checks%64 == 0 {
 		f.normalize()
@@ -854,12 +854,8 @@ func (f *frontier) coveredAmong(k ckey, c *fconf, e *gent, fails uint64) bool {
 		}
 		return false
 	}
-	h, ok := f.exact[k]
-	if !ok {
-		return false
-	}
-	for x := h; x >= 0; x = f.allG[x].next {
-		if g := &f.allG[x]; mayCover(&g.g, e, 0, fails) && f.covers(&f.all[g.g.i], c) {
+	for x := f.cidx.first(&k); x >= 0; x = f.allG[x].next {
+		if g := &f.allG[x]; g.k == k && mayCover(&g.g, e, 0, fails) && f.covers(&f.all[g.g.i], c) {
 			return true
 		}
 	}
@@ -868,10 +864,7 @@ func (f *frontier) coveredAmong(k ckey, c *fconf, e *gent, fails uint64) bool {
 
 // resetCover starts a new set of configurations for cover.
 func (f *frontier) resetCover() {
-	if f.byKey {
-		clear(f.exact)
-		f.byKey = false
-	}
+	f.byKey = false
 	f.allG = f.allG[:0]
 	f.created = 0
 	f.all = f.all[:0]
@@ -887,16 +880,10 @@ func (f *frontier) cover(c *fconf) bool {
 	k := ckey{c.st, c.taken, c.other, c.hide, c.seenK}
 	e := gentOf(c, len(f.all))
 	if !f.byKey && len(f.allG)+1 >= coverScan {
-		// Many: index them, each key's configurations a list through
-		// next, the latest first. Fewer, a scan is cheaper than
-		// hashing the key.
-		for x := range f.allG {
-			g := &f.allG[x]
-			if h, ok := f.exact[g.k]; ok {
-				g.next = h
-			}
-			f.exact[g.k] = int32(x)
-		}
+		// Many: index them (cidx), each bucket's configurations a
+		// list through next, the latest first. Fewer, a scan is
+		// cheaper than hashing the key.
+		f.cidx.build(f.allG)
 		f.byKey = true
 	}
 	if f.coveredAmong(k, c, &e, 0) {
@@ -912,14 +899,10 @@ func (f *frontier) cover(c *fconf) bool {
 			return false
 		}
 	}
-	next := int32(-1)
+	f.allG = append(f.allG, kgent{k, e, -1})
 	if f.byKey {
-		if h, ok := f.exact[k]; ok {
-			next = h
-		}
-		f.exact[k] = int32(len(f.allG))
+		f.cidx.add(f.allG)
 	}
-	f.allG = append(f.allG, kgent{k, e, next})
 	f.all = append(f.all, *c)
 	f.created++
 	return true
@@ -931,7 +914,8 @@ func (f *frontier) cover(c *fconf) bool {
 const coverScan = 16
 
 // kgent is a configuration as cover records them; next: the one
-// recorded before it with the same key, once indexed (-1: none).
+// recorded before it in the same bucket of cidx, once indexed (-1:
+// none).
 type kgent struct {
 	k    ckey
 	g    gent
