@@ -86,7 +86,7 @@ func (f *frontier) degrade(j int, l h.Label, why string) {
 	// The exploration's room: this return was a rare one.
 	f.all, f.stack = nil, nil
 	f.groups = nil
-	f.exact = map[ckey]int32{}
+	f.cidx = cindex{}
 	sets := l.Method == h.Write || l.Method == h.CAS && l.Ret == h.OK
 	if sets {
 		st := f.intern(regState{l.Arg, true}) // a write's state, a compare-and-set's new one

@@ -1,8 +1,8 @@
 package engine
 
 import (
-	"cmp"
 	"fmt"
+	"math/bits"
 	"slices"
 
 	h "github.com/satmon/satmon/internal/history"
@@ -171,7 +171,7 @@ type frontier struct {
 	retSlot int
 	// The pool by kind: writes by value (and all), compare-and-sets by
 	// old value (and all), appends.
-	poolWrite  map[uint32]int // by state id
+	poolWrite  []int32 // by state id: 1 + the label of its crashed writes, 0 none (crashedWrite)
 	poolWrites []int
 	poolCAS    map[h.Value][]int
 	poolOther  []int
@@ -179,13 +179,13 @@ type frontier struct {
 	poolBuf    []int // ret's: the crashed operations to try from one configuration
 	// cover's record of the configurations of one return, by state and
 	// operations taken; created counts them.
-	groups  []gent         // prune's, by state
-	exact   map[ckey]int32 // by key, the latest in allG (once byKey)
-	allG    []kgent        // cover's record of this return's configurations
-	byKey   bool           // exact indexes allG
-	gone    []bool         // merge's scratch
-	need    []uint32       // covers' scratch
-	rest    []uint32       // usedCovers' scratch
+	groups  []gent   // prune's, by state
+	cidx    cindex   // allG by key (once byKey)
+	allG    []kgent  // cover's record of this return's configurations
+	byKey   bool     // cidx indexes allG
+	gone    []bool   // merge's scratch
+	need    []uint32 // covers' scratch
+	rest    []uint32 // usedCovers' scratch
 	all     []fconf
 	created int
 	// explored: the configurations created over all returns (a
@@ -202,12 +202,16 @@ type frontier struct {
 	maxOpen, budget int
 	degraded        int // how many returns degrade rebuilt
 	spent           int // configurations created since exactness was lost
+
+	// sortByState's scratch (prune's order)
+	sortKeys []uint64
+	sortTmp  []gent
 }
 
 func newFrontier(obj h.Object, init regState, hasInit bool) *frontier {
 	f := &frontier{obj: obj, bySerial: map[int]int{}, poolIdx: map[poolKey]int{},
-		stateID: map[regState]uint32{}, exact: map[ckey]int32{},
-		poolWrite: map[uint32]int{}, poolCAS: map[h.Value][]int{}}
+		stateID: map[regState]uint32{},
+		poolCAS: map[h.Value][]int{}}
 	f.intern(regState{}) // id 0: no value
 	st := uint32(0)
 	if hasInit {
@@ -636,7 +640,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			pool = append(pool, f.poolWrites...)
 		} else {
 			for _, st := range f.wlist {
-				if li, ok := f.poolWrite[st]; ok {
+				if li, ok := f.crashedWrite(st); ok {
 					pool = append(pool, li)
 				}
 			}
@@ -698,7 +702,8 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		// A rare return explored many: do not hold on to its room.
 		f.all, f.stack, f.spare = nil, nil, nil
 		f.groups, f.allG = nil, nil
-		f.exact = map[ckey]int32{}
+		f.sortKeys, f.sortTmp = nil, nil
+		f.cidx = cindex{}
 	}
 	if f.checks%64 == 0 {
 		f.normalize()
@@ -782,16 +787,16 @@ func (f *frontier) covers(a, b *fconf) bool {
 	if dA == 0 {
 		return f.usedCovers(a.used, a.alts, b)
 	}
-	if dA&^f.writeMask() != 0 {
-		return false
-	}
+	// Only dA's slots are looked at (not writeMask's every open one):
+	// covers runs for most pairs of a return's configurations.
 	need := f.need[:0]
 	need = append(need, a.used...)
-	for p := range f.slots {
-		if dA&(1<<p) == 0 {
-			continue
+	for m := dA; m != 0; m &= m - 1 {
+		sl := &f.slots[bits.TrailingZeros64(m)]
+		if !sl.inUse || sl.l.Method != h.Write {
+			return false
 		}
-		li, ok := f.poolWrite[f.slots[p].arg]
+		li, ok := f.crashedWrite(sl.arg)
 		if !ok {
 			return false
 		}
@@ -873,12 +878,8 @@ func (f *frontier) coveredAmong(k ckey, c *fconf, e *gent, fails uint64) bool {
 		}
 		return false
 	}
-	h, ok := f.exact[k]
-	if !ok {
-		return false
-	}
-	for x := h; x >= 0; x = f.allG[x].next {
-		if g := &f.allG[x]; mayCover(&g.g, e, 0, fails) && f.covers(&f.all[g.g.i], c) {
+	for x := f.cidx.first(&k); x >= 0; x = f.allG[x].next {
+		if g := &f.allG[x]; g.k == k && mayCover(&g.g, e, 0, fails) && f.covers(&f.all[g.g.i], c) {
 			return true
 		}
 	}
@@ -887,10 +888,7 @@ func (f *frontier) coveredAmong(k ckey, c *fconf, e *gent, fails uint64) bool {
 
 // resetCover starts a new set of configurations for cover.
 func (f *frontier) resetCover() {
-	if f.byKey {
-		clear(f.exact)
-		f.byKey = false
-	}
+	f.byKey = false
 	f.allG = f.allG[:0]
 	f.created = 0
 	f.all = f.all[:0]
@@ -906,16 +904,10 @@ func (f *frontier) cover(c *fconf) bool {
 	k := ckey{c.st, c.taken, c.other, c.hide, c.seenK}
 	e := gentOf(c, len(f.all))
 	if !f.byKey && len(f.allG)+1 >= coverScan {
-		// Many: index them, each key's configurations a list through
-		// next, the latest first. Fewer, a scan is cheaper than
-		// hashing the key.
-		for x := range f.allG {
-			g := &f.allG[x]
-			if h, ok := f.exact[g.k]; ok {
-				g.next = h
-			}
-			f.exact[g.k] = int32(x)
-		}
+		// Many: index them (cidx), each bucket's configurations a
+		// list through next, the latest first. Fewer, a scan is
+		// cheaper than hashing the key.
+		f.cidx.build(f.allG)
 		f.byKey = true
 	}
 	if f.coveredAmong(k, c, &e, 0) {
@@ -931,14 +923,10 @@ func (f *frontier) cover(c *fconf) bool {
 			return false
 		}
 	}
-	next := int32(-1)
+	f.allG = append(f.allG, kgent{k, e, -1})
 	if f.byKey {
-		if h, ok := f.exact[k]; ok {
-			next = h
-		}
-		f.exact[k] = int32(len(f.allG))
+		f.cidx.add(f.allG)
 	}
-	f.allG = append(f.allG, kgent{k, e, next})
 	f.all = append(f.all, *c)
 	f.created++
 	return true
@@ -950,7 +938,8 @@ func (f *frontier) cover(c *fconf) bool {
 const coverScan = 16
 
 // kgent is a configuration as cover records them; next: the one
-// recorded before it with the same key, once indexed (-1: none).
+// recorded before it in the same bucket of cidx, once indexed (-1:
+// none).
 type kgent struct {
 	k    ckey
 	g    gent
@@ -982,9 +971,7 @@ func (f *frontier) prune(cs []fconf) []fconf {
 			}
 		}
 	} else {
-		slices.SortFunc(groups, func(a, b gent) int {
-			return cmp.Or(cmp.Compare(cs[a.i].st, cs[b.i].st), cmp.Compare(a.i, b.i))
-		})
+		groups = f.sortByState(cs, groups)
 	}
 	f.groups = groups
 	writes, fails := f.writeMask(), f.failMask()
@@ -1302,7 +1289,7 @@ func (f *frontier) toPool(l *h.Label, free bool) int {
 			switch l.Method {
 			case h.Write:
 				f.pool[li].to = f.intern(regState{l.Arg, true})
-				f.poolWrite[f.pool[li].to] = li
+				f.setCrashedWrite(f.pool[li].to, li)
 				f.poolWrites = append(f.poolWrites, li)
 			case h.CAS:
 				f.pool[li].from, f.pool[li].to = f.intern(regState{l.Old, true}), f.intern(regState{l.Arg, true})

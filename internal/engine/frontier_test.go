@@ -368,7 +368,7 @@ func TestFrontierAgreesWithSAT(t *testing.T) {
 					// instead (frontier.covers): it may stand for it.
 					for _, p := range open {
 						sl := &f.slots[p]
-						if _, ok := f.poolWrite[sl.arg]; ok && sl.l.Method == h.Write && taken&(1<<p) == 0 &&
+						if _, ok := f.crashedWrite(sl.arg); ok && sl.l.Method == h.Write && taken&(1<<p) == 0 &&
 							reach[[2]uint64{uint64(st), taken | 1<<p}] {
 							got = true
 						}
