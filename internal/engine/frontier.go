@@ -206,6 +206,7 @@ type frontier struct {
 	// sortByState's scratch (prune's order)
 	sortKeys []uint64
 	sortTmp  []gent
+	parts    []ppart // pruneGroup's
 }
 
 func newFrontier(obj h.Object, init regState, hasInit bool) *frontier {
@@ -984,19 +985,8 @@ func (f *frontier) prune(cs []fconf) []fconf {
 		for hi < len(groups) && cs[groups[hi].i].st == cs[groups[lo].i].st {
 			hi++
 		}
-		g := groups[lo:hi]
+		f.pruneGroup(cs, groups[lo:hi], keep, writes, fails)
 		lo = hi
-		for x := range g {
-			b := &g[x]
-			for y := range g {
-				a := &g[y]
-				if y != x && mayCover(a, b, writes, fails) && f.covers(&cs[a.i], &cs[b.i]) &&
-					!(y > x && mayCover(b, a, writes, fails) && f.covers(&cs[b.i], &cs[a.i])) {
-					keep[b.i] = false
-					break
-				}
-			}
-		}
 	}
 	f.keep = keep
 	out := cs[:0]
