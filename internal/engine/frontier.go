@@ -1159,13 +1159,7 @@ func (f *frontier) merge(cs []fconf) []fconf {
 	if !merged {
 		return cs
 	}
-	out := cs[:0]
-	for i := range cs {
-		if !gone[i] {
-			out = append(out, cs[i])
-		}
-	}
-	return out
+	return withoutGone(cs, gone)
 }
 
 // mergeTwo is the configuration that stands for exactly a and b, when

@@ -150,7 +150,8 @@ func TestFrontierLongCrashedAgainstPorcupine(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(38, 11))
 	n := scale(120)
-	var viol, ok, crashed int
+	var tl frontierTally
+	crashed := 0
 	for i := 0; i < n; i++ {
 		obj := registerObjects[i%2] // register, compare-and-set register
 		hist := longCrashedHistory(rng, obj)
@@ -159,23 +160,8 @@ func TestFrontierLongCrashedAgainstPorcupine(t *testing.T) {
 				crashed++
 			}
 		}
-		got := check(hist, Options{})
-		if got.Algorithm != FrontierAlgorithm || !got.Exact {
-			t.Fatalf("history %d: %s, exact %v\n%v", i, got.Algorithm, got.Exact, hist)
-		}
-		pstep := firstViolation(hist)
-		if (pstep != 0) != (got.Verdict == Violation) || pstep != 0 && pstep != *got.ViolationStep {
-			t.Fatalf("history %d (%v): default %v at %v, porcupine's first violating prefix %d\n%v", i, obj,
-				got.Verdict, got.ViolationStep, pstep, hist)
-		}
-		if got.Verdict == Violation {
-			viol++
-		} else {
-			ok++
-		}
+		tl.agree(t, fmt.Sprintf("history %d (%v)", i, obj), hist, 0)
 	}
-	if viol == 0 || ok == 0 {
-		t.Fatalf("%d violations, %d linearizable: the histories do not test both ways", viol, ok)
-	}
-	t.Logf("%d histories: %d violations, %d linearizable; %d crashed operations", n, viol, ok, crashed)
+	tl.bothWays(t)
+	t.Logf("%d histories: %d violations, %d linearizable; %d crashed operations", n, tl.viol, tl.ok, crashed)
 }

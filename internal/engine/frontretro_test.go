@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"slices"
@@ -164,7 +165,8 @@ func TestFrontierRetroDifferential(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(38, 17))
 	n := scale(3000)
-	var viol, ok, fails, enum int
+	var tl frontierTally
+	fails, enum := 0, 0
 	for i := 0; i < n; i++ {
 		var hist *h.History
 		switch i % 4 {
@@ -180,33 +182,16 @@ func TestFrontierRetroDifferential(t *testing.T) {
 				fails++
 			}
 		}
-		got := check(hist, Options{})
-		if got.Algorithm != FrontierAlgorithm || !got.Exact {
-			t.Fatalf("history %d: %s, exact %v\n%v", i, got.Algorithm, got.Exact, hist)
-		}
-		pstep := firstViolation(hist)
-		if (pstep != 0) != (got.Verdict == Violation) || pstep != 0 && pstep != *got.ViolationStep {
-			t.Fatalf("history %d: default %v at %v, porcupine's first violating prefix %d\n%v", i,
-				got.Verdict, testhist.Step(got.ViolationStep), pstep, hist)
-		}
 		if len(hist.Ops) <= 6 {
 			enum++
-			want := check(hist, Options{Algorithm: Enumerate, Completion: true})
-			if got.Verdict != want.Verdict || got.Verdict == Violation && *got.ViolationStep != *want.ViolationStep {
-				t.Fatalf("history %d: default %v at %v, enumerate -c %v at %v\n%v", i,
-					got.Verdict, testhist.Step(got.ViolationStep), want.Verdict, testhist.Step(want.ViolationStep), hist)
-			}
 		}
-		if got.Verdict == Violation {
-			viol++
-		} else {
-			ok++
-		}
+		tl.agree(t, fmt.Sprintf("history %d", i), hist, 6)
 	}
-	if viol == 0 || ok == 0 || fails == 0 {
-		t.Fatalf("%d violations, %d linearizable, %d failed compare-and-sets: the histories do not test both ways", viol, ok, fails)
+	tl.bothWays(t)
+	if fails == 0 {
+		t.Fatal("no compare-and-set failed")
 	}
-	t.Logf("%d histories (%d also against enumerate -c): %d violations, %d linearizable; %d failed compare-and-sets", n, enum, viol, ok, fails)
+	t.Logf("%d histories (%d also against enumerate -c): %d violations, %d linearizable; %d failed compare-and-sets", n, enum, tl.viol, tl.ok, fails)
 }
 
 // The cases retro is for. First: cas(1→2) is called at 1 and fails; the only

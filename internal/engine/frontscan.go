@@ -39,6 +39,12 @@ func (f *frontier) mergeFew(cs []fconf) []fconf {
 	if !merged {
 		return cs
 	}
+	return withoutGone(cs, gone)
+}
+
+// withoutGone is cs without the configurations merged into others
+// (merge, mergeFew), in place.
+func withoutGone(cs []fconf, gone []bool) []fconf {
 	out := cs[:0]
 	for i := range cs {
 		if !gone[i] {

@@ -83,28 +83,13 @@ func TestFrontierHiddenOnlyAgainstPorcupine(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(38, 38))
 	n := scale(2000)
-	var viol, ok int
+	var tl frontierTally
 	for i := range n {
 		obj := registerObjects[i%2]
 		hist, cfg := writeHeavyHistory(t, rng, obj)
 		what := fmt.Sprintf("history %d (%+v)", i, cfg)
-		got := check(hist, Options{})
-		if got.Algorithm != FrontierAlgorithm || !got.Exact {
-			t.Fatalf("%s: %s, exact %v\n%v", what, got.Algorithm, got.Exact, hist)
-		}
-		pstep := firstViolation(hist)
-		if (pstep != 0) != (got.Verdict == Violation) || pstep != 0 && pstep != *got.ViolationStep {
-			t.Fatalf("%s: default %v at %v, porcupine's first violating prefix %d\n%v", what,
-				got.Verdict, testhist.Step(got.ViolationStep), pstep, hist)
-		}
-		if got.Verdict == Violation {
-			viol++
-		} else {
-			ok++
-		}
+		tl.agree(t, what, hist, 0)
 	}
-	if viol == 0 || ok == 0 {
-		t.Fatalf("%d violations, %d linearizable: the histories do not test both ways", viol, ok)
-	}
-	t.Logf("%d histories: %d violations, %d linearizable", n, viol, ok)
+	tl.bothWays(t)
+	t.Logf("%d histories: %d violations, %d linearizable", n, tl.viol, tl.ok)
 }
