@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"strings"
 	"testing"
 
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/logfmt"
 	"github.com/satmon/satmon/internal/testhist"
 )
 
@@ -49,4 +51,22 @@ func (tl *frontierTally) bothWays(t *testing.T) {
 	if tl.viol == 0 || tl.ok == 0 {
 		t.Fatalf("%d violations, %d linearizable: the histories do not test both ways", tl.viol, tl.ok)
 	}
+}
+
+// enumerateCase reads the hand-made log of case i and checks that the
+// default decides it exactly, with ENUMERATE -c's verdict and step,
+// which it returns.
+func enumerateCase(t *testing.T, i int, log string) Result {
+	t.Helper()
+	hist, err := logfmt.ReadHistory(strings.NewReader(log), logfmt.Options{})
+	if err != nil {
+		t.Fatalf("case %d: %v", i, err)
+	}
+	want := check(hist, Options{Algorithm: Enumerate, Completion: true})
+	got := check(hist, Options{})
+	if want.Verdict != got.Verdict || want.Verdict == Violation && *want.ViolationStep != *got.ViolationStep || !got.Exact {
+		t.Errorf("case %d: default %v at %v (exact %v); enumerate -c: %v at %v\n%v", i, got.Verdict,
+			testhist.Step(got.ViolationStep), got.Exact, want.Verdict, testhist.Step(want.ViolationStep), hist)
+	}
+	return want
 }

@@ -1,12 +1,7 @@
 package engine
 
 import (
-	"fmt"
-	"strings"
 	"testing"
-
-	"github.com/satmon/satmon/internal/logfmt"
-	"github.com/satmon/satmon/internal/testhist"
 )
 
 // A compare-and-set known (by the look-ahead) to fail is taken as a
@@ -31,19 +26,8 @@ func TestFrontierKnownFailureChains(t *testing.T) {
 		"# @object cas-register 0\n[5] call cas(3, 2)\n[1] call write(1)\n[2] call cas(1, 3)\n[3] call read\n[3] return 2\n[2] return fail\n[1] return\n",
 	}
 	for i, log := range logs {
-		hist, err := logfmt.ReadHistory(strings.NewReader(log), logfmt.Options{})
-		if err != nil {
-			t.Fatalf("case %d: %v", i, err)
-		}
-		want := check(hist, Options{Algorithm: Enumerate, Completion: true})
-		got := check(hist, Options{})
-		what := fmt.Sprintf("case %d", i)
-		if want.Verdict != Violation {
-			t.Fatalf("%s: enumerate -c says %v", what, want.Verdict)
-		}
-		if got.Verdict != Violation || *got.ViolationStep != *want.ViolationStep || !got.Exact {
-			t.Errorf("%s: default %v at %v (exact %v); enumerate -c: violation at %d\n%v", what, got.Verdict,
-				testhist.Step(got.ViolationStep), got.Exact, *want.ViolationStep, hist)
+		if want := enumerateCase(t, i, log); want.Verdict != Violation {
+			t.Fatalf("case %d: enumerate -c says %v", i, want.Verdict)
 		}
 	}
 }

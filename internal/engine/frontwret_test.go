@@ -4,13 +4,10 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/satmon/satmon/internal/gen"
 	h "github.com/satmon/satmon/internal/history"
-	"github.com/satmon/satmon/internal/logfmt"
-	"github.com/satmon/satmon/internal/testhist"
 )
 
 // Hand-made cases of hiddenOnly (frontwret.go), each checked against
@@ -43,16 +40,7 @@ func TestFrontierWriteFirstCases(t *testing.T) {
 		"# @object cas-register 0\n[o] call write(1)\n[w] call write(2)\n[c] call cas(2, 3)\n[r] call read\n[o] return\n[w] return\n[c] return ok\n[r2] call read\n[r2] return 1\n[r] return 3\n",
 	}
 	for i, log := range logs {
-		hist, err := logfmt.ReadHistory(strings.NewReader(log), logfmt.Options{})
-		if err != nil {
-			t.Fatalf("case %d: %v", i, err)
-		}
-		want := check(hist, Options{Algorithm: Enumerate, Completion: true})
-		got := check(hist, Options{})
-		if want.Verdict != got.Verdict || want.Verdict == Violation && *want.ViolationStep != *got.ViolationStep || !got.Exact {
-			t.Errorf("case %d: default %v at %v (exact %v); enumerate -c: %v at %v\n%v", i, got.Verdict,
-				testhist.Step(got.ViolationStep), got.Exact, want.Verdict, testhist.Step(want.ViolationStep), hist)
-		}
+		enumerateCase(t, i, log)
 	}
 }
 
