@@ -1,10 +1,6 @@
 package engine
 
-import (
-	"slices"
-
-	h "github.com/satmon/satmon/internal/history"
-)
+import h "github.com/satmon/satmon/internal/history"
 
 // Retroactive placement, for the open compare-and-sets known to fail that
 // have seen no state but their old value yet (wanted: f.wb). Such a k
@@ -25,8 +21,8 @@ import (
 //     by y then x. The state after is x's, as without y; y's only marks
 //     are those of entering u (other, seen), which retro records.
 //     Crashed operations whose marks are the same are added as one
-//     configuration that used one of them (fconf.alts), exactly as merge
-//     would make it.
+//     configuration that used one of them (fconf.terms), as merge would
+//     make it.
 //   - If what follows y is a compare-and-set z from u, z's old value u is
 //     wanted (an open z not taken and not known to fail wants its old
 //     value; by wanted's closure, one known to fail or crashed to a wanted
@@ -98,24 +94,15 @@ func (f *frontier) retro(st uint32, c2 *fconf, p int, hid bool, add func(fconf, 
 		if o == 0 {
 			return true
 		}
-		if f.avail(c2, li) == 0 {
+		if f.avail(c2, li) <= 0 {
 			// Some of the configurations c2 stands for used every
-			// one: split, as the search does.
-			for _, c := range f.splitOn(c2, uint32(li)) {
-				if f.avail(&c, li) == 0 {
-					continue
-				}
-				c3 := c.clone()
-				if !pl.free {
-					i, _ := slices.BinarySearch(c3.used, uint32(li))
-					c3.used = slices.Insert(c3.used, i, uint32(li))
-				}
-				f.mark(&c3, u, &pl.l)
-				if !add(c3, hid) {
-					return false
-				}
+			// one: only the others use it, as in the search.
+			c3, ok := f.use(c2, li)
+			if !ok {
+				return true
 			}
-			return true
+			f.mark(&c3, u, &pl.l)
+			return add(c3, hid)
 		}
 		sk := f.seenBy(u)
 		for g := range groups {
@@ -140,19 +127,35 @@ func (f *frontier) retro(st uint32, c2 *fconf, p int, hid bool, add func(fconf, 
 		}
 	}
 	for _, g := range groups {
-		c3 := c2.clone()
+		var c3s []fconf
 		switch {
 		case f.pool[g.li].free:
+			c3s = []fconf{c2.clone()}
 		case len(g.labels) == 1:
-			i, _ := slices.BinarySearch(c3.used, g.labels[0])
-			c3.used = slices.Insert(c3.used, i, g.labels[0])
+			c3, _ := f.use(c2, int(g.labels[0]))
+			c3s = []fconf{c3}
 		default:
-			slices.Sort(g.labels)
-			c3.alts = append(c3.alts, g.labels)
+			// Every configuration c2 stands for may use each label
+			// of the group (avail): c2's terms times the labels.
+			xs := make([][]uint32, len(g.labels))
+			for k := range g.labels {
+				xs[k] = g.labels[k : k+1]
+			}
+			if c3, ok := withTerms(c2, xs); ok {
+				c3s = []fconf{c3}
+			} else {
+				// Too many terms: one configuration a label.
+				for _, li := range g.labels {
+					c3, _ := f.use(c2, int(li))
+					c3s = append(c3s, c3)
+				}
+			}
 		}
-		f.mark(&c3, g.u, &f.pool[g.li].l)
-		if !add(c3, hid) {
-			return false
+		for k := range c3s {
+			f.mark(&c3s[k], g.u, &f.pool[g.li].l)
+			if !add(c3s[k], hid) {
+				return false
+			}
 		}
 	}
 	return true
