@@ -122,7 +122,7 @@ func (f *frontier) degrade(j int, l h.Label, why string) {
 		}
 	}
 	for i := range f.confs {
-		f.confs[i].used, f.confs[i].terms = nil, nil
+		f.confs[i].used, f.confs[i].alts = nil, nil
 	}
 	f.confs = f.prune(f.confs)
 }

@@ -119,22 +119,23 @@ type fconf struct {
 	seenK uint64
 	seen  []uint64 // other open reads: slot<<32 | state id, sorted
 	used  []uint32 // pool labels used, sorted, a multiset
-	// terms: alternatives to used (frontterms.go): c stands for the
-	// configurations that used used ⊎ t, for each t of terms (sorted
-	// multisets; none, or two or more, no one containing another, no
-	// label in all). Configurations that differ only in the crashed
-	// operations they used are merged so (merge). Shared between
-	// clones, never written in place.
-	terms [][]uint32
+	// alts: crashed operations used besides used, as a product of
+	// disjunctions (frontterms.go): c stands for the configurations
+	// that used used ⊎ t1 ⊎ … ⊎ tk, ti one of the terms (sorted
+	// multisets: two or more, none containing another, no label in
+	// all) of the i-th factor. Configurations that differ only in the
+	// crashed operations they used are merged so (merge). Shared
+	// between clones, never written in place.
+	alts [][][]uint32
 }
 
 // clone copies c. seen and used are changed in place (slices.Insert,
-// Delete) and are copied; terms is never written in place (a change
+// Delete) and are copied; alts is never written in place (a change
 // makes a new list), so the copy shares it. Once crashed writes of many
-// values have been used, nearly every configuration carries terms, and
+// values have been used, nearly every configuration carries factors, and
 // copying them would cost more than the rest of a clone.
 func (c *fconf) clone() fconf {
-	return fconf{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, seen: slices.Clone(c.seen), used: slices.Clone(c.used), terms: slices.Clip(c.terms)}
+	return fconf{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, seen: slices.Clone(c.seen), used: slices.Clone(c.used), alts: slices.Clip(c.alts)}
 }
 
 type frontier struct {
@@ -187,7 +188,7 @@ type frontier struct {
 	group   []int    // mergeFew's scratch
 	need    []uint32 // covers' scratch
 	rest    []uint32 // usedCovers' scratch
-	rest2   []uint32 // usedCovers' scratch
+	useBuf  []fconf  // ret's: what use makes of one configuration
 	all     []fconf
 	created int
 	// explored: the configurations created over all returns (a
@@ -657,16 +658,16 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			}
 			// Only the configurations c stands for that have one
 			// crashed operation of li left use it (use).
-			c2, ok := f.use(&c, li)
-			if !ok {
-				continue
-			}
-			f.enter(&c2, ns, &pl.l)
-			if !add(c2, hid) {
-				return tooMany()
-			}
-			if pl.l.Method == h.Write && !all && f.wb != 0 && !f.retro(c.st, &c2, -1, hid, add) {
-				return tooMany()
+			f.useBuf = f.use(&c, li, f.useBuf[:0])
+			for k := range f.useBuf {
+				c2 := f.useBuf[k]
+				f.enter(&c2, ns, &pl.l)
+				if !add(c2, hid) {
+					return tooMany()
+				}
+				if pl.l.Method == h.Write && !all && f.wb != 0 && !f.retro(c.st, &c2, -1, hid, add) {
+					return tooMany()
+				}
 			}
 		}
 	}
@@ -777,7 +778,7 @@ func (f *frontier) covers(a, b *fconf) bool {
 		return false
 	}
 	if dA == 0 {
-		return f.usedCovers(a.used, a.terms, b)
+		return f.usedCovers(a.used, a.alts, b)
 	}
 	// Only dA's slots are looked at (not writeMask's every open one):
 	// covers runs for most pairs of a return's configurations.
@@ -796,7 +797,7 @@ func (f *frontier) covers(a, b *fconf) bool {
 		need = slices.Insert(need, i, uint32(li))
 	}
 	f.need = need
-	return f.usedCovers(need, a.terms, b)
+	return f.usedCovers(need, a.alts, b)
 }
 
 // writeMask is the open writes, by slot.
@@ -992,7 +993,7 @@ func (f *frontier) prune(cs []fconf) []fconf {
 // merge replaces, among cs, the configurations of one key (state,
 // taken, other, hide, seenK, seen: all but the crashed operations used)
 // by one that stands for all of them (mergeGroup, frontterms.go), or a
-// few when their terms would exceed maxTerms. Configurations that used
+// few when their factors would exceed maxTerms terms. Configurations that used
 // different crashed operations to the same effect (a write of any value
 // no open operation observes, later overwritten; a chain of crashed
 // compare-and-sets that comes back to a state) otherwise multiply with
@@ -1013,7 +1014,7 @@ func (f *frontier) merge(cs []fconf) []fconf {
 	}
 	byKey := map[mkey][]int{}
 	for i := range cs {
-		if len(cs[i].used)+len(cs[i].terms) == 0 {
+		if len(cs[i].used)+len(cs[i].alts) == 0 {
 			continue // nothing to merge on
 		}
 		var seen string

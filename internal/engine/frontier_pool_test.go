@@ -60,35 +60,35 @@ func TestFrontierApplyFastPaths(t *testing.T) {
 	t.Logf("%d transitions compared", compared)
 }
 
-// A clone shares its terms with the original (fconf.clone): what use
+// A clone shares its factors with the original (fconf.clone): what use
 // and merge make of either must not show in the other.
-func TestFrontierCloneTermsApart(t *testing.T) {
+func TestFrontierCloneAltsApart(t *testing.T) {
 	t.Parallel()
-	c := fconf{used: []uint32{0}, terms: [][]uint32{{1, 2}, {1, 3}, {2, 3}}}
+	c := fconf{used: []uint32{0}, alts: [][][]uint32{{{1, 2}, {1, 3}, {2, 3}}}}
 	f := &frontier{pool: []poolLabel{{n: 2}, {n: 2}, {n: 1}, {n: 2}}}
-	before := fmt.Sprint(c.used, c.terms)
+	before := fmt.Sprint(c.used, c.alts)
 	d := c.clone()
 	// Label 2 is crashed once: only the term without it may use it.
-	u, ok := f.use(&d, 2)
-	if !ok || fmt.Sprint(u.used, u.terms) != "[0 1 2 3] []" {
-		t.Errorf("use of 2: %v %v %v, want [0 1 2 3] and no terms", ok, u.used, u.terms)
+	u := f.use(&d, 2, nil)
+	if len(u) != 1 || fmt.Sprint(u[0].used, u[0].alts) != "[0 1 2 3] []" {
+		t.Errorf("use of 2: %v, want one with [0 1 2 3] and no factors", u)
 	}
-	// Label 1 twice: every term may use it, the terms are shared.
-	u, ok = f.use(&d, 1)
-	if !ok || fmt.Sprint(u.used, u.terms) != "[0 1] [[1 2] [1 3] [2 3]]" {
-		t.Errorf("use of 1: %v %v %v", ok, u.used, u.terms)
+	// Label 1 twice: every term may use it, the factors are shared.
+	u = f.use(&d, 1, nil)
+	if len(u) != 1 || fmt.Sprint(u[0].used, u[0].alts) != "[0 1] [[[1 2] [1 3] [2 3]]]" {
+		t.Errorf("use of 1: %v", u)
 	}
-	u.used[0] = 9
+	u[0].used[0] = 9
 	e := d.clone()
 	cs := []fconf{d, e, {used: []uint32{0, 3, 3}}}
 	cs = (&frontier{pool: f.pool}).mergeFew(cs)
-	if len(cs) != 1 || fmt.Sprint(cs[0].used, cs[0].terms) != "[0] [[1 2] [1 3] [2 3] [3 3]]" {
+	if len(cs) != 1 || fmt.Sprint(cs[0].used, cs[0].alts) != "[0] [[[1 2] [1 3] [2 3] [3 3]]]" {
 		t.Errorf("merged: %v", cs)
 	}
-	if after := fmt.Sprint(c.used, c.terms); after != before {
+	if after := fmt.Sprint(c.used, c.alts); after != before {
 		t.Errorf("c went from %s to %s", before, after)
 	}
-	if after := fmt.Sprint(d.used, d.terms); after != before {
+	if after := fmt.Sprint(d.used, d.alts); after != before {
 		t.Errorf("its clone went from %s to %s", before, after)
 	}
 }

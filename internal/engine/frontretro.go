@@ -1,6 +1,10 @@
 package engine
 
-import h "github.com/satmon/satmon/internal/history"
+import (
+	"slices"
+
+	h "github.com/satmon/satmon/internal/history"
+)
 
 // Retroactive placement, for the open compare-and-sets known to fail that
 // have seen no state but their old value yet (wanted: f.wb). Such a k
@@ -97,12 +101,13 @@ func (f *frontier) retro(st uint32, c2 *fconf, p int, hid bool, add func(fconf, 
 		if f.avail(c2, li) <= 0 {
 			// Some of the configurations c2 stands for used every
 			// one: only the others use it, as in the search.
-			c3, ok := f.use(c2, li)
-			if !ok {
-				return true
+			for _, c3 := range f.use(c2, li, nil) {
+				f.mark(&c3, u, &pl.l)
+				if !add(c3, hid) {
+					return false
+				}
 			}
-			f.mark(&c3, u, &pl.l)
-			return add(c3, hid)
+			return true
 		}
 		sk := f.seenBy(u)
 		for g := range groups {
@@ -132,24 +137,18 @@ func (f *frontier) retro(st uint32, c2 *fconf, p int, hid bool, add func(fconf, 
 		case f.pool[g.li].free:
 			c3s = []fconf{c2.clone()}
 		case len(g.labels) == 1:
-			c3, _ := f.use(c2, int(g.labels[0]))
-			c3s = []fconf{c3}
+			c3s = f.use(c2, int(g.labels[0]), nil)
 		default:
 			// Every configuration c2 stands for may use each label
-			// of the group (avail): c2's terms times the labels.
-			xs := make([][]uint32, len(g.labels))
+			// of the group (avail): a factor of one label a term.
+			slices.Sort(g.labels)
+			x := make([][]uint32, len(g.labels))
 			for k := range g.labels {
-				xs[k] = g.labels[k : k+1]
+				x[k] = g.labels[k : k+1]
 			}
-			if c3, ok := withTerms(c2, xs); ok {
-				c3s = []fconf{c3}
-			} else {
-				// Too many terms: one configuration a label.
-				for _, li := range g.labels {
-					c3, _ := f.use(c2, int(li))
-					c3s = append(c3s, c3)
-				}
-			}
+			c3 := c2.clone()
+			c3.alts = append(slices.Clip(c2.alts), x)
+			c3s = []fconf{c3}
 		}
 		for k := range c3s {
 			f.mark(&c3s[k], g.u, &f.pool[g.li].l)

@@ -17,8 +17,8 @@ func (f *frontier) mergeFew(cs []fconf) []fconf {
 		gone = append(gone, false)
 	}
 	f.gone = gone
-	// grouped: in a group already (one that did not fit maxTerms in the
-	// one before it is not gone, and is not grouped again).
+	// grouped: in a group already (one that could not be merged is
+	// not gone, and is not grouped again).
 	grouped := f.grouped[:0]
 	for range cs {
 		grouped = append(grouped, false)
@@ -29,13 +29,13 @@ func (f *frontier) mergeFew(cs []fconf) []fconf {
 	defer func() { f.group = g }()
 	for x := range cs {
 		a := &cs[x]
-		if grouped[x] || len(a.used)+len(a.terms) == 0 {
+		if grouped[x] || len(a.used)+len(a.alts) == 0 {
 			continue
 		}
 		g = append(g[:0], x)
 		for y := x + 1; y < len(cs); y++ {
 			b := &cs[y]
-			if grouped[y] || len(b.used)+len(b.terms) == 0 || a.st != b.st || a.taken != b.taken || a.other != b.other ||
+			if grouped[y] || len(b.used)+len(b.alts) == 0 || a.st != b.st || a.taken != b.taken || a.other != b.other ||
 				a.hide != b.hide || a.seenK != b.seenK || !slices.Equal(a.seen, b.seen) {
 				continue
 			}

@@ -5,40 +5,44 @@ import (
 	"slices"
 )
 
-// A configuration's crashed operations used, as a disjunction
-// (fconf.terms). Crashed compare-and-sets chain: a crashed write of a,
-// a crashed compare-and-set a→b, another b→a, … reach the same state,
-// with the same open operations taken and the same marks, by many
-// different multisets of crashed operations. Kept apart, those
+// A configuration's crashed operations used, as a product of
+// disjunctions (fconf.alts). Crashed compare-and-sets chain: a crashed
+// write of a, a crashed compare-and-set a→b, another b→a, … reach the
+// same state, with the same open operations taken and the same marks,
+// by many different multisets of crashed operations. Kept apart, those
 // configurations multiply with every crashed operation and never cover
 // one another (neither used fewer than the other); so they are kept as
-// one: used, the labels common to all, and terms, the alternative
-// multisets of the rest. c stands for the configurations {used ⊎ t : t
-// in terms} (just used when terms is empty), which share everything
-// else. Every rule below keeps that set exactly, or drops only
-// configurations that another kept covers (one that used at most the
-// same crashed operations, everything else equal: it can take, later,
-// every crashed operation the other could, covers' argument).
+// one: used, the labels common to all, and alts, a list of factors, each
+// a disjunction of alternative multisets (terms). c stands for the
+// configurations that used used ⊎ t1 ⊎ … ⊎ tk, ti a term of the i-th
+// factor, and share everything else. Independent choices (a or b, then
+// later c or d) stay a product (two factors, not four terms); choices
+// that do not factor so (used [1 9] or [54]) are terms of one factor.
+// Every rule below keeps that set exactly, or drops only configurations
+// that another kept covers (one that used at most the same crashed
+// operations, everything else equal: it can take, later, every crashed
+// operation the other could; covers' argument).
 //
-// A reduced list of terms (reduceTerms) is
+// A factor (reduceTerms) is
 //   - an antichain: no term contains another (multiset inclusion): the
 //     one that contains another used more, all else equal, and is
 //     covered by it;
 //   - factored: no label is in every term (their multiset
-//     intersection is moved into used), so that for every label x some
-//     term holds no x; hence a configuration's used is contained in every
-//     configuration it stands for, and what holds for used alone
-//     (normalize's common labels, gentOf's summary, covers' first test)
-//     holds for all of them;
-//   - of two or more terms: a single term folds into used.
+//     intersection is moved into used), so that for every label x each
+//     factor has a term with no x; hence a configuration's used is
+//     contained in every configuration it stands for, and what holds for
+//     used alone (normalize's common labels, gentOf's summary, covers'
+//     first test) holds for all of them;
+//   - of two or more terms, sorted (shortest first, then in order): a
+//     single term folds into used.
 //
 // The lists are shared between clones and never written in place: a
 // change makes a new list (clone stays cheap).
 
-// maxTerms bounds the terms of one configuration: merge keeps the
+// maxTerms bounds the terms of one factor: merge keeps two
 // configurations of one key apart past it (exact still: each stands for
 // its own multisets), so that covers, which compares terms pairwise,
-// stays cheap.
+// stays cheap; use splits a configuration rather than make a larger one.
 const maxTerms = 32
 
 // union is the sorted multiset a ⊎ b, new.
@@ -116,114 +120,202 @@ func factor(used []uint32, ts [][]uint32) ([]uint32, [][]uint32) {
 	return union(used, common), out
 }
 
-// reduceTerms is {used ⊎ t : t in ts} as a reduced disjunction (see
-// above): the terms that contain another dropped (covered), the common
-// labels factored into used. Its lists are new or ts's own; ts's order
-// changes.
+// reduceTerms is {used ⊎ t : t in ts} as used and a reduced factor (see
+// above; nil when it folds into used): the terms that contain another
+// dropped (covered), the common labels factored into used. Its lists
+// are new or ts's own; ts's order changes.
 func reduceTerms(used []uint32, ts [][]uint32) ([]uint32, [][]uint32) {
 	return factor(used, antichain(ts))
 }
 
 // avail is how many more times every configuration c stands for may
-// use pool label li (free: always).
+// use pool label li (free: always): what used leaves, less the most any
+// term of each factor holds.
 func (f *frontier) avail(c *fconf, li int) int {
 	if f.pool[li].free {
 		return 1
 	}
-	most := 0
-	for _, t := range c.terms {
-		most = max(most, count(t, uint32(li)))
+	n := f.pool[li].n - count(c.used, uint32(li))
+	for _, x := range c.alts {
+		n -= mostOf(x, uint32(li))
 	}
-	return f.pool[li].n - count(c.used, uint32(li)) - most
+	return n
 }
 
-// use is c extended by one crashed operation of label li, standing for
-// the configurations c stands for that have one left: c's terms in
-// which li is still available (used ⊎ t holds it fewer times than the
-// pool counts), each with li added. Those in which every crashed
-// operation of li was used cannot take it, and are the only ones left
-// out: nothing is invented (each is a configuration c stands for, plus
-// a transition it may take) and nothing lost (every configuration c
-// stands for that may take li is there). false: none may.
-func (f *frontier) use(c *fconf, li int) (fconf, bool) {
-	pl := &f.pool[li]
-	if pl.free {
+// mostOf is the most times a term of x holds li.
+func mostOf(x [][]uint32, li uint32) int {
+	most := 0
+	for _, t := range x {
+		most = max(most, count(t, li))
+	}
+	return most
+}
+
+// use appends to out c extended by one crashed operation of label li:
+// the configurations c stands for that have one left (used and their
+// terms hold li fewer times than the pool counts), each with li added.
+// Those in which every crashed operation of li was used cannot take it,
+// and are the only ones left out: nothing is invented (each is a
+// configuration c stands for, plus a transition it may take) and nothing
+// lost (every configuration c stands for that may take li is there).
+//   - li left in all (avail): li joins used, the factors are shared.
+//   - Held by one factor only: its terms that leave li are kept.
+//   - Held by several: two of them become one (their product, when it
+//     has at most maxTerms terms), or c is split on the terms of one of
+//     them (each folded into used: together they stand for c), and so on
+//     until one is left.
+func (f *frontier) use(c *fconf, li int, out []fconf) []fconf {
+	if f.pool[li].free {
 		// Not counted in used (frontfall.go).
-		return c.clone(), true
+		return append(out, c.clone())
 	}
-	n := pl.n - count(c.used, uint32(li))
-	if len(c.terms) == 0 && n <= 0 {
-		return fconf{}, false
+	n := f.pool[li].n - count(c.used, uint32(li))
+	if n <= 0 {
+		return out
 	}
-	// kept: the terms in which li is left, nil when it is in all.
-	var kept [][]uint32
-	for k, t := range c.terms {
-		if count(t, uint32(li)) < n {
-			continue
-		}
-		kept = make([][]uint32, 0, len(c.terms)-1)
-		for _, t2 := range c.terms[k+1:] {
-			if count(t2, uint32(li)) < n {
-				kept = append(kept, t2)
+	sum, h1, h2 := 0, -1, -1
+	for k, x := range c.alts {
+		if m := mostOf(x, uint32(li)); m > 0 {
+			sum += m
+			if h1 < 0 {
+				h1 = k
+			} else if h2 < 0 {
+				h2 = k
 			}
 		}
-		kept = append(kept, c.terms[:k]...)
-		if len(kept) == 0 {
-			return fconf{}, false
+	}
+	if sum < n {
+		c2 := c.clone()
+		i, _ := slices.BinarySearch(c2.used, uint32(li))
+		c2.used = slices.Insert(c2.used, i, uint32(li))
+		return append(out, c2)
+	}
+	if h2 < 0 {
+		var kept [][]uint32
+		for _, t := range c.alts[h1] {
+			if count(t, uint32(li)) < n {
+				kept = append(kept, t)
+			}
 		}
-		break
+		if len(kept) == 0 {
+			return out
+		}
+		c2 := c.withFactor(h1, kept)
+		i, _ := slices.BinarySearch(c2.used, uint32(li))
+		c2.used = slices.Insert(c2.used, i, uint32(li))
+		return append(out, c2)
 	}
-	c2 := c.clone()
-	if kept != nil {
-		// Some terms left out: a subset of an antichain is one, but its
-		// common labels may be more.
-		c2.used, c2.terms = factor(c2.used, kept)
+	x, y := c.alts[h1], c.alts[h2]
+	if len(x)*len(y) <= maxTerms {
+		prod := make([][]uint32, 0, len(x)*len(y))
+		for _, tx := range x {
+			for _, ty := range y {
+				prod = append(prod, union(tx, ty))
+			}
+		}
+		c1 := c.without(h2)
+		c2 := c1.withFactor(h1, prod)
+		return f.use(&c2, li, out)
 	}
-	i, _ := slices.BinarySearch(c2.used, uint32(li))
-	c2.used = slices.Insert(c2.used, i, uint32(li))
-	return c2, true
-}
-
-// expand is every configuration c stands for, its terms resolved.
-func (f *frontier) expand(c *fconf) []fconf {
-	if len(c.terms) == 0 {
-		return []fconf{c.clone()}
-	}
-	out := make([]fconf, 0, len(c.terms))
-	for _, t := range c.terms {
-		o := c.clone()
-		o.used, o.terms = union(c.used, t), nil
-		out = append(out, o)
+	for _, t := range x {
+		c2 := c.without(h1)
+		c2.used = union(c2.used, t)
+		out = f.use(&c2, li, out)
 	}
 	return out
 }
 
-// usedCovers reports whether a, which used need besides the crashed
-// writes covers counts (need: a.used and those), with terms ta, covers
-// b's crashed operations used: every configuration b stands for
-// contains one a stands for, that is, for every term tb of b some term
-// ta of a has need ⊎ ta ⊆ b.used ⊎ tb. Then every configuration b stands
-// for is covered by one a stands for (all else being covered, covers).
+// without is a clone of c without its k-th factor.
+func (c *fconf) without(k int) fconf {
+	c2 := c.clone()
+	c2.alts = slices.Concat(c.alts[:k], c.alts[k+1:])
+	return c2
+}
+
+// withFactor is a clone of c whose k-th factor is ts (any terms),
+// reduced: what it factors or folds joins used.
+func (c *fconf) withFactor(k int, ts [][]uint32) fconf {
+	c2 := c.clone()
+	u, x := reduceTerms(c.used, ts)
+	c2.used = u
+	if len(x) == 0 {
+		c2.alts = slices.Concat(c.alts[:k], c.alts[k+1:])
+	} else {
+		c2.alts = slices.Concat(c.alts[:k], [][][]uint32{x}, c.alts[k+1:])
+	}
+	return c2
+}
+
+// expand is every configuration c stands for, its factors resolved.
+func (f *frontier) expand(c *fconf) []fconf {
+	out := []fconf{c.clone()}
+	out[0].alts = nil
+	for _, x := range c.alts {
+		var next []fconf
+		for _, o := range out {
+			for _, t := range x {
+				o2 := o.clone()
+				o2.used = union(o.used, t)
+				next = append(next, o2)
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// usedCovers reports whether a, which used need (a.used and the crashed
+// writes covers counts), with factors alts, covers b's crashed
+// operations used: whether every configuration b stands for contains
+// one a stands for. It is so when need ⊆ b.used and each factor x of a
+// is matched, each to its own, with a factor y of b that x covers (for
+// every term of y some term of x contained in it), or with a term of x
+// contained in what is left of b.used (rest, each part of it matched
+// once): whatever terms b's configuration picks, a's picks the matched
+// ones, which lie in disjoint parts of it.
 //
-// need ⊆ b.used is tested first: it is necessary, b's terms being
-// factored (for each label some term tb of b holds none of it, and need
-// ⊆ b.used ⊎ tb for that tb), and it is all when neither has terms.
-func (f *frontier) usedCovers(need []uint32, terms [][]uint32, b *fconf) bool {
+// need ⊆ b.used is necessary, b's factors being factored (for each label
+// each factor of b has a term with none of it, and b stands for the
+// configuration that picks those), and all when a has no factors. The
+// matching is greedy: it may miss a cover (b is then kept, never
+// dropped wrongly).
+func (f *frontier) usedCovers(need []uint32, alts [][][]uint32, b *fconf) bool {
 	if !subset(need, b.used) {
 		return false
 	}
-	if len(terms) == 0 {
+	if len(alts) == 0 {
 		return true
 	}
 	rest := minus(append(f.rest[:0], b.used...), need)
 	f.rest = rest
-	if len(b.terms) == 0 {
-		return anySubset(terms, rest)
+	var done uint64
+	for _, x := range alts {
+		found := false
+		for k, y := range b.alts {
+			if k < 64 && done&(1<<k) == 0 && factorCovers(x, y) {
+				done |= 1 << k
+				found = true
+				break
+			}
+		}
+		for _, t := range x {
+			if !found && subset(t, rest) {
+				rest = minus(rest, t)
+				found = true
+			}
+		}
+		if !found {
+			return false
+		}
 	}
-	for _, tb := range b.terms {
-		u := unionInto(f.rest2[:0], rest, tb)
-		f.rest2 = u
-		if !anySubset(terms, u) {
+	return true
+}
+
+// factorCovers reports whether for every term of y some term of x is
+// contained in it.
+func factorCovers(x, y [][]uint32) bool {
+	for _, ty := range y {
+		if !anySubset(x, ty) {
 			return false
 		}
 	}
@@ -240,88 +332,110 @@ func anySubset(ts [][]uint32, u []uint32) bool {
 	return false
 }
 
-// unionInto is the sorted multiset a ⊎ b, in out's room.
-func unionInto(out, a, b []uint32) []uint32 {
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		if a[i] <= b[j] {
-			out = append(out, a[i])
-			i++
-		} else {
-			out = append(out, b[j])
-			j++
-		}
-	}
-	out = append(out, a[i:]...)
-	return append(out, b[j:]...)
-}
-
-// withTerm is {used ⊎ t ⊎ x : t in c's terms, x in xs}, xs sorted
-// multisets each of which every configuration c stands for may add (the
-// caller checked that the crashed operations are left: retro's labels
-// available in all of c's terms), as a reduced disjunction in a new
-// configuration; false when it would have more than maxTerms terms.
-func withTerms(c *fconf, xs [][]uint32) (fconf, bool) {
-	tsC := c.terms
-	if len(tsC) == 0 {
-		tsC = [][]uint32{nil}
-	}
-	if len(tsC)*len(xs) > maxTerms {
-		return fconf{}, false
-	}
-	ts := make([][]uint32, 0, len(tsC)*len(xs))
-	for _, t := range tsC {
-		for _, x := range xs {
-			ts = append(ts, union(t, x))
-		}
-	}
-	c2 := c.clone()
-	c2.used, c2.terms = reduceTerms(c.used, ts)
-	return c2, true
-}
-
-// mergeGroup merges the configurations cs[g[0]], cs[g[1]], … (of one
-// key: the same state, taken, other, hide, seenK and seen, so that they
-// differ only in the crashed operations used) into as few as maxTerms
-// allows, in order: each joins the one before it while their terms, put
-// together and reduced, are at most maxTerms, and starts a new one
-// otherwise. The one merged into stands for the union of what both stood
-// for, less the multisets that contain another (covered, as prune would
-// find). It marks gone the ones merged away and reports whether any was.
+// mergeGroup merges configurations of cs[g[0]], cs[g[1]], … (of one key:
+// the same state, taken, other, hide, seenK and seen, so that they
+// differ only in the crashed operations used), two at a time (mergePair),
+// marking gone those merged into another, until no two merge; it
+// reports whether any was. Only pairs whose difference is one unit on
+// each side merge (mergePair): merging any pair, the products of its
+// differences expanded into one factor, was tried and lost the
+// structure later merges need (a compare-and-set register with crashed
+// operations, 8 clients, 30,000 operations: factors of 16 to 26 long
+// terms, and the configurations kept past a thousand at one return).
 func mergeGroup(cs []fconf, g []int, gone []bool) bool {
 	merged := false
-	acc := g[0]
-	var ts [][]uint32 // acc's multisets in full, an antichain
-	ts = fullTerms(&cs[acc], nil)
-	joined := false
-	flush := func() {
-		if joined {
-			cs[acc].used, cs[acc].terms = factor(nil, ts)
+	for changed := true; changed; {
+		changed = false
+		for x := 0; x < len(g); x++ {
+			if gone[g[x]] {
+				continue
+			}
+			for y := x + 1; y < len(g); y++ {
+				if gone[g[y]] {
+					continue
+				}
+				if m, ok := mergePair(&cs[g[x]], &cs[g[y]]); ok {
+					cs[g[x]] = m
+					gone[g[y]] = true
+					changed, merged = true, true
+				}
+			}
 		}
 	}
-	for _, y := range g[1:] {
-		// A new list: ts's terms are kept as they are should y not fit.
-		both := antichain(fullTerms(&cs[y], slices.Clone(ts)))
-		if len(both) > maxTerms {
-			flush()
-			acc, ts, joined = y, fullTerms(&cs[y], nil), false
-			continue
-		}
-		ts, joined = both, true
-		gone[y] = true
-		merged = true
-	}
-	flush()
 	return merged
 }
 
-// fullTerms appends to out the multisets c stands for, each new.
-func fullTerms(c *fconf, out [][]uint32) [][]uint32 {
-	if len(c.terms) == 0 {
-		return append(out, slices.Clone(c.used))
+// mergePair is one configuration that stands for a and b (of one key),
+// less the multisets that contain another (covered, as prune would
+// find): their common factors and used labels kept, the rest of each
+// one unit, a factor or the used labels left (one term), and the terms
+// of the two units one factor, of at most maxTerms terms. Independent
+// choices stay a product: (F, a) and (F, b) make (F, a|b), and (F, a|b,
+// c) and (F, a|b, d) make (F, a|b, c|d).
+func mergePair(a, b *fconf) (fconf, bool) {
+	if len(a.used)+len(a.alts) == 0 || len(b.used)+len(b.alts) == 0 {
+		return fconf{}, false
 	}
-	for _, t := range c.terms {
-		out = append(out, union(c.used, t))
+	cu := intersect(slices.Clone(a.used), b.used)
+	ua, ub := minus(slices.Clone(a.used), cu), minus(slices.Clone(b.used), cu)
+	ra, rb, common := factorsApart(a.alts, b.alts)
+	unit := func(u []uint32, r [][][]uint32) bool { return len(r) == 0 || len(r) == 1 && len(u) == 0 }
+	if !unit(ua, ra) || !unit(ub, rb) {
+		return fconf{}, false
+	}
+	ta, tb := product(ua, ra), product(ub, rb)
+	if ta == nil || tb == nil || len(ta)+len(tb) > maxTerms {
+		return fconf{}, false
+	}
+	u, x := reduceTerms(cu, append(ta, tb...))
+	m := fconf{st: a.st, taken: a.taken, other: a.other, hide: a.hide, seenK: a.seenK, seen: a.seen, used: u, alts: common}
+	if len(x) > 0 {
+		m.alts = append(slices.Clip(common), x)
+	}
+	return m, true
+}
+
+// factorsApart is a's factors not in b, b's not in a, and those in both
+// (as multisets of factors).
+func factorsApart(a, b [][][]uint32) (ra, rb, common [][][]uint32) {
+	inB := make([]bool, len(b))
+	for _, x := range a {
+		found := false
+		for k, y := range b {
+			if !inB[k] && slices.EqualFunc(x, y, slices.Equal) {
+				inB[k], found = true, true
+				break
+			}
+		}
+		if found {
+			common = append(common, x)
+		} else {
+			ra = append(ra, x)
+		}
+	}
+	for k, y := range b {
+		if !inB[k] {
+			rb = append(rb, y)
+		}
+	}
+	return ra, rb, common
+}
+
+// product is the terms u ⊎ t1 ⊎ … ⊎ tk, ti a term of the i-th factor of
+// r, each new; nil past maxTerms.
+func product(u []uint32, r [][][]uint32) [][]uint32 {
+	out := [][]uint32{slices.Clone(u)}
+	for _, x := range r {
+		if len(out)*len(x) > maxTerms {
+			return nil
+		}
+		next := make([][]uint32, 0, len(out)*len(x))
+		for _, o := range out {
+			for _, t := range x {
+				next = append(next, union(o, t))
+			}
+		}
+		out = next
 	}
 	return out
 }
