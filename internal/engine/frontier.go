@@ -49,8 +49,9 @@ import (
 // counts which it used (used), and crashed operations with one label are
 // counted, not enumerated. A crashed read or failed compare-and-set
 // changes nothing and is dropped. Configurations that differ only in
-// which crashed operation they used are merged into one that used either
-// (fconf.alts), exactly; one covers another across the operations taken
+// which crashed operations they used are merged into one that stands
+// for the multisets of either (fconf.alts, a product of disjunctions,
+// frontterms.go); one covers another across the operations taken
 // where a hidden write, or a crashed write of the same value left,
 // stands for an open write taken (covers; docs/removal.md, "Keeping it small").
 //
