@@ -69,14 +69,17 @@ func count(a []uint32, x uint32) int {
 	return hi - lo
 }
 
+// termOrder orders terms shortest first, then by their labels.
+func termOrder(a, b []uint32) int {
+	return cmp.Or(cmp.Compare(len(a), len(b)), slices.Compare(a, b))
+}
+
 // antichain is the terms of ts that contain no other (of equal ones,
 // one), shortest first: each a configuration that used the fewest
 // crashed operations among those of ts it is comparable to. ts's order
 // is changed, its terms are not.
 func antichain(ts [][]uint32) [][]uint32 {
-	slices.SortFunc(ts, func(a, b []uint32) int {
-		return cmp.Or(cmp.Compare(len(a), len(b)), slices.Compare(a, b))
-	})
+	slices.SortFunc(ts, termOrder)
 	out := ts[:0]
 	for _, t := range ts {
 		dominated := false
@@ -117,6 +120,9 @@ func factor(used []uint32, ts [][]uint32) ([]uint32, [][]uint32) {
 	for k, t := range ts {
 		out[k] = minus(slices.Clone(t), common)
 	}
+	// In antichain's order again, so that equal factors are equal lists
+	// (merge's factorsApart).
+	slices.SortFunc(out, termOrder)
 	return union(used, common), out
 }
 

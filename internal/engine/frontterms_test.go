@@ -110,6 +110,34 @@ func randFconf(rng *rand.Rand) fconf {
 	return c
 }
 
+// reducedErr says how c's factors are not as reduceTerms makes them (of
+// two or more terms, in termOrder, none containing another, no label in
+// all), "" when they are: covers' and mayCover's tests on used alone
+// need it.
+func reducedErr(c *fconf) string {
+	for _, x := range c.alts {
+		if len(x) < 2 {
+			return fmt.Sprintf("factor %v of fewer than two terms", x)
+		}
+		if !slices.IsSortedFunc(x, termOrder) {
+			return fmt.Sprintf("factor %v out of order", x)
+		}
+		common := slices.Clone(x[0])
+		for k, t := range x {
+			common = intersect(common, t)
+			for k2, t2 := range x {
+				if k != k2 && subset(t, t2) {
+					return fmt.Sprintf("factor %v: %v contains %v", x, t2, t)
+				}
+			}
+		}
+		if len(common) > 0 {
+			return fmt.Sprintf("factor %v: %v in all", x, common)
+		}
+	}
+	return ""
+}
+
 // multisets is the multisets of crashed operations used that c stands
 // for.
 func multisets(f *frontier, c *fconf) [][]uint32 {
@@ -125,7 +153,8 @@ func multisets(f *frontier, c *fconf) [][]uint32 {
 // with one left (up to multisets that contain another: covered), avail
 // is the least left over them, a cover found is one (every multiset b
 // stands for contains one a stands for), and merge stands for the
-// union of the two (up to covered ones).
+// union of the two (up to covered ones); what use and merge make is
+// reduced.
 func TestFrontierTermsAgainstExpand(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(38, 43))
@@ -163,6 +192,9 @@ func TestFrontierTermsAgainstExpand(t *testing.T) {
 		}
 		var got [][]uint32
 		for _, e := range f.use(&c, li, nil) {
+			if why := reducedErr(&e); why != "" {
+				t.Fatalf("%d: use(%v %v, %d): %s", i, c.used, c.alts, li, why)
+			}
 			got = append(got, multisets(f, &e)...)
 		}
 		for _, g := range got {
@@ -181,6 +213,9 @@ func TestFrontierTermsAgainstExpand(t *testing.T) {
 			}
 		}
 		if m, merged := mergePair(&c, &d); merged {
+			if why := reducedErr(&m); why != "" {
+				t.Fatalf("%d: merge of (%v %v) and (%v %v): %s", i, c.used, c.alts, d.used, d.alts, why)
+			}
 			both := append(slices.Clone(all), multisets(f, &d)...)
 			ms := multisets(f, &m)
 			if !within(both, ms) || !within(ms, both) {
