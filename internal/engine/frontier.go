@@ -49,8 +49,9 @@ import (
 // counts which it used (used), and crashed operations with one label are
 // counted, not enumerated. A crashed read or failed compare-and-set
 // changes nothing and is dropped. Configurations that differ only in
-// which crashed operation they used are merged into one that used either
-// (fconf.alts), exactly; one covers another across the operations taken
+// which crashed operations they used are merged into one that stands
+// for the multisets of either (fconf.alts, a product of disjunctions,
+// frontterms.go); one covers another across the operations taken
 // where a hidden write, or a crashed write of the same value left,
 // stands for an open write taken (covers; docs/removal.md, "Keeping it small").
 //
@@ -119,21 +120,21 @@ type fconf struct {
 	seenK uint64
 	seen  []uint64 // other open reads: slot<<32 | state id, sorted
 	used  []uint32 // pool labels used, sorted, a multiset
-	// alts: crashed operations used, each one of a set of pool labels
-	// (sorted, two or more): c stands for every configuration that picks
-	// one label of each set and adds them to used. Configurations that
-	// differ only in which crashed operation they used are merged so
-	// (merge), exactly: the sets are never read but as such unions, and
-	// are not shared between configurations once changed.
-	alts [][]uint32
+	// alts: crashed operations used besides used, as a product of
+	// disjunctions (frontterms.go): c stands for the configurations
+	// that used used ⊎ t1 ⊎ … ⊎ tk, ti one of the terms (sorted
+	// multisets: two or more, none containing another, no label in
+	// all) of the i-th factor. Configurations that differ only in the
+	// crashed operations they used are merged so (merge). Shared
+	// between clones, never written in place.
+	alts [][][]uint32
 }
 
 // clone copies c. seen and used are changed in place (slices.Insert,
-// Delete) and are copied; alts is only ever appended to, never written in
-// place, so the copy shares it, clipped: an append to either reallocates.
-// Once crashed writes of many values have been used, nearly every
-// configuration carries a set or two, and copying them cost a twentieth
-// of a long log's time.
+// Delete) and are copied; alts is never written in place (a change
+// makes a new list), so the copy shares it. Once crashed writes of many
+// values have been used, nearly every configuration carries factors, and
+// copying them would cost more than the rest of a clone.
 func (c *fconf) clone() fconf {
 	return fconf{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, seen: slices.Clone(c.seen), used: slices.Clone(c.used), alts: slices.Clip(c.alts)}
 }
@@ -184,8 +185,11 @@ type frontier struct {
 	allG    []kgent  // cover's record of this return's configurations
 	byKey   bool     // cidx indexes allG
 	gone    []bool   // merge's scratch
+	grouped []bool   // mergeFew's scratch
+	group   []int    // mergeFew's scratch
 	need    []uint32 // covers' scratch
 	rest    []uint32 // usedCovers' scratch
+	useBuf  []fconf  // ret's: what use makes of one configuration
 	all     []fconf
 	created int
 	// explored: the configurations created over all returns (a
@@ -653,22 +657,11 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			if !ok || ns == c.st {
 				continue
 			}
-			// Where some of the configurations c stands for have used
-			// every crashed operation with label li, c is split on the
-			// sets that hold li: only those left with one may use it.
-			from := []fconf{c}
-			if f.avail(&c, li) == 0 {
-				from = f.splitOn(&c, uint32(li))
-			}
-			for k := range from {
-				if f.avail(&from[k], li) == 0 {
-					continue
-				}
-				c2 := from[k].clone()
-				if !pl.free { // a free label is never counted used (frontfall.go)
-					i, _ := slices.BinarySearch(c2.used, uint32(li))
-					c2.used = slices.Insert(c2.used, i, uint32(li))
-				}
+			// Only the configurations c stands for that have one
+			// crashed operation of li left use it (use).
+			f.useBuf = f.use(&c, li, f.useBuf[:0])
+			for k := range f.useBuf {
+				c2 := f.useBuf[k]
 				f.enter(&c2, ns, &pl.l)
 				if !add(c2, hid) {
 					return tooMany()
@@ -998,119 +991,17 @@ func (f *frontier) prune(cs []fconf) []fconf {
 	return out
 }
 
-// avail is how many more times every configuration c stands for may
-// use pool label li.
-func (f *frontier) avail(c *fconf, li int) int {
-	if f.pool[li].free {
-		return 1
-	}
-	lo, _ := slices.BinarySearch(c.used, uint32(li))
-	hi, _ := slices.BinarySearch(c.used, uint32(li+1))
-	n := f.pool[li].n - (hi - lo)
-	for _, a := range c.alts {
-		if _, found := slices.BinarySearch(a, uint32(li)); found {
-			n--
-		}
-	}
-	return n
-}
-
-// splitOn is c as configurations that stand for the same, each set of
-// c.alts that holds li resolved into li or the rest of the set.
-func (f *frontier) splitOn(c *fconf, li uint32) []fconf {
-	out := []fconf{{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, seen: c.seen, used: c.used}}
-	for _, a := range c.alts {
-		i, found := slices.BinarySearch(a, li)
-		if !found {
-			for k := range out {
-				out[k].alts = append(out[k].alts, a)
-			}
-			continue
-		}
-		rest := slices.Delete(slices.Clone(a), i, i+1)
-		n := len(out)
-		for k := range n {
-			// out[k] picks li; a copy picks one of rest.
-			o := out[k].clone()
-			if len(rest) == 1 {
-				j, _ := slices.BinarySearch(o.used, rest[0])
-				o.used = slices.Insert(o.used, j, rest[0])
-			} else {
-				o.alts = append(o.alts, rest)
-			}
-			out = append(out, o)
-			u := slices.Clone(out[k].used)
-			j, _ := slices.BinarySearch(u, li)
-			out[k].used = slices.Insert(u, j, li)
-		}
-	}
-	return out
-}
-
-// expand is every configuration c stands for, its sets resolved.
-func (f *frontier) expand(c *fconf) []fconf {
-	out := []fconf{c.clone()}
-	out[0].alts = nil
-	for _, a := range c.alts {
-		var next []fconf
-		for _, o := range out {
-			for _, li := range a {
-				o2 := o.clone()
-				j, _ := slices.BinarySearch(o2.used, li)
-				o2.used = slices.Insert(o2.used, j, li)
-				next = append(next, o2)
-			}
-		}
-		out = next
-	}
-	return out
-}
-
-// usedCovers reports whether every choice of crashed operations b stands
-// for contains one a (used, alts) stands for: a's labels among b's, and
-// each of a's sets matched to one of b's that it contains or to one of
-// b's other labels that it holds.
-func (f *frontier) usedCovers(used []uint32, alts [][]uint32, b *fconf) bool {
-	if !subset(used, b.used) {
-		return false
-	}
-	if len(alts) == 0 {
-		return true
-	}
-	rest := minus(append(f.rest[:0], b.used...), used)
-	f.rest = rest
-	var doneAlt, doneRest uint64
-	for _, x := range alts {
-		found := false
-		for k, y := range b.alts {
-			if k < 64 && doneAlt&(1<<k) == 0 && subset(y, x) {
-				doneAlt |= 1 << k
-				found = true
-				break
-			}
-		}
-		for k := 0; !found && k < len(rest) && k < 64; k++ {
-			if doneRest&(1<<k) == 0 {
-				if _, in := slices.BinarySearch(x, rest[k]); in {
-					doneRest |= 1 << k
-					found = true
-				}
-			}
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
-}
-
-// merge replaces, among cs, each two configurations that differ only in
-// one crashed operation used (a label, or a set of them) by one that uses
-// either: it stands for exactly the two. Configurations that used
+// merge replaces, among cs, the configurations of one key (state,
+// taken, other, hide, seenK, seen: all but the crashed operations used)
+// by one that stands for all of them (mergeGroup, frontterms.go), or a
+// few when their factors would exceed maxTerms terms. Configurations that used
 // different crashed operations to the same effect (a write of any value
-// no open operation observes, later overwritten) otherwise multiply with
+// no open operation observes, later overwritten; a chain of crashed
+// compare-and-sets that comes back to a state) otherwise multiply with
 // every crashed operation, and stay apart for ever: a crashed operation
-// may take effect at any later time.
+// may take effect at any later time, and neither used fewer than the
+// other. One that used nothing is alone in its key after prune (it
+// covers the others), and is skipped.
 func (f *frontier) merge(cs []fconf) []fconf {
 	if len(cs) < 2 || len(f.pool) == 0 {
 		return cs
@@ -1137,91 +1028,14 @@ func (f *frontier) merge(cs []fconf) []fconf {
 	gone := make([]bool, len(cs))
 	merged := false
 	for _, g := range byKey {
-		if len(g) < 2 {
-			continue
-		}
-		for x := 0; x < len(g); x++ {
-			if gone[g[x]] {
-				continue
-			}
-			for y := x + 1; y < len(g); y++ {
-				if gone[g[y]] {
-					continue
-				}
-				if m, ok := mergeTwo(&cs[g[x]], &cs[g[y]]); ok {
-					cs[g[x]] = m
-					gone[g[y]] = true
-					merged = true
-				}
-			}
+		if len(g) >= 2 && mergeGroup(cs, g, gone) {
+			merged = true
 		}
 	}
 	if !merged {
 		return cs
 	}
 	return withoutGone(cs, gone)
-}
-
-// mergeTwo is the configuration that stands for exactly a and b, when
-// they differ only in one crashed operation used.
-func mergeTwo(a, b *fconf) (fconf, bool) {
-	if len(a.used)+len(a.alts) != len(b.used)+len(b.alts) || len(a.used)+len(a.alts) == 0 {
-		return fconf{}, false
-	}
-	// As lists of sets, a label used a set of one.
-	sa, sb := asSets(a), asSets(b)
-	onlyA, onlyB := setsMinus(sa, sb), setsMinus(sb, sa)
-	if len(onlyA) != 1 || len(onlyB) != 1 {
-		return fconf{}, false
-	}
-	u := append(slices.Clone(onlyA[0]), onlyB[0]...)
-	slices.Sort(u)
-	u = slices.Compact(u)
-	m := fconf{st: a.st, taken: a.taken, other: a.other, hide: a.hide, seenK: a.seenK, seen: a.seen}
-	for _, x := range setsMinus(sa, onlyA) {
-		if len(x) == 1 {
-			m.used = append(m.used, x[0])
-		} else {
-			m.alts = append(m.alts, x)
-		}
-	}
-	slices.Sort(m.used)
-	if len(u) == 1 {
-		j, _ := slices.BinarySearch(m.used, u[0])
-		m.used = slices.Insert(m.used, j, u[0])
-	} else {
-		m.alts = append(m.alts, u)
-	}
-	return m, true
-}
-
-// asSets is c's crashed operations used as a list of sets of labels.
-func asSets(c *fconf) [][]uint32 {
-	out := make([][]uint32, 0, len(c.used)+len(c.alts))
-	for i := range c.used {
-		out = append(out, c.used[i:i+1])
-	}
-	return append(out, c.alts...)
-}
-
-// setsMinus is the list a less b, as multisets of sets.
-func setsMinus(a, b [][]uint32) [][]uint32 {
-	used := make([]bool, len(b))
-	var out [][]uint32
-	for _, x := range a {
-		found := false
-		for k, y := range b {
-			if !used[k] && slices.Equal(x, y) {
-				used[k] = true
-				found = true
-				break
-			}
-		}
-		if !found {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // abandon turns the open operation serial into a crashed one: it will

@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/satmon/satmon/internal/gen"
@@ -61,56 +60,36 @@ func TestFrontierApplyFastPaths(t *testing.T) {
 	t.Logf("%d transitions compared", compared)
 }
 
-// A clone shares its alts with the original (fconf.clone): an append to
-// either must not show in the other, whatever room the list has.
+// A clone shares its factors with the original (fconf.clone): what use
+// and merge make of either must not show in the other.
 func TestFrontierCloneAltsApart(t *testing.T) {
 	t.Parallel()
-	c := fconf{alts: make([][]uint32, 1, 8)}
-	c.alts[0] = []uint32{1, 2}
-	a := c.clone()
-	a.alts = append(a.alts, []uint32{3, 4})
-	b := c.clone()
-	b.alts = append(b.alts, []uint32{5, 6})
-	c.alts = append(c.alts, []uint32{7, 8})
-	for _, x := range []struct {
-		name string
-		got  [][]uint32
-		want []uint32
-	}{{"first clone", a.alts, []uint32{3, 4}}, {"second clone", b.alts, []uint32{5, 6}}, {"original", c.alts, []uint32{7, 8}}} {
-		if len(x.got) != 2 || !slices.Equal(x.got[0], []uint32{1, 2}) || !slices.Equal(x.got[1], x.want) {
-			t.Errorf("%s: alts %v, want [[1 2] %v]", x.name, x.got, x.want)
-		}
-	}
-	// splitOn and merge build on clones: a configuration split on a
-	// label of one set, then its parts extended, leaves c as it was.
-	c = fconf{used: []uint32{0}, alts: [][]uint32{{1, 2}, {2, 3}}}
-	c.alts = slices.Grow(c.alts, 4)
+	c := fconf{used: []uint32{0}, alts: [][][]uint32{{{1, 2}, {1, 3}, {2, 3}}}}
 	f := &frontier{pool: []poolLabel{{n: 2}, {n: 2}, {n: 1}, {n: 2}}}
 	before := fmt.Sprint(c.used, c.alts)
-	parts := f.splitOn(&c, 2)
-	seen := map[string]bool{}
-	for k := range parts {
-		for _, e := range f.expand(&parts[k]) {
-			s := fmt.Sprint(e.used)
-			if seen[s] {
-				t.Errorf("split: %s twice", s)
-			}
-			seen[s] = true
-		}
+	d := c.clone()
+	// Label 2 is crashed once: only the term without it may use it.
+	u := f.use(&d, 2, nil)
+	if len(u) != 1 || fmt.Sprint(u[0].used, u[0].alts) != "[0 1 2 3] []" {
+		t.Errorf("use of 2: %v, want one with [0 1 2 3] and no factors", u)
 	}
-	if len(seen) != 4 {
-		t.Errorf("split into %d choices, want the 4 that c stands for: %v", len(seen), seen)
+	// Label 1 twice: every term may use it, the factors are shared.
+	u = f.use(&d, 1, nil)
+	if len(u) != 1 || fmt.Sprint(u[0].used, u[0].alts) != "[0 1] [[[1 2] [1 3] [2 3]]]" {
+		t.Errorf("use of 1: %v", u)
 	}
-	for k := range parts {
-		e := parts[k].clone()
-		e.alts = append(e.alts, []uint32{9, 10})
-		parts[k].alts = append(parts[k].alts, []uint32{12, 13})
-		if len(e.alts) == len(parts[k].alts) && slices.Equal(e.alts[len(e.alts)-1], parts[k].alts[len(e.alts)-1]) {
-			t.Errorf("split part %d and its clone share what was appended: %v", k, e.alts)
-		}
+	u[0].used[0] = 9
+	e := d.clone()
+	cs := []fconf{d, e, {used: []uint32{0, 3, 3}}}
+	cs = (&frontier{pool: f.pool}).mergeFew(cs)
+	if len(cs) != 1 || fmt.Sprint(cs[0].used, cs[0].alts) != "[0] [[[1 2] [1 3] [2 3] [3 3]]]" {
+		t.Errorf("merged: %v", cs)
 	}
 	if after := fmt.Sprint(c.used, c.alts); after != before {
-		t.Errorf("split and extended, c went from %s to %s", before, after)
+		t.Errorf("c went from %s to %s", before, after)
+	}
+	if after := fmt.Sprint(d.used, d.alts); after != before {
+		t.Errorf("its clone went from %s to %s", before, after)
 	}
 }
 

@@ -25,8 +25,8 @@ import (
 //     by y then x. The state after is x's, as without y; y's only marks
 //     are those of entering u (other, seen), which retro records.
 //     Crashed operations whose marks are the same are added as one
-//     configuration that used one of them (fconf.alts), exactly as merge
-//     would make it.
+//     configuration that used one of them (fconf.terms), as merge would
+//     make it.
 //   - If what follows y is a compare-and-set z from u, z's old value u is
 //     wanted (an open z not taken and not known to fail wants its old
 //     value; by wanted's closure, one known to fail or crashed to a wanted
@@ -98,18 +98,10 @@ func (f *frontier) retro(st uint32, c2 *fconf, p int, hid bool, add func(fconf, 
 		if o == 0 {
 			return true
 		}
-		if f.avail(c2, li) == 0 {
+		if f.avail(c2, li) <= 0 {
 			// Some of the configurations c2 stands for used every
-			// one: split, as the search does.
-			for _, c := range f.splitOn(c2, uint32(li)) {
-				if f.avail(&c, li) == 0 {
-					continue
-				}
-				c3 := c.clone()
-				if !pl.free {
-					i, _ := slices.BinarySearch(c3.used, uint32(li))
-					c3.used = slices.Insert(c3.used, i, uint32(li))
-				}
+			// one: only the others use it, as in the search.
+			for _, c3 := range f.use(c2, li, nil) {
 				f.mark(&c3, u, &pl.l)
 				if !add(c3, hid) {
 					return false
@@ -140,19 +132,29 @@ func (f *frontier) retro(st uint32, c2 *fconf, p int, hid bool, add func(fconf, 
 		}
 	}
 	for _, g := range groups {
-		c3 := c2.clone()
+		var c3s []fconf
 		switch {
 		case f.pool[g.li].free:
+			c3s = []fconf{c2.clone()}
 		case len(g.labels) == 1:
-			i, _ := slices.BinarySearch(c3.used, g.labels[0])
-			c3.used = slices.Insert(c3.used, i, g.labels[0])
+			c3s = f.use(c2, int(g.labels[0]), nil)
 		default:
+			// Every configuration c2 stands for may use each label
+			// of the group (avail): a factor of one label a term.
 			slices.Sort(g.labels)
-			c3.alts = append(c3.alts, g.labels)
+			x := make([][]uint32, len(g.labels))
+			for k := range g.labels {
+				x[k] = g.labels[k : k+1]
+			}
+			c3 := c2.clone()
+			c3.alts = append(slices.Clip(c2.alts), x)
+			c3s = []fconf{c3}
 		}
-		f.mark(&c3, g.u, &f.pool[g.li].l)
-		if !add(c3, hid) {
-			return false
+		for k := range c3s {
+			f.mark(&c3s[k], g.u, &f.pool[g.li].l)
+			if !add(c3s[k], hid) {
+				return false
+			}
 		}
 	}
 	return true

@@ -7,33 +7,45 @@ import "slices"
 // seen lists: most returns keep a few.
 const mergeScan = 32
 
-// mergeFew is merge on few configurations: each pair with the same
-// bitsets and seen lists, in the order merge's groups take them (by
-// index within a group; merge's groups are independent of one another),
-// so the result is merge's.
+// mergeFew is merge on few configurations: the configurations with the
+// same bitsets and seen lists found by comparing pairs, each group in
+// order of index, as merge's (merge's groups are independent of one
+// another), so the result is merge's.
 func (f *frontier) mergeFew(cs []fconf) []fconf {
 	gone := f.gone[:0]
 	for range cs {
 		gone = append(gone, false)
 	}
 	f.gone = gone
+	// grouped: in a group already (one that could not be merged is
+	// not gone, and is not grouped again).
+	grouped := f.grouped[:0]
+	for range cs {
+		grouped = append(grouped, false)
+	}
+	f.grouped = grouped
 	merged := false
+	g := f.group[:0]
+	defer func() { f.group = g }()
 	for x := range cs {
 		a := &cs[x]
-		if gone[x] || len(a.used)+len(a.alts) == 0 {
+		if grouped[x] || len(a.used)+len(a.alts) == 0 {
 			continue
 		}
+		g = append(g[:0], x)
 		for y := x + 1; y < len(cs); y++ {
 			b := &cs[y]
-			if gone[y] || len(b.used)+len(b.alts) == 0 || a.st != b.st || a.taken != b.taken || a.other != b.other ||
+			if grouped[y] || len(b.used)+len(b.alts) == 0 || a.st != b.st || a.taken != b.taken || a.other != b.other ||
 				a.hide != b.hide || a.seenK != b.seenK || !slices.Equal(a.seen, b.seen) {
 				continue
 			}
-			if m, ok := mergeTwo(a, b); ok {
-				*a = m
-				gone[y] = true
-				merged = true
-			}
+			g = append(g, y)
+		}
+		if len(g) >= 2 && mergeGroup(cs, g, gone) {
+			merged = true
+		}
+		for _, y := range g {
+			grouped[y] = true
 		}
 	}
 	if !merged {
