@@ -872,13 +872,25 @@ func (f *frontier) coveredAmong(k ckey, c *fconf, e *gent, fails uint64) bool {
 		}
 		return false
 	}
-	for x := f.cidx.first(&k); x >= 0; x = f.allG[x].next {
+	// The latest coverChain of the bucket only: where one key holds
+	// many configurations that do not cover one another (each with its
+	// own crashed operations used, in factors that no longer merge),
+	// comparing each new one with all the others made a return
+	// quadratic in them. Stopping early keeps a configuration that
+	// another may cover, never drops one; prune compares those kept.
+	n := 0
+	for x := f.cidx.first(&k); x >= 0 && n < coverChain; x = f.allG[x].next {
+		n++
 		if g := &f.allG[x]; g.k == k && mayCover(&g.g, e, 0, fails) && f.covers(&f.all[g.g.i], c) {
 			return true
 		}
 	}
 	return false
 }
+
+// coverChain bounds the configurations of one bucket that cover
+// compares a new one with.
+const coverChain = 128
 
 // resetCover starts a new set of configurations for cover.
 func (f *frontier) resetCover() {
