@@ -68,19 +68,7 @@ func dnfHistory(rng *rand.Rand, obj h.Object) *h.History {
 				continue
 			}
 			o.effected = true
-			l := &hist.Ops[o.op].Label
-			switch l.Method {
-			case h.Write:
-				st = l.Arg
-			case h.CAS:
-				if st == l.Old {
-					st, l.Ret = l.Arg, h.OK
-				} else {
-					l.Ret = h.Fail
-				}
-			case h.Read:
-				l.Ret = st
-			}
+			takeEffect(&st, &hist.Ops[o.op].Label)
 		case len(running) > 0:
 			// A return, or a crash: the client is free again.
 			k := rng.IntN(len(running))
@@ -98,27 +86,7 @@ func dnfHistory(rng *rand.Rand, obj h.Object) *h.History {
 			running = append(running[:k], running[k+1:]...)
 		}
 	}
-	if rng.IntN(2) == 0 {
-		var done []int
-		for i, o := range hist.Ops {
-			if i > 0 && !o.Pending() && o.Label.Method != h.Write {
-				done = append(done, i)
-			}
-		}
-		if len(done) > 0 {
-			l := &hist.Ops[done[rng.IntN(len(done))]].Label
-			switch l.Method {
-			case h.Read:
-				l.Ret = val()
-			case h.CAS:
-				if l.Ret == h.OK {
-					l.Ret = h.Fail
-				} else {
-					l.Ret = h.OK
-				}
-			}
-		}
-	}
+	changeOneResult(rng, hist, val)
 	compact(hist)
 	return hist
 }
@@ -133,21 +101,7 @@ func termsSeen(t *testing.T, hist *h.History) (confs, terms int) {
 	if err != nil || m.front == nil {
 		t.Fatalf("no frontier: %v", err)
 	}
-	m.Finite()
-	never := map[string]int{}
-	for i := range hist.Ops {
-		if o := &hist.Ops[i]; o.Pending() {
-			never[o.ID] = o.Call
-		}
-	}
-	for a := range actionSeq(hist) {
-		_, err := m.Step(a)
-		if c, ok := never[a.ID]; ok && err == nil && a.Kind == h.Call && a.Seq == c {
-			err = m.Abandon(a.ID)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	_, err = m.replayThen(hist, func() {
 		for i := range m.front.confs {
 			if k := len(m.front.confs[i].alts); k > 0 {
 				confs++
@@ -156,9 +110,9 @@ func termsSeen(t *testing.T, hist *h.History) (confs, terms int) {
 				}
 			}
 		}
-		if m.Done() {
-			break
-		}
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return confs, terms
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/satmon/satmon/internal/gen"
-	h "github.com/satmon/satmon/internal/history"
 	"github.com/satmon/satmon/internal/testutil"
 )
 
@@ -30,28 +29,18 @@ func TestFrontierPruneParts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			never := map[string]int{}
-			for i := range hist.Ops {
-				if o := &hist.Ops[i]; o.Pending() {
-					never[o.ID] = o.Call
-				}
-			}
 			rng := rand.New(rand.NewPCG(uint64(seed), 7))
-			for a := range actionSeq(hist) {
-				_, err := m.Step(a)
-				if c, ok := never[a.ID]; ok && err == nil && a.Kind == h.Call && a.Seq == c {
-					err = m.Abandon(a.ID)
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
+			_, err = m.replayThen(hist, func() {
 				f := m.front
 				if f == nil || f.top || len(f.confs) == 0 {
-					continue
+					return
 				}
 				cs := pruneVariants(f, rng)
 				g, s, d, x := comparePrunes(t, f, cs)
 				groups, split, dropped, cross = groups+g, split+s, dropped+d, cross+x
+			})
+			if err != nil {
+				t.Fatal(err)
 			}
 		}
 	}

@@ -88,18 +88,7 @@ func linCASHistory(rng *rand.Rand) *h.History {
 		past = append(past, st)
 		crash := l.Method != h.Read && rng.IntN(5) == 0
 		if !crash || rng.IntN(2) == 0 { // a crashed one may take effect or not
-			switch l.Method {
-			case h.Write:
-				st = l.Arg
-			case h.CAS:
-				if st == l.Old {
-					st, l.Ret = l.Arg, h.OK
-				} else {
-					l.Ret = h.Fail
-				}
-			case h.Read:
-				l.Ret = st
-			}
+			takeEffect(&st, &l)
 		}
 		t, span := float64(2*i), 1+5*rng.Float64()
 		hist.Ops = append(hist.Ops, h.Op{ID: strconv.Itoa(i), Label: l})
@@ -129,25 +118,7 @@ func linCASHistory(rng *rand.Rand) *h.History {
 			hist.Ops[e.op].Return = seq
 		}
 	}
-	if rng.IntN(2) == 0 {
-		var done []int
-		for i, o := range hist.Ops {
-			if i > 0 && !o.Pending() && o.Label.Method != h.Write {
-				done = append(done, i)
-			}
-		}
-		if len(done) > 0 {
-			l := &hist.Ops[done[rng.IntN(len(done))]].Label
-			switch {
-			case l.Method == h.Read:
-				l.Ret = vals[rng.IntN(3)]
-			case l.Ret == h.OK:
-				l.Ret = h.Fail
-			default:
-				l.Ret = h.OK
-			}
-		}
-	}
+	changeOneResult(rng, hist, func() h.Value { return vals[rng.IntN(3)] })
 	slices.SortStableFunc(hist.Ops, func(a, b h.Op) int { return a.Call - b.Call })
 	return hist
 }
@@ -233,5 +204,51 @@ func TestFrontierRetroHandMade(t *testing.T) {
 	}}
 	if got := check(same, Options{}); got.Verdict != Violation || *got.ViolationStep != 7 {
 		t.Errorf("default %v at %v; want a violation at 7\n%v", got.Verdict, testhist.Step(got.ViolationStep), same)
+	}
+}
+
+// takeEffect applies l to the register's state st, as the sequential
+// register does, and sets a read's or a compare-and-set's result: the
+// generators of linearizable histories take each operation's effect so.
+func takeEffect(st *h.Value, l *h.Label) {
+	switch l.Method {
+	case h.Write:
+		*st = l.Arg
+	case h.CAS:
+		if *st == l.Old {
+			*st, l.Ret = l.Arg, h.OK
+		} else {
+			l.Ret = h.Fail
+		}
+	case h.Read:
+		l.Ret = *st
+	}
+}
+
+// changeOneResult, in half of the histories, changes the result of one
+// returned read (to a value val draws) or compare-and-set (success for
+// failure, or the reverse), past the first operation: a generated
+// linearizable history then goes both ways.
+func changeOneResult(rng *rand.Rand, hist *h.History, val func() h.Value) {
+	if rng.IntN(2) != 0 {
+		return
+	}
+	var done []int
+	for i, o := range hist.Ops {
+		if i > 0 && !o.Pending() && o.Label.Method != h.Write {
+			done = append(done, i)
+		}
+	}
+	if len(done) == 0 {
+		return
+	}
+	l := &hist.Ops[done[rng.IntN(len(done))]].Label
+	switch {
+	case l.Method == h.Read:
+		l.Ret = val()
+	case l.Ret == h.OK:
+		l.Ret = h.Fail
+	default:
+		l.Ret = h.OK
 	}
 }

@@ -734,6 +734,12 @@ func checkHistory(ctx context.Context, hist *h.History, opt Options) (Result, er
 
 // replay feeds hist to m, a monitor just made, and ends it.
 func (m *Monitor) replay(hist *h.History) (Result, error) {
+	return m.replayThen(hist, nil)
+}
+
+// replayThen is replay, calling after (when not nil) once the monitor has
+// taken each action: tests look at the frontier there.
+func (m *Monitor) replayThen(hist *h.History, after func()) (Result, error) {
 	m.Finite()
 	// An operation pending at the end of a history never returns: the
 	// exact register check is told so at its call (Abandon), which means
@@ -761,6 +767,9 @@ func (m *Monitor) replay(hist *h.History) (Result, error) {
 			r := m.Result()
 			r.Verdict, r.Error = Error, err.Error()
 			return r, err
+		}
+		if after != nil {
+			after()
 		}
 		if m.Done() {
 			break
