@@ -537,10 +537,19 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		if failed && c.taken&(1<<j) != 0 {
 			return true // dead: cannot fail once taken as a success
 		}
+		// The configurations of before the return were pruned at the
+		// last one, and a call since changed alike those of one state
+		// (what it records depends on the state alone): none covers
+		// another but where the pool took an operation, which prune
+		// finds. They are recorded, not compared.
+		fresh := !searched
 		if writesOnly && hiddenOnly(&c, j, &l, searched) {
 			c.st = 0 // no value: see writesOnly
+			fresh = false
 		}
-		if !f.cover(&c) {
+		if fresh {
+			f.record(&c)
+		} else if !f.cover(&c) {
 			return true
 		}
 		if f.created > f.confBudget() {
@@ -909,13 +918,7 @@ func (f *frontier) resetCover() {
 func (f *frontier) cover(c *fconf) bool {
 	k := ckey{c.st, c.taken, c.other, c.hide, c.seenK}
 	e := gentOf(c, len(f.all))
-	if !f.byKey && len(f.allG)+1 >= coverScan {
-		// Many: index them (cidx), each bucket's configurations a
-		// list through next, the latest first. Fewer, a scan is
-		// cheaper than hashing the key.
-		f.cidx.build(f.allG)
-		f.byKey = true
-	}
+	f.indexIfMany()
 	if f.coveredAmong(k, c, &e, 0) {
 		return false
 	}
@@ -929,13 +932,34 @@ func (f *frontier) cover(c *fconf) bool {
 			return false
 		}
 	}
+	f.recordAs(k, e, c)
+	return true
+}
+
+// record records c for cover, without comparing it with those recorded.
+func (f *frontier) record(c *fconf) {
+	f.indexIfMany()
+	f.recordAs(ckey{c.st, c.taken, c.other, c.hide, c.seenK}, gentOf(c, len(f.all)), c)
+}
+
+// indexIfMany indexes the configurations recorded (cidx), each bucket's
+// a list through next, the latest first, once they are many. Fewer, a
+// scan is cheaper than hashing the key.
+func (f *frontier) indexIfMany() {
+	if !f.byKey && len(f.allG)+1 >= coverScan {
+		f.cidx.build(f.allG)
+		f.byKey = true
+	}
+}
+
+// recordAs records c, with key k and summary e, for cover.
+func (f *frontier) recordAs(k ckey, e gent, c *fconf) {
 	f.allG = append(f.allG, kgent{k, e, -1})
 	if f.byKey {
 		f.cidx.add(f.allG)
 	}
 	f.all = append(f.all, *c)
 	f.created++
-	return true
 }
 
 // coverScan is how many configurations one return records (cover)
