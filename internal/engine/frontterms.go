@@ -252,24 +252,6 @@ func (c *fconf) withFactor(k int, ts [][]uint32) fconf {
 	return c2
 }
 
-// expand is every configuration c stands for, its factors resolved.
-func (f *frontier) expand(c *fconf) []fconf {
-	out := []fconf{c.clone()}
-	out[0].alts = nil
-	for _, x := range c.alts {
-		var next []fconf
-		for _, o := range out {
-			for _, t := range x {
-				o2 := o.clone()
-				o2.used = union(o.used, t)
-				next = append(next, o2)
-			}
-		}
-		out = next
-	}
-	return out
-}
-
 // usedCovers reports whether a, which used need (a.used and the crashed
 // writes covers counts), with factors alts, covers b's crashed
 // operations used: whether every configuration b stands for contains
@@ -344,10 +326,9 @@ func anySubset(ts [][]uint32, u []uint32) bool {
 // marking gone those merged into another, until no two merge; it
 // reports whether any was. Only pairs whose difference is one unit on
 // each side merge (mergePair): merging any pair, the products of its
-// differences expanded into one factor, was tried and lost the
-// structure later merges need (a compare-and-set register with crashed
-// operations, 8 clients, 30,000 operations: factors of 16 to 26 long
-// terms, and the configurations kept past a thousand at one return).
+// differences expanded into one factor, would flatten independent
+// choices into long terms that no later merge can join, and the
+// configurations of one key would stay apart.
 func mergeGroup(cs []fconf, g []int, gone []bool) bool {
 	merged := false
 	for changed := true; changed; {

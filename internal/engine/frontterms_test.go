@@ -232,3 +232,22 @@ func TestFrontierTermsAgainstExpand(t *testing.T) {
 		t.Errorf("only %d covers found in %d pairs", covered, n)
 	}
 }
+
+// expand is every configuration c stands for, its factors resolved: what
+// the tests check the factors' operations against.
+func (f *frontier) expand(c *fconf) []fconf {
+	out := []fconf{c.clone()}
+	out[0].alts = nil
+	for _, x := range c.alts {
+		var next []fconf
+		for _, o := range out {
+			for _, t := range x {
+				o2 := o.clone()
+				o2.used = union(o.used, t)
+				next = append(next, o2)
+			}
+		}
+		out = next
+	}
+	return out
+}
