@@ -119,7 +119,7 @@ type fconf struct {
 	// seenK: open reads whose result is known (fslot.known) that saw it
 	seenK uint64
 	seen  []uint64 // other open reads: slot<<32 | state id, sorted
-	used  []uint32 // pool labels used, sorted, a multiset
+	used  []uint32 // pool labels used, sorted, a multiset; shared, never written in place
 	// alts: crashed operations used besides used, as a product of
 	// disjunctions (frontterms.go): c stands for the configurations
 	// that used used ⊎ t1 ⊎ … ⊎ tk, ti one of the terms (sorted
@@ -130,13 +130,24 @@ type fconf struct {
 	alts [][][]uint32
 }
 
-// clone copies c. seen and used are changed in place (slices.Insert,
-// Delete) and are copied; alts is never written in place (a change
-// makes a new list), so the copy shares it. Once crashed writes of many
-// values have been used, nearly every configuration carries factors, and
-// copying them would cost more than the rest of a clone.
+// clone copies c. seen is changed in place (slices.Insert, Delete) and
+// is copied; used and alts are never written in place (a change makes a
+// new list: withLabel, minus on a copy), so the copy shares them. Once
+// crashed writes of many values have been used, nearly every
+// configuration carries some, and copying them would cost more than the
+// rest of a clone: most clones take an open operation and leave them.
 func (c *fconf) clone() fconf {
-	return fconf{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, seen: slices.Clone(c.seen), used: slices.Clone(c.used), alts: slices.Clip(c.alts)}
+	return fconf{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, seen: slices.Clone(c.seen), used: slices.Clip(c.used), alts: slices.Clip(c.alts)}
+}
+
+// withLabel is the sorted multiset used with li added, new.
+func withLabel(used []uint32, li uint32) []uint32 {
+	i, _ := slices.BinarySearch(used, li)
+	out := make([]uint32, len(used)+1)
+	copy(out, used[:i])
+	out[i] = li
+	copy(out[i+1:], used[i:])
+	return out
 }
 
 type frontier struct {
@@ -732,7 +743,7 @@ func (f *frontier) normalize() {
 		f.pool[li].n--
 	}
 	for i := range f.confs {
-		f.confs[i].used = minus(f.confs[i].used, common)
+		f.confs[i].used = minus(slices.Clone(f.confs[i].used), common)
 	}
 }
 
@@ -1098,8 +1109,7 @@ func (f *frontier) slotToPool(p int, free bool) {
 	for i := range f.confs {
 		c := &f.confs[i]
 		if li >= 0 && !f.pool[li].free && c.taken&(1<<p) != 0 {
-			j, _ := slices.BinarySearch(c.used, uint32(li))
-			c.used = slices.Insert(c.used, j, uint32(li))
+			c.used = withLabel(c.used, uint32(li))
 		}
 		c.dropSlot(p)
 	}
