@@ -118,6 +118,10 @@ type fconf struct {
 	hide uint64
 	// seenK: open reads whose result is known (fslot.known) that saw it
 	seenK uint64
+	// pastK: open reads whose result is known, not seen, that a crashed
+	// write of their result may explain in the past, put right before a
+	// write taken since their call (frontpast.go)
+	pastK uint64
 	seen  []uint64 // other open reads: slot<<32 | state id, sorted
 	used  []uint32 // pool labels used, sorted, a multiset; shared, never written in place
 	// alts: crashed operations used besides used, as a product of
@@ -137,7 +141,7 @@ type fconf struct {
 // configuration carries some, and copying them would cost more than the
 // rest of a clone: most clones take an open operation and leave them.
 func (c *fconf) clone() fconf {
-	return fconf{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, seen: slices.Clone(c.seen), used: slices.Clip(c.used), alts: slices.Clip(c.alts)}
+	return fconf{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, pastK: c.pastK, seen: slices.Clone(c.seen), used: slices.Clip(c.used), alts: slices.Clip(c.alts)}
 }
 
 // withLabel is the sorted multiset used with li added, new.
@@ -172,6 +176,7 @@ type frontier struct {
 	keep     []bool
 	// wanted's marks: wmark[st] == wgen for the states wlist lists.
 	wmark []uint32
+	hmark []uint32 // want's, not wantSoft's (wmark's generation)
 	wgen  uint32
 	wlist []uint32
 	wkf   []int  // open compare-and-sets known to fail, not taken
@@ -201,11 +206,15 @@ type frontier struct {
 	need    []uint32 // covers' scratch
 	rest    []uint32 // usedCovers' scratch
 	useBuf  []fconf  // ret's: what use makes of one configuration
+	pastBuf []fconf  // ret's: what pastUse makes of one configuration
 	all     []fconf
 	created int
 	// explored: the configurations created over all returns (a
 	// deterministic measure of the frontier's work, for benchmarks).
 	explored int
+	// pastUsed: the configurations pastUse made (frontpast.go), for
+	// the tests.
+	pastUsed int
 
 	// lost: why the frontier stopped being exact but goes on, soundly
 	// (frontfall.go); lostAt: the step where it was lost; lostSaid: the
@@ -318,6 +327,8 @@ func (f *frontier) enter(c *fconf, st uint32, l *h.Label) {
 		case h.Read:
 			if s.has && (!sl.known || sl.target == st) {
 				f.addSeen(c, p, st)
+			} else if overwrites {
+				f.pastMark(c, p, sl)
 			}
 		case h.CAS:
 			if c.taken&(1<<p) == 0 && s.has && s.val != sl.l.Old && !(sl.known && sl.ok) {
@@ -331,6 +342,7 @@ func (f *frontier) enter(c *fconf, st uint32, l *h.Label) {
 func (f *frontier) addSeen(c *fconf, p int, st uint32) {
 	if f.slots[p].known {
 		c.seenK |= 1 << p
+		c.pastK &^= 1 << p
 		return
 	}
 	x := uint64(p)<<32 | uint64(st)
@@ -355,6 +367,7 @@ func (c *fconf) dropSlot(p int) {
 	c.other &^= 1 << p
 	c.hide &^= 1 << p
 	c.seenK &^= 1 << p
+	c.pastK &^= 1 << p
 	lo, _ := slices.BinarySearch(c.seen, uint64(p)<<32)
 	hi, _ := slices.BinarySearch(c.seen, uint64(p+1)<<32)
 	if hi > lo {
@@ -451,7 +464,12 @@ func (f *frontier) wanted(c *fconf) (all bool) {
 				return true
 			}
 			if !f.hasSeen(c, p, sl.target) {
-				f.want(sl.target)
+				if p == f.retSlot {
+					f.want(sl.target)
+				} else {
+					// Its crashed writes wait (frontpast.go).
+					f.wantSoft(sl.target)
+				}
 			}
 		case h.CAS:
 			switch {
@@ -484,13 +502,13 @@ func (f *frontier) wanted(c *fconf) (all bool) {
 		grew = false
 		for _, li := range f.poolCASAll {
 			pl := &f.pool[li]
-			if f.wanted1(pl.to) && !f.wanted1(pl.from) {
+			if f.wanted1(pl.to) && !f.hard1(pl.from) {
 				f.want(pl.from)
 				grew = true
 			}
 		}
 		for _, p := range f.wkf {
-			if sl := &f.slots[p]; f.wanted1(sl.arg) && !f.wanted1(sl.old) {
+			if sl := &f.slots[p]; f.wanted1(sl.arg) && !f.hard1(sl.old) {
 				f.want(sl.old)
 				grew = true
 			}
@@ -499,15 +517,30 @@ func (f *frontier) wanted(c *fconf) (all bool) {
 	return false
 }
 
-// want marks state id st wanted (wanted's marks).
+// want marks state id st wanted (wanted's marks), for crashed writes
+// too.
 func (f *frontier) want(st uint32) {
+	f.wantSoft(st)
+	f.hmark[st] = f.wgen
+}
+
+// wantSoft marks state id st wanted for open writes only: by an open
+// read known to return it, not the returning one, whose crashed writes
+// need not be used before its return (frontpast.go).
+func (f *frontier) wantSoft(st uint32) {
 	for int(st) >= len(f.wmark) {
 		f.wmark = append(f.wmark, 0)
+		f.hmark = append(f.hmark, 0)
 	}
 	if f.wmark[st] != f.wgen {
 		f.wmark[st] = f.wgen
 		f.wlist = append(f.wlist, st)
 	}
+}
+
+// hard1 reports whether want marked state id st.
+func (f *frontier) hard1(st uint32) bool {
+	return int(st) < len(f.hmark) && f.hmark[st] == f.wgen
 }
 
 // wanted1 reports whether wanted marked state id st.
@@ -547,6 +580,19 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	add := func(c fconf, hid bool) bool {
 		if failed && c.taken&(1<<j) != 0 {
 			return true // dead: cannot fail once taken as a success
+		}
+		if c.pastK&(1<<j) != 0 {
+			// j explained in the past by a crashed write of its
+			// result (frontpast.go): recorded before c, which
+			// covers them and goes on below.
+			n := len(f.pastBuf)
+			f.pastBuf = f.pastUse(&c, j, f.pastBuf)
+			for k := n; k < len(f.pastBuf); k++ {
+				if f.cover(&f.pastBuf[k]) {
+					out = append(out, f.pastBuf[k])
+				}
+			}
+			f.pastBuf = f.pastBuf[:n]
 		}
 		// The configurations of before the return were pruned at the
 		// last one, and a call since changed alike those of one state
@@ -665,7 +711,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			pool = append(pool, f.poolWrites...)
 		} else {
 			for _, st := range f.wlist {
-				if li, ok := f.crashedWrite(st); ok {
+				if li, ok := f.crashedWrite(st); ok && f.hard1(st) {
 					pool = append(pool, li)
 				}
 			}
@@ -795,16 +841,24 @@ func minus(a, b []uint32) []uint32 {
 func (f *frontier) covers(a, b *fconf) bool {
 	dA, dB := a.taken&^b.taken, b.taken&^a.taken
 	if a.st != b.st || dB&^a.hide != 0 && dB&^a.hide&^f.failMask() != 0 || b.hide&^dA&^a.hide != 0 || a.other&b.other != b.other ||
-		a.seenK&b.seenK != b.seenK || !subset(b.seen, a.seen) {
+		!pastCovers(a, b) || !subset(b.seen, a.seen) {
 		return false
 	}
-	if dA == 0 {
+	ks := b.seenK &^ a.seenK // marked in a (pastCovers)
+	if dA == 0 && ks == 0 {
 		return f.usedCovers(a.used, a.alts, b)
 	}
 	// Only dA's slots are looked at (not writeMask's every open one):
 	// covers runs for most pairs of a return's configurations.
 	need := f.need[:0]
 	need = append(need, a.used...)
+	if ks != 0 {
+		var ok bool
+		if need, ok = f.pastNeed(need, ks); !ok {
+			f.need = need
+			return false
+		}
+	}
 	for m := dA; m != 0; m &= m - 1 {
 		sl := &f.slots[bits.TrailingZeros64(m)]
 		if !sl.inUse || sl.l.Method != h.Write {
@@ -856,12 +910,14 @@ func subset[T uint32 | uint64](a, b []T) bool {
 // instructions.
 type gent struct {
 	taken, other, hide, seenK uint64
-	seen, used                uint64 // the summaries of the lists
-	i                         int
+	// known: seenK | pastK (covers' test on them: pastCovers)
+	known      uint64
+	seen, used uint64 // the summaries of the lists
+	i          int
 }
 
 func gentOf(c *fconf, i int) gent {
-	g := gent{taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, i: i}
+	g := gent{taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, known: c.seenK | c.pastK, i: i}
 	for _, x := range c.seen {
 		g.seen |= 1 << ((x * 0x9E3779B97F4A7C15) >> 58)
 	}
@@ -877,7 +933,7 @@ func gentOf(c *fconf, i int) gent {
 func mayCover(a, b *gent, writes, fails uint64) bool {
 	dA, dB := a.taken&^b.taken, b.taken&^a.taken
 	return dA&^writes == 0 && (a.hide|fails)&dB == dB && b.hide&^dA&^a.hide == 0 && a.other&b.other == b.other &&
-		a.seenK&b.seenK == b.seenK && b.seen&^a.seen == 0 && a.used&^b.used == 0
+		a.known&b.known == b.known && b.seen&^a.seen == 0 && a.used&^b.used == 0
 }
 
 // coveredAmong reports whether a configuration recorded since
@@ -927,7 +983,7 @@ func (f *frontier) resetCover() {
 // new configuration with only those of its bitsets keeps this linear in
 // practice: the configurations of one return can be many thousands.
 func (f *frontier) cover(c *fconf) bool {
-	k := ckey{c.st, c.taken, c.other, c.hide, c.seenK}
+	k := ckey{c.st, c.taken, c.other, c.hide, c.seenK | c.pastK}
 	e := gentOf(c, len(f.all))
 	f.indexIfMany()
 	if f.coveredAmong(k, c, &e, 0) {
@@ -950,7 +1006,7 @@ func (f *frontier) cover(c *fconf) bool {
 // record records c for cover, without comparing it with those recorded.
 func (f *frontier) record(c *fconf) {
 	f.indexIfMany()
-	f.recordAs(ckey{c.st, c.taken, c.other, c.hide, c.seenK}, gentOf(c, len(f.all)), c)
+	f.recordAs(ckey{c.st, c.taken, c.other, c.hide, c.seenK | c.pastK}, gentOf(c, len(f.all)), c)
 }
 
 // indexIfMany indexes the configurations recorded (cidx), each bucket's
@@ -987,7 +1043,9 @@ type kgent struct {
 	next int32
 }
 
-// ckey is a configuration's bitsets.
+// ckey is a configuration's bitsets (seenK: the known reads seen or
+// marked, seenK | pastK, which one that covers another has the same or
+// more of: pastCovers).
 type ckey struct {
 	st                        uint32
 	taken, other, hide, seenK uint64
@@ -1058,7 +1116,8 @@ func (f *frontier) merge(cs []fconf) []fconf {
 	}
 	type mkey struct {
 		ckey
-		seen string
+		seenK uint64 // ckey's is seenK | pastK
+		seen  string
 	}
 	byKey := map[mkey][]int{}
 	for i := range cs {
@@ -1069,7 +1128,7 @@ func (f *frontier) merge(cs []fconf) []fconf {
 		if len(cs[i].seen) > 0 {
 			seen = fmt.Sprint(cs[i].seen)
 		}
-		k := mkey{ckey{cs[i].st, cs[i].taken, cs[i].other, cs[i].hide, cs[i].seenK}, seen}
+		k := mkey{ckey{cs[i].st, cs[i].taken, cs[i].other, cs[i].hide, cs[i].pastK}, cs[i].seenK, seen}
 		byKey[k] = append(byKey[k], i)
 	}
 	gone := make([]bool, len(cs))
@@ -1142,6 +1201,11 @@ func (f *frontier) toPool(l *h.Label, free bool) int {
 			default:
 				f.poolOther = append(f.poolOther, li)
 			}
+		}
+		if l.Method == h.Write {
+			// Before it counts: the marks made before its call must
+			// not use it (frontpast.go).
+			f.settlePast(f.pool[li].to)
 		}
 		f.pool[li].n++
 		f.pool[li].free = f.pool[li].free || free && l.Method != h.Append
