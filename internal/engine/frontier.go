@@ -647,6 +647,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	// Breadth first, so that configurations that used fewer crashed
 	// operations come first and cover the others.
 	searched = true
+	unhidden := f.writeMask() // the open writes, which a crashed write hides
 	for head := 0; head < len(queue); head++ {
 		c := queue[head]
 		all := f.wanted(&c)
@@ -720,7 +721,11 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		for _, li := range pool {
 			pl := &f.pool[li]
 			ns, ok := f.applyPool(c.st, pl)
-			if !ok || ns == c.st {
+			// One that leaves the state as it is changes nothing,
+			// but a write hides the open writes (enter): one may go
+			// right before it, unseen, and a compare-and-set from
+			// the state follow (TestFrontierSameStateHides).
+			if !ok || ns == c.st && (pl.l.Method != h.Write || unhidden&^c.taken&^c.hide == 0) {
 				continue
 			}
 			// Only the configurations c stands for that have one
