@@ -327,7 +327,7 @@ func (f *frontier) enter(c *fconf, st uint32, l *h.Label) {
 		case h.Read:
 			if s.has && (!sl.known || sl.target == st) {
 				f.addSeen(c, p, st)
-			} else if overwrites {
+			} else if overwrites && len(f.poolWrites) > 0 {
 				f.pastMark(c, p, sl)
 			}
 		case h.CAS:
@@ -914,15 +914,15 @@ func subset[T uint32 | uint64](a, b []T) bool {
 // place, so that the pairs that fail them, most, cost a few
 // instructions.
 type gent struct {
+	// seenK: the known reads seen or marked, seenK | pastK (covers'
+	// test on them: pastCovers)
 	taken, other, hide, seenK uint64
-	// known: seenK | pastK (covers' test on them: pastCovers)
-	known      uint64
-	seen, used uint64 // the summaries of the lists
-	i          int
+	seen, used                uint64 // the summaries of the lists
+	i                         int
 }
 
 func gentOf(c *fconf, i int) gent {
-	g := gent{taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, known: c.seenK | c.pastK, i: i}
+	g := gent{taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK | c.pastK, i: i}
 	for _, x := range c.seen {
 		g.seen |= 1 << ((x * 0x9E3779B97F4A7C15) >> 58)
 	}
@@ -938,7 +938,7 @@ func gentOf(c *fconf, i int) gent {
 func mayCover(a, b *gent, writes, fails uint64) bool {
 	dA, dB := a.taken&^b.taken, b.taken&^a.taken
 	return dA&^writes == 0 && (a.hide|fails)&dB == dB && b.hide&^dA&^a.hide == 0 && a.other&b.other == b.other &&
-		a.known&b.known == b.known && b.seen&^a.seen == 0 && a.used&^b.used == 0
+		a.seenK&b.seenK == b.seenK && b.seen&^a.seen == 0 && a.used&^b.used == 0
 }
 
 // coveredAmong reports whether a configuration recorded since

@@ -11,8 +11,8 @@ import (
 const prunePart = 32
 
 // ppart is a part of a state's group (pruneGroup): the configurations
-// g[lo:hi], which share fixed, seenK (the known reads seen or marked:
-// gent.known) and other.
+// g[lo:hi], which share fixed, seenK (gent's: the known reads seen or
+// marked) and other.
 type ppart struct {
 	fixed, seenK, other uint64
 	lo, hi              int
@@ -29,8 +29,7 @@ type ppart struct {
 // are neither open writes nor compare-and-sets known to fail. b is
 // compared only with the configurations of the parts where a may cover
 // it, which mayCover(a, b) limits to those where
-//   - a.seenK ⊇ b.seenK and a.other ⊇ b.other: mayCover tests both
-//     (seenK here: the known reads seen or marked, gent.known);
+//   - a.seenK ⊇ b.seenK and a.other ⊇ b.other: mayCover tests both;
 //   - fixed(a) = fixed(b): mayCover demands dA = a.taken &^ b.taken ⊆
 //     writes, so fixed(a) ⊆ b.taken, hence fixed(a) ⊆ fixed(b); and dB =
 //     b.taken &^ a.taken ⊆ a.hide | fails, where a.hide holds open writes
@@ -63,13 +62,13 @@ func (f *frontier) pruneParts(cs []fconf, g []gent, keep []bool, writes, fails u
 		}
 	}
 	slices.SortFunc(g, func(a, b gent) int {
-		return cmp.Or(cmp.Compare(a.taken&n, b.taken&n), cmp.Compare(a.known, b.known),
+		return cmp.Or(cmp.Compare(a.taken&n, b.taken&n), cmp.Compare(a.seenK, b.seenK),
 			cmp.Compare(a.other, b.other), cmp.Compare(a.i, b.i))
 	})
 	parts := f.parts[:0]
 	for lo := 0; lo < len(g); {
-		p := ppart{fixed: g[lo].taken & n, seenK: g[lo].known, other: g[lo].other, lo: lo, hi: lo + 1}
-		for p.hi < len(g) && g[p.hi].taken&n == p.fixed && g[p.hi].known == p.seenK && g[p.hi].other == p.other {
+		p := ppart{fixed: g[lo].taken & n, seenK: g[lo].seenK, other: g[lo].other, lo: lo, hi: lo + 1}
+		for p.hi < len(g) && g[p.hi].taken&n == p.fixed && g[p.hi].seenK == p.seenK && g[p.hi].other == p.other {
 			p.hi++
 		}
 		parts = append(parts, p)
