@@ -211,6 +211,8 @@ type frontier struct {
 	sortKeys []uint64
 	sortTmp  []gent
 	parts    []ppart // pruneGroup's
+	em       enterMasks
+	wc       wcache
 }
 
 func newFrontier(obj h.Object, init regState, hasInit bool) *frontier {
@@ -285,35 +287,6 @@ func (f *frontier) applyPool(st uint32, pl *poolLabel) (uint32, bool) {
 // compare-and-set (as a success).
 func stateChanging(l *h.Label) bool {
 	return l.Method == h.Write || l.Method == h.Append || l.Method == h.CAS
-}
-
-// enter records, for the open observers of c, that the state is now st,
-// set by l; a write hides the open writes (not a compare-and-set: a write
-// placed right before it would change the state it finds).
-func (f *frontier) enter(c *fconf, st uint32, l *h.Label) {
-	c.st = st
-	s := f.states[st]
-	overwrites := l.Method == h.Write
-	for p := range f.slots[:f.hi] {
-		sl := &f.slots[p]
-		if !sl.inUse {
-			continue
-		}
-		switch sl.l.Method {
-		case h.Write:
-			if overwrites && c.taken&(1<<p) == 0 {
-				c.hide |= 1 << p
-			}
-		case h.Read:
-			if s.has && (!sl.known || sl.target == st) {
-				f.addSeen(c, p, st)
-			}
-		case h.CAS:
-			if c.taken&(1<<p) == 0 && s.has && s.val != sl.l.Old && !(sl.known && sl.ok) {
-				c.other |= 1 << p
-			}
-		}
-	}
 }
 
 // addSeen records that open read p saw state st in c.
@@ -411,7 +384,8 @@ func (f *frontier) explains(c *fconf, j int, l *h.Label, want uint32) bool {
 	return c.taken&(1<<j) != 0 || l.Method == h.Write && c.hide&(1<<j) != 0
 }
 
-// wanted marks the states that taking a write may help reach in c, or
+// wantedNow is wanted, computed (wcache keeps it): it marks the states
+// that taking a write may help reach in c, or
 // says all: the result of an open read not yet seen (any, for a read
 // whose result is unknown); the old value of an open compare-and-set not
 // taken (any, for one whose result is unknown that has not seen another
@@ -423,7 +397,7 @@ func (f *frontier) explains(c *fconf, j int, l *h.Label, want uint32) bool {
 // later is as good as hidden (fconf.hide), and one left last is as good
 // as taken later: the frontier need not take it before another
 // operation.
-func (f *frontier) wanted(c *fconf) (all bool) {
+func (f *frontier) wantedNow(c *fconf) (all bool) {
 	f.wgen++
 	f.wlist, f.wkf, f.wb = f.wlist[:0], f.wkf[:0], 0
 	if f.obj == h.StringRegister {
@@ -528,6 +502,8 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	f.slots[j].l = l
 	f.fails = f.failMask()
 	f.retSlot = j
+	f.enterPrep()
+	f.wc.reset()
 	f.resetCover()
 	out := f.spare[:0]
 	queue := f.stack[:0]
