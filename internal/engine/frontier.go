@@ -213,6 +213,12 @@ type frontier struct {
 	parts    []ppart // pruneGroup's
 	em       enterMasks
 	wc       wcache
+	// borrowed: the configuration cover is given holds its lists in
+	// bseen and bused (borrowClone), and takes copies of its own if
+	// it is new.
+	borrowed bool
+	bseen    []uint64
+	bused    []uint32
 }
 
 func newFrontier(obj h.Object, init regState, hasInit bool) *frontier {
@@ -593,11 +599,15 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			if !ok {
 				continue
 			}
-			c2 := c.clone()
+			c2 := f.borrowClone(&c)
 			c2.taken |= 1 << p
 			c2.hide &^= 1 << p
 			f.enter(&c2, ns, &sl.l)
-			if !add(c2, hid) {
+			f.borrowed = true
+			added := add(c2, hid)
+			f.borrowed = false
+			f.bseen, f.bused = c2.seen[:0], c2.used[:0]
+			if !added {
 				return tooMany()
 			}
 			if sl.l.Method == h.Write && !all && f.wb != 0 && !f.retro(c.st, &c2, p, hid, add) {
@@ -907,6 +917,9 @@ func (f *frontier) cover(c *fconf) bool {
 		if f.coveredAmong(k2, c, &e, fm) {
 			return false
 		}
+	}
+	if f.borrowed {
+		c.own()
 	}
 	f.recordAs(k, e, c)
 	return true
