@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -135,8 +136,16 @@ type fconf struct {
 // makes a new list), so the copy shares it. Once crashed writes of many
 // values have been used, nearly every configuration carries factors, and
 // copying them would cost more than the rest of a clone.
+//
+// used gets room for one label more: a clone is mostly made to use a
+// crashed operation (use), and a second allocation for its insertion
+// cost as much as the first.
 func (c *fconf) clone() fconf {
-	return fconf{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, seen: slices.Clone(c.seen), used: slices.Clone(c.used), alts: slices.Clip(c.alts)}
+	var used []uint32
+	if len(c.used) > 0 {
+		used = append(make([]uint32, 0, len(c.used)+1), c.used...)
+	}
+	return fconf{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, seen: slices.Clone(c.seen), used: used, alts: slices.Clip(c.alts)}
 }
 
 type frontier struct {
@@ -219,6 +228,10 @@ type frontier struct {
 	borrowed bool
 	bseen    []uint64
 	bused    []uint32
+	// casFrom's: poolCAS by state id, made when the pool had casByN
+	// labels.
+	casBy  [][]int
+	casByN int
 }
 
 func newFrontier(obj h.Object, init regState, hasInit bool) *frontier {
@@ -620,7 +633,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		// clipped would allocate for every configuration.
 		pool := append(f.poolBuf[:0], f.poolOther...)
 		if cur := f.states[c.st]; cur.has {
-			for _, li := range f.poolCAS[cur.val] {
+			for _, li := range f.casFrom(c.st) {
 				// One to a state u that is not wanted helps
 				// nothing, as a crashed write of a value not
 				// wanted does not: unless all, entering u records
@@ -1034,33 +1047,55 @@ func (f *frontier) merge(cs []fconf) []fconf {
 	if len(cs) <= mergeScan {
 		return f.mergeFew(cs)
 	}
-	type mkey struct {
-		ckey
-		seen string
-	}
-	byKey := map[mkey][]int{}
+	return f.mergeSorted(cs)
+}
+
+// mergeSorted is merge on many configurations.
+func (f *frontier) mergeSorted(cs []fconf) []fconf {
+	// The configurations with something to merge on, sorted by key and
+	// then index: each key's a run, in order of index (a map of lists
+	// keyed on the seen list printed cost more than the merging).
+	idx := f.group[:0]
 	for i := range cs {
-		if len(cs[i].used)+len(cs[i].alts) == 0 {
-			continue // nothing to merge on
+		if len(cs[i].used)+len(cs[i].alts) > 0 {
+			idx = append(idx, i)
 		}
-		var seen string
-		if len(cs[i].seen) > 0 {
-			seen = fmt.Sprint(cs[i].seen)
-		}
-		k := mkey{ckey{cs[i].st, cs[i].taken, cs[i].other, cs[i].hide, cs[i].seenK}, seen}
-		byKey[k] = append(byKey[k], i)
 	}
-	gone := make([]bool, len(cs))
+	slices.SortFunc(idx, func(x, y int) int {
+		a, b := &cs[x], &cs[y]
+		return cmp.Or(cmp.Compare(a.st, b.st), cmp.Compare(a.taken, b.taken), cmp.Compare(a.other, b.other),
+			cmp.Compare(a.hide, b.hide), cmp.Compare(a.seenK, b.seenK), slices.Compare(a.seen, b.seen), cmp.Compare(x, y))
+	})
+	f.group = idx
+	gone := f.gone[:0]
+	for range cs {
+		gone = append(gone, false)
+	}
+	f.gone = gone
 	merged := false
-	for _, g := range byKey {
-		if len(g) >= 2 && mergeGroup(cs, g, gone) {
+	for lo := 0; lo < len(idx); {
+		hi := lo + 1
+		for hi < len(idx) && sameKey(&cs[idx[lo]], &cs[idx[hi]]) {
+			hi++
+		}
+		// Each key's group is merged alone: the groups' order does
+		// not matter.
+		if hi-lo >= 2 && mergeGroup(cs, idx[lo:hi], gone) {
 			merged = true
 		}
+		lo = hi
 	}
 	if !merged {
 		return cs
 	}
 	return withoutGone(cs, gone)
+}
+
+// sameKey reports whether a and b differ only in the crashed operations
+// used (merge's key).
+func sameKey(a, b *fconf) bool {
+	return a.st == b.st && a.taken == b.taken && a.other == b.other && a.hide == b.hide && a.seenK == b.seenK &&
+		slices.Equal(a.seen, b.seen)
 }
 
 // abandon turns the open operation serial into a crashed one: it will

@@ -243,3 +243,79 @@ func TestFrontierBorrowedOwned(t *testing.T) {
 		t.Fatal("no configuration had a list: the test looked at nothing")
 	}
 }
+
+// casFrom(st) is poolCAS of st's value, as the pool grows.
+func TestFrontierCasFrom(t *testing.T) {
+	t.Parallel()
+	nonEmpty := 0
+	keysReplay(t, 0.4, func(f *frontier, _ *rand.Rand) {
+		for st := range uint32(len(f.states)) {
+			s := f.states[st]
+			if !s.has {
+				continue
+			}
+			got, want := f.casFrom(st), f.poolCAS[s.val]
+			if !slices.Equal(got, want) {
+				t.Fatalf("state %v: casFrom %v, poolCAS %v", s, got, want)
+			}
+			if len(got) > 0 {
+				nonEmpty++
+			}
+		}
+	})
+	if nonEmpty == 0 {
+		t.Fatal("no crashed compare-and-set: the test compared nothing")
+	}
+}
+
+// mergeSorted (merge's for many configurations) merges as mergeFew
+// (pairs compared) does: the same groups, each in order of index. The
+// configurations are the frontier's, with copies that used one crashed
+// operation more or one fewer (so that groups merge), shuffled.
+func TestFrontierMergeSorted(t *testing.T) {
+	t.Parallel()
+	merged := 0
+	keysReplay(t, 0.4, func(f *frontier, rng *rand.Rand) {
+		if len(f.pool) == 0 {
+			return
+		}
+		var cs []fconf
+		for _, c := range pruneVariants(f, rng) {
+			cs = append(cs, c)
+			for range 2 {
+				v := c.clone()
+				li := uint32(rng.IntN(len(f.pool)))
+				i, _ := slices.BinarySearch(v.used, li)
+				v.used = slices.Insert(v.used, i, li)
+				cs = append(cs, v)
+			}
+		}
+		rng.Shuffle(len(cs), func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })
+		a, b := cloneAll(cs), cloneAll(cs)
+		g := &frontier{pool: f.pool}
+		a = g.mergeSorted(a)
+		b = g.mergeFew(b)
+		if len(a) != len(b) {
+			t.Fatalf("mergeSorted left %d of %d, mergeFew %d", len(a), len(cs), len(b))
+		}
+		for i := range a {
+			if !sameConf(&a[i], &b[i]) || !slices.EqualFunc(a[i].alts, b[i].alts, func(x, y [][]uint32) bool {
+				return slices.EqualFunc(x, y, slices.Equal)
+			}) {
+				t.Fatalf("configuration %d: mergeSorted %+v, mergeFew %+v", i, a[i], b[i])
+			}
+		}
+		merged += len(cs) - len(a)
+	})
+	if merged == 0 {
+		t.Fatal("nothing merged: the test compared nothing")
+	}
+}
+
+func cloneAll(cs []fconf) []fconf {
+	out := make([]fconf, len(cs))
+	for i := range cs {
+		out[i] = cs[i].clone()
+	}
+	return out
+}
