@@ -19,6 +19,8 @@ type enterMasks struct {
 	// fail (not known to succeed), with the state each looks for: a
 	// read's result, a compare-and-set's old value.
 	knownR, cas []slotState
+	// openW: the open writes, with their states (openWriteOf)
+	openW []slotState
 }
 
 // slotState is an open operation's slot and a state id.
@@ -31,7 +33,7 @@ type slotState struct {
 func (f *frontier) enterPrep() {
 	em := &f.em
 	em.writes, em.unknown, em.casAll = 0, 0, 0
-	em.knownR, em.cas = em.knownR[:0], em.cas[:0]
+	em.knownR, em.cas, em.openW = em.knownR[:0], em.cas[:0], em.openW[:0]
 	for p := range f.slots[:f.hi] {
 		sl := &f.slots[p]
 		if !sl.inUse {
@@ -40,6 +42,7 @@ func (f *frontier) enterPrep() {
 		switch sl.l.Method {
 		case h.Write:
 			em.writes |= 1 << p
+			em.openW = append(em.openW, slotState{p, sl.arg})
 		case h.Read:
 			if sl.known {
 				em.knownR = append(em.knownR, slotState{p, sl.target})

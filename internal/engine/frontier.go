@@ -232,6 +232,9 @@ type frontier struct {
 	// labels.
 	casBy  [][]int
 	casByN int
+	// openFirst: crashed writes not used for an open one (openWriteOf),
+	// counted for tests.
+	openFirst int
 }
 
 func newFrontier(obj h.Object, init regState, hasInit bool) *frontier {
@@ -662,7 +665,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		for _, li := range pool {
 			pl := &f.pool[li]
 			ns, ok := f.applyPool(c.st, pl)
-			if !ok || ns == c.st {
+			if !ok || ns == c.st || pl.l.Method == h.Write && f.openWriteOf(&c, ns) {
 				continue
 			}
 			// Only the configurations c stands for that have one
