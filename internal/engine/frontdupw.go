@@ -1,5 +1,25 @@
 package engine
 
+import h "github.com/satmon/satmon/internal/history"
+
+// poolIdle reports whether the search need not use the crashed
+// operation pl from c, to state ns:
+//   - a crashed write of a state of which c has an open write left
+//     (openWriteOf, below);
+//   - one to c's own state that hides nothing: a crashed write of the
+//     state c is at shows no observer anything new, but places, unseen,
+//     right before it every open write not taken (hide), each then
+//     explained at its return; where every open write is taken or hidden
+//     already, it changes nothing but what it used;
+//   - a compare-and-set to c's own state: it shows no observer anything
+//     new, and hides nothing.
+func (f *frontier) poolIdle(c *fconf, pl *poolLabel, ns uint32) bool {
+	if pl.l.Method == h.Write {
+		return f.openWriteOf(c, ns) || ns == c.st && f.em.writes&^c.taken&^c.hide == 0
+	}
+	return ns == c.st
+}
+
 // openWriteOf reports whether an open write of state st that c has not
 // taken exists: then the search does not use a crashed write of st from
 // c (ret), as the configuration B that would make is covered by the one

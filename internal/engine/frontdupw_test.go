@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	h "github.com/satmon/satmon/internal/history"
+	"github.com/satmon/satmon/internal/testhist"
 )
 
 // dupWriteHistory draws a small register or compare-and-set register
@@ -115,5 +116,41 @@ func TestFrontierOpenWriteFirst(t *testing.T) {
 	t.Logf("%d histories (%d also against enumerate -c): %d violations, %d linearizable; %d crashed writes left for an open one", n, enum, tl.viol, tl.ok, skips)
 	if skips == 0 {
 		t.Fatal("no crashed write was left for an open one: the test did not exercise openWriteOf")
+	}
+}
+
+// A crashed write of the state a configuration is at hides the open
+// writes not taken (poolIdle). The register holds 1; cas(1→3) is open
+// with write(2), and a crashed write(1) came before both; a read of 3
+// is called after write(2) returned. The one linearization: write(2),
+// then the crashed write(1) (state 1 again, write(2) overwritten
+// unseen), then cas(1→3), which the read finds. A search that skipped
+// the crashed write at state 1 as changing nothing never hides write(2),
+// which at its return must then take effect after the compare-and-set,
+// and reported a violation at the read's return.
+func TestFrontierSameStateCrashedWriteHides(t *testing.T) {
+	t.Parallel()
+	op := func(id string, l h.Label, c, r int) h.Op {
+		if r < 0 {
+			l.Pending, l.Ret = true, h.Void
+		}
+		return h.Op{ID: id, Label: l, Call: c, Return: r}
+	}
+	hist := &h.History{Object: h.CASRegister, Ops: []h.Op{
+		op("w0", h.Label{Method: h.Write, Arg: "1"}, 0, 1),
+		op("cas", h.Label{Method: h.CAS, Old: "1", Arg: "3", Ret: h.OK}, 2, 6),
+		op("crashed", h.Label{Method: h.Write, Arg: "1"}, 3, -1),
+		op("w2", h.Label{Method: h.Write, Arg: "2"}, 4, 8),
+		op("r1", h.Label{Method: h.Read, Ret: "3"}, 5, 7),
+		op("r2", h.Label{Method: h.Read, Ret: "3"}, 9, 10),
+	}}
+	if !testhist.PorcupineLinearizable(hist) {
+		t.Fatal("Porcupine finds no linearization")
+	}
+	if want := check(hist, Options{Algorithm: Enumerate, Completion: true}); want.Verdict != OK {
+		t.Fatalf("enumerate -c: %v", want.Verdict)
+	}
+	if got := check(hist, Options{}); got.Verdict != OK || !got.Exact {
+		t.Fatalf("default %v at %v (exact %v), want an exact ok", got.Verdict, testhist.Step(got.ViolationStep), got.Exact)
 	}
 }

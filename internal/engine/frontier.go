@@ -54,7 +54,9 @@ import (
 // for the multisets of either (fconf.alts, a product of disjunctions,
 // frontterms.go); one covers another across the operations taken
 // where a hidden write, or a crashed write of the same value left,
-// stands for an open write taken (covers; docs/removal.md, "Keeping it small").
+// stands for an open write taken (covers; docs/removal.md, "Keeping it
+// small"); and the search uses no crashed write where an open write of
+// the same value is left (openWriteOf, frontdupw.go).
 //
 // The window is therefore the open operations: bounded by the concurrency
 // (and not by the crashed operations, which are labels and counts). The
@@ -665,7 +667,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		for _, li := range pool {
 			pl := &f.pool[li]
 			ns, ok := f.applyPool(c.st, pl)
-			if !ok || ns == c.st || pl.l.Method == h.Write && f.openWriteOf(&c, ns) {
+			if !ok || f.poolIdle(&c, pl, ns) {
 				continue
 			}
 			// Only the configurations c stands for that have one
