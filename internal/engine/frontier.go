@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -53,7 +54,9 @@ import (
 // for the multisets of either (fconf.alts, a product of disjunctions,
 // frontterms.go); one covers another across the operations taken
 // where a hidden write, or a crashed write of the same value left,
-// stands for an open write taken (covers; docs/removal.md, "Keeping it small").
+// stands for an open write taken (covers; docs/removal.md, "Keeping it
+// small"); and the search uses no crashed write where an open write of
+// the same value is left (openWriteOf, frontdupw.go).
 //
 // The window is therefore the open operations: bounded by the concurrency
 // (and not by the crashed operations, which are labels and counts). The
@@ -123,7 +126,7 @@ type fconf struct {
 	// write taken since their call (frontpast.go)
 	pastK uint64
 	seen  []uint64 // other open reads: slot<<32 | state id, sorted
-	used  []uint32 // pool labels used, sorted, a multiset; shared, never written in place
+	used  []uint32 // pool labels used, sorted, a multiset
 	// alts: crashed operations used besides used, as a product of
 	// disjunctions (frontterms.go): c stands for the configurations
 	// that used used ⊎ t1 ⊎ … ⊎ tk, ti one of the terms (sorted
@@ -134,24 +137,21 @@ type fconf struct {
 	alts [][][]uint32
 }
 
-// clone copies c. seen is changed in place (slices.Insert, Delete) and
-// is copied; used and alts are never written in place (a change makes a
-// new list: withLabel, minus on a copy), so the copy shares them. Once
-// crashed writes of many values have been used, nearly every
-// configuration carries some, and copying them would cost more than the
-// rest of a clone: most clones take an open operation and leave them.
+// clone copies c. seen and used are changed in place (slices.Insert,
+// Delete) and are copied; alts is never written in place (a change
+// makes a new list), so the copy shares it. Once crashed writes of many
+// values have been used, nearly every configuration carries factors, and
+// copying them would cost more than the rest of a clone.
+//
+// used gets room for one label more: a clone is mostly made to use a
+// crashed operation (use), and a second allocation for its insertion
+// cost as much as the first.
 func (c *fconf) clone() fconf {
-	return fconf{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, pastK: c.pastK, seen: slices.Clone(c.seen), used: slices.Clip(c.used), alts: slices.Clip(c.alts)}
-}
-
-// withLabel is the sorted multiset used with li added, new.
-func withLabel(used []uint32, li uint32) []uint32 {
-	i, _ := slices.BinarySearch(used, li)
-	out := make([]uint32, len(used)+1)
-	copy(out, used[:i])
-	out[i] = li
-	copy(out[i+1:], used[i:])
-	return out
+	var used []uint32
+	if len(c.used) > 0 {
+		used = append(make([]uint32, 0, len(c.used)+1), c.used...)
+	}
+	return fconf{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, pastK: c.pastK, seen: slices.Clone(c.seen), used: used, alts: slices.Clip(c.alts)}
 }
 
 type frontier struct {
@@ -231,6 +231,21 @@ type frontier struct {
 	sortKeys []uint64
 	sortTmp  []gent
 	parts    []ppart // pruneGroup's
+	em       enterMasks
+	wc       wcache
+	// borrowed: the configuration cover is given holds its lists in
+	// bseen and bused (borrowClone), and takes copies of its own if
+	// it is new.
+	borrowed bool
+	bseen    []uint64
+	bused    []uint32
+	// casFrom's: poolCAS by state id, made when the pool had casByN
+	// labels.
+	casBy  [][]int
+	casByN int
+	// openFirst: crashed writes not used for an open one (openWriteOf),
+	// counted for tests.
+	openFirst int
 }
 
 func newFrontier(obj h.Object, init regState, hasInit bool) *frontier {
@@ -305,37 +320,6 @@ func (f *frontier) applyPool(st uint32, pl *poolLabel) (uint32, bool) {
 // compare-and-set (as a success).
 func stateChanging(l *h.Label) bool {
 	return l.Method == h.Write || l.Method == h.Append || l.Method == h.CAS
-}
-
-// enter records, for the open observers of c, that the state is now st,
-// set by l; a write hides the open writes (not a compare-and-set: a write
-// placed right before it would change the state it finds).
-func (f *frontier) enter(c *fconf, st uint32, l *h.Label) {
-	c.st = st
-	s := f.states[st]
-	overwrites := l.Method == h.Write
-	for p := range f.slots[:f.hi] {
-		sl := &f.slots[p]
-		if !sl.inUse {
-			continue
-		}
-		switch sl.l.Method {
-		case h.Write:
-			if overwrites && c.taken&(1<<p) == 0 {
-				c.hide |= 1 << p
-			}
-		case h.Read:
-			if s.has && (!sl.known || sl.target == st) {
-				f.addSeen(c, p, st)
-			} else if overwrites && len(f.poolWrites) > 0 {
-				f.pastMark(c, p, sl)
-			}
-		case h.CAS:
-			if c.taken&(1<<p) == 0 && s.has && s.val != sl.l.Old && !(sl.known && sl.ok) {
-				c.other |= 1 << p
-			}
-		}
-	}
 }
 
 // addSeen records that open read p saw state st in c.
@@ -435,7 +419,8 @@ func (f *frontier) explains(c *fconf, j int, l *h.Label, want uint32) bool {
 	return c.taken&(1<<j) != 0 || l.Method == h.Write && c.hide&(1<<j) != 0
 }
 
-// wanted marks the states that taking a write may help reach in c, or
+// wantedNow is wanted, computed (wcache keeps it): it marks the states
+// that taking a write may help reach in c, or
 // says all: the result of an open read not yet seen (any, for a read
 // whose result is unknown); the old value of an open compare-and-set not
 // taken (any, for one whose result is unknown that has not seen another
@@ -447,7 +432,7 @@ func (f *frontier) explains(c *fconf, j int, l *h.Label, want uint32) bool {
 // later is as good as hidden (fconf.hide), and one left last is as good
 // as taken later: the frontier need not take it before another
 // operation.
-func (f *frontier) wanted(c *fconf) (all bool) {
+func (f *frontier) wantedNow(c *fconf) (all bool) {
 	f.wgen++
 	f.wlist, f.wkf, f.wb = f.wlist[:0], f.wkf[:0], 0
 	if f.obj == h.StringRegister {
@@ -572,6 +557,8 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	f.slots[j].l = l
 	f.fails = f.failMask()
 	f.retSlot = j
+	f.enterPrep()
+	f.wc.reset()
 	f.resetCover()
 	out := f.spare[:0]
 	queue := f.stack[:0]
@@ -647,7 +634,6 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	// Breadth first, so that configurations that used fewer crashed
 	// operations come first and cover the others.
 	searched = true
-	unhidden := f.writeMask() // the open writes, which a crashed write hides
 	for head := 0; head < len(queue); head++ {
 		c := queue[head]
 		all := f.wanted(&c)
@@ -675,11 +661,15 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			if !ok {
 				continue
 			}
-			c2 := c.clone()
+			c2 := f.borrowClone(&c)
 			c2.taken |= 1 << p
 			c2.hide &^= 1 << p
 			f.enter(&c2, ns, &sl.l)
-			if !add(c2, hid) {
+			f.borrowed = true
+			added := add(c2, hid)
+			f.borrowed = false
+			f.bseen, f.bused = c2.seen[:0], c2.used[:0]
+			if !added {
 				return tooMany()
 			}
 			if sl.l.Method == h.Write && !all && f.wb != 0 && !f.retro(c.st, &c2, p, hid, add) {
@@ -692,7 +682,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		// clipped would allocate for every configuration.
 		pool := append(f.poolBuf[:0], f.poolOther...)
 		if cur := f.states[c.st]; cur.has {
-			for _, li := range f.poolCAS[cur.val] {
+			for _, li := range f.casFrom(c.st) {
 				// One to a state u that is not wanted helps
 				// nothing, as a crashed write of a value not
 				// wanted does not: unless all, entering u records
@@ -721,11 +711,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		for _, li := range pool {
 			pl := &f.pool[li]
 			ns, ok := f.applyPool(c.st, pl)
-			// One that leaves the state as it is changes nothing,
-			// but a write hides the open writes (enter): one may go
-			// right before it, unseen, and a compare-and-set from
-			// the state follow (TestFrontierSameStateHides).
-			if !ok || ns == c.st && (pl.l.Method != h.Write || unhidden&^c.taken&^c.hide == 0) {
+			if !ok || f.poolIdle(&c, pl, ns) {
 				continue
 			}
 			// Only the configurations c stands for that have one
@@ -794,7 +780,7 @@ func (f *frontier) normalize() {
 		f.pool[li].n--
 	}
 	for i := range f.confs {
-		f.confs[i].used = minus(slices.Clone(f.confs[i].used), common)
+		f.confs[i].used = minus(f.confs[i].used, common)
 	}
 }
 
@@ -1004,6 +990,9 @@ func (f *frontier) cover(c *fconf) bool {
 			return false
 		}
 	}
+	if f.borrowed {
+		c.own()
+	}
 	f.recordAs(k, e, c)
 	return true
 }
@@ -1119,34 +1108,55 @@ func (f *frontier) merge(cs []fconf) []fconf {
 	if len(cs) <= mergeScan {
 		return f.mergeFew(cs)
 	}
-	type mkey struct {
-		ckey
-		seenK uint64 // ckey's is seenK | pastK
-		seen  string
-	}
-	byKey := map[mkey][]int{}
+	return f.mergeSorted(cs)
+}
+
+// mergeSorted is merge on many configurations.
+func (f *frontier) mergeSorted(cs []fconf) []fconf {
+	// The configurations with something to merge on, sorted by key and
+	// then index: each key's a run, in order of index (a map of lists
+	// keyed on the seen list printed cost more than the merging).
+	idx := f.group[:0]
 	for i := range cs {
-		if len(cs[i].used)+len(cs[i].alts) == 0 {
-			continue // nothing to merge on
+		if len(cs[i].used)+len(cs[i].alts) > 0 {
+			idx = append(idx, i)
 		}
-		var seen string
-		if len(cs[i].seen) > 0 {
-			seen = fmt.Sprint(cs[i].seen)
-		}
-		k := mkey{ckey{cs[i].st, cs[i].taken, cs[i].other, cs[i].hide, cs[i].pastK}, cs[i].seenK, seen}
-		byKey[k] = append(byKey[k], i)
 	}
-	gone := make([]bool, len(cs))
+	slices.SortFunc(idx, func(x, y int) int {
+		a, b := &cs[x], &cs[y]
+		return cmp.Or(cmp.Compare(a.st, b.st), cmp.Compare(a.taken, b.taken), cmp.Compare(a.other, b.other),
+			cmp.Compare(a.hide, b.hide), cmp.Compare(a.seenK, b.seenK), cmp.Compare(a.pastK, b.pastK), slices.Compare(a.seen, b.seen), cmp.Compare(x, y))
+	})
+	f.group = idx
+	gone := f.gone[:0]
+	for range cs {
+		gone = append(gone, false)
+	}
+	f.gone = gone
 	merged := false
-	for _, g := range byKey {
-		if len(g) >= 2 && mergeGroup(cs, g, gone) {
+	for lo := 0; lo < len(idx); {
+		hi := lo + 1
+		for hi < len(idx) && sameKey(&cs[idx[lo]], &cs[idx[hi]]) {
+			hi++
+		}
+		// Each key's group is merged alone: the groups' order does
+		// not matter.
+		if hi-lo >= 2 && mergeGroup(cs, idx[lo:hi], gone) {
 			merged = true
 		}
+		lo = hi
 	}
 	if !merged {
 		return cs
 	}
 	return withoutGone(cs, gone)
+}
+
+// sameKey reports whether a and b differ only in the crashed operations
+// used (merge's key).
+func sameKey(a, b *fconf) bool {
+	return a.st == b.st && a.taken == b.taken && a.other == b.other && a.hide == b.hide && a.seenK == b.seenK &&
+		a.pastK == b.pastK && slices.Equal(a.seen, b.seen)
 }
 
 // abandon turns the open operation serial into a crashed one: it will
@@ -1173,7 +1183,8 @@ func (f *frontier) slotToPool(p int, free bool) {
 	for i := range f.confs {
 		c := &f.confs[i]
 		if li >= 0 && !f.pool[li].free && c.taken&(1<<p) != 0 {
-			c.used = withLabel(c.used, uint32(li))
+			j, _ := slices.BinarySearch(c.used, uint32(li))
+			c.used = slices.Insert(c.used, j, uint32(li))
 		}
 		c.dropSlot(p)
 	}

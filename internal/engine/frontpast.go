@@ -66,17 +66,6 @@ import (
 //     configurations it stands for, so that every mark left is later
 //     than the call of every crashed write of v in the pool.
 
-// pastMark marks in c the open known reads that a crashed write of
-// their result, put right before the write c has just taken (its state
-// now st), may explain.
-func (f *frontier) pastMark(c *fconf, p int, sl *fslot) {
-	if sl.known && c.seenK&(1<<p) == 0 {
-		if _, ok := f.crashedWrite(sl.target); ok {
-			c.pastK |= 1 << p
-		}
-	}
-}
-
 // knownReadsOf is the open reads known to return state st.
 func (f *frontier) knownReadsOf(st uint32) uint64 {
 	var m uint64

@@ -192,7 +192,8 @@ func (f *frontier) use(c *fconf, li int, out []fconf) []fconf {
 	}
 	if sum < n {
 		c2 := c.clone()
-		c2.used = withLabel(c2.used, uint32(li))
+		i, _ := slices.BinarySearch(c2.used, uint32(li))
+		c2.used = slices.Insert(c2.used, i, uint32(li))
 		return append(out, c2)
 	}
 	if h2 < 0 {
@@ -206,7 +207,8 @@ func (f *frontier) use(c *fconf, li int, out []fconf) []fconf {
 			return out
 		}
 		c2 := c.withFactor(h1, kept)
-		c2.used = withLabel(c2.used, uint32(li))
+		i, _ := slices.BinarySearch(c2.used, uint32(li))
+		c2.used = slices.Insert(c2.used, i, uint32(li))
 		return append(out, c2)
 	}
 	x, y := c.alts[h1], c.alts[h2]
