@@ -12,7 +12,7 @@ import "slices"
 // borrowClone is c.clone() with its seen and used in f's room: valid
 // until the next borrowClone, unless own is called on it.
 func (f *frontier) borrowClone(c *fconf) fconf {
-	return fconf{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK,
+	return fconf{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, pastK: c.pastK,
 		seen: append(f.bseen[:0], c.seen...), used: append(f.bused[:0], c.used...), alts: slices.Clip(c.alts)}
 }
 

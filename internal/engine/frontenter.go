@@ -21,6 +21,9 @@ type enterMasks struct {
 	knownR, cas []slotState
 	// openW: the open writes, with their states (openWriteOf)
 	openW []slotState
+	// pastR: the known reads whose result the pool has crashed writes
+	// of, which a write marks (frontpast.go)
+	pastR uint64
 }
 
 // slotState is an open operation's slot and a state id.
@@ -32,7 +35,7 @@ type slotState struct {
 // enterPrep makes f.em from the open operations.
 func (f *frontier) enterPrep() {
 	em := &f.em
-	em.writes, em.unknown, em.casAll = 0, 0, 0
+	em.writes, em.unknown, em.casAll, em.pastR = 0, 0, 0, 0
 	em.knownR, em.cas, em.openW = em.knownR[:0], em.cas[:0], em.openW[:0]
 	for p := range f.slots[:f.hi] {
 		sl := &f.slots[p]
@@ -46,6 +49,9 @@ func (f *frontier) enterPrep() {
 		case h.Read:
 			if sl.known {
 				em.knownR = append(em.knownR, slotState{p, sl.target})
+				if _, ok := f.crashedWrite(sl.target); ok {
+					em.pastR |= 1 << p
+				}
 			} else {
 				em.unknown |= 1 << p
 			}
@@ -65,6 +71,8 @@ func (f *frontier) enterPrep() {
 //   - An open write not taken is hidden by a write.
 //   - An open read sees st: one whose result is known only if st is it
 //     (seenK), others in seen; none sees the register without a value.
+//     A write marks the known reads that have not seen their result, if
+//     the pool has crashed writes of it (pastK, frontpast.go).
 //   - An open compare-and-set not taken, unless known to succeed, may
 //     fail once the state has a value other than its old one (other).
 func (f *frontier) enter(c *fconf, st uint32, l *h.Label) {
@@ -79,7 +87,11 @@ func (f *frontier) enter(c *fconf, st uint32, l *h.Label) {
 	for _, r := range em.knownR {
 		if r.st == st {
 			c.seenK |= 1 << r.p
+			c.pastK &^= 1 << r.p
 		}
+	}
+	if l.Method == h.Write {
+		c.pastK |= em.pastR &^ c.seenK
 	}
 	for m := em.unknown; m != 0; m &= m - 1 {
 		f.addSeen(c, bits.TrailingZeros64(m), st)

@@ -121,6 +121,10 @@ type fconf struct {
 	hide uint64
 	// seenK: open reads whose result is known (fslot.known) that saw it
 	seenK uint64
+	// pastK: open reads whose result is known, not seen, that a crashed
+	// write of their result may explain in the past, put right before a
+	// write taken since their call (frontpast.go)
+	pastK uint64
 	seen  []uint64 // other open reads: slot<<32 | state id, sorted
 	used  []uint32 // pool labels used, sorted, a multiset
 	// alts: crashed operations used besides used, as a product of
@@ -147,7 +151,7 @@ func (c *fconf) clone() fconf {
 	if len(c.used) > 0 {
 		used = append(make([]uint32, 0, len(c.used)+1), c.used...)
 	}
-	return fconf{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, seen: slices.Clone(c.seen), used: used, alts: slices.Clip(c.alts)}
+	return fconf{st: c.st, taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, pastK: c.pastK, seen: slices.Clone(c.seen), used: used, alts: slices.Clip(c.alts)}
 }
 
 type frontier struct {
@@ -172,6 +176,7 @@ type frontier struct {
 	keep     []bool
 	// wanted's marks: wmark[st] == wgen for the states wlist lists.
 	wmark []uint32
+	hmark []uint32 // want's, not wantSoft's (wmark's generation)
 	wgen  uint32
 	wlist []uint32
 	wkf   []int  // open compare-and-sets known to fail, not taken
@@ -201,11 +206,15 @@ type frontier struct {
 	need    []uint32 // covers' scratch
 	rest    []uint32 // usedCovers' scratch
 	useBuf  []fconf  // ret's: what use makes of one configuration
+	pastBuf []fconf  // ret's: what pastUse makes of one configuration
 	all     []fconf
 	created int
 	// explored: the configurations created over all returns (a
 	// deterministic measure of the frontier's work, for benchmarks).
 	explored int
+	// pastUsed: the configurations pastUse made (frontpast.go), for
+	// the tests.
+	pastUsed int
 
 	// lost: why the frontier stopped being exact but goes on, soundly
 	// (frontfall.go); lostAt: the step where it was lost; lostSaid: the
@@ -317,6 +326,7 @@ func stateChanging(l *h.Label) bool {
 func (f *frontier) addSeen(c *fconf, p int, st uint32) {
 	if f.slots[p].known {
 		c.seenK |= 1 << p
+		c.pastK &^= 1 << p
 		return
 	}
 	x := uint64(p)<<32 | uint64(st)
@@ -341,6 +351,7 @@ func (c *fconf) dropSlot(p int) {
 	c.other &^= 1 << p
 	c.hide &^= 1 << p
 	c.seenK &^= 1 << p
+	c.pastK &^= 1 << p
 	lo, _ := slices.BinarySearch(c.seen, uint64(p)<<32)
 	hi, _ := slices.BinarySearch(c.seen, uint64(p+1)<<32)
 	if hi > lo {
@@ -438,7 +449,12 @@ func (f *frontier) wantedNow(c *fconf) (all bool) {
 				return true
 			}
 			if !f.hasSeen(c, p, sl.target) {
-				f.want(sl.target)
+				if p == f.retSlot {
+					f.want(sl.target)
+				} else {
+					// Its crashed writes wait (frontpast.go).
+					f.wantSoft(sl.target)
+				}
 			}
 		case h.CAS:
 			switch {
@@ -471,13 +487,13 @@ func (f *frontier) wantedNow(c *fconf) (all bool) {
 		grew = false
 		for _, li := range f.poolCASAll {
 			pl := &f.pool[li]
-			if f.wanted1(pl.to) && !f.wanted1(pl.from) {
+			if f.wanted1(pl.to) && !f.hard1(pl.from) {
 				f.want(pl.from)
 				grew = true
 			}
 		}
 		for _, p := range f.wkf {
-			if sl := &f.slots[p]; f.wanted1(sl.arg) && !f.wanted1(sl.old) {
+			if sl := &f.slots[p]; f.wanted1(sl.arg) && !f.hard1(sl.old) {
 				f.want(sl.old)
 				grew = true
 			}
@@ -486,15 +502,30 @@ func (f *frontier) wantedNow(c *fconf) (all bool) {
 	return false
 }
 
-// want marks state id st wanted (wanted's marks).
+// want marks state id st wanted (wanted's marks), for crashed writes
+// too.
 func (f *frontier) want(st uint32) {
+	f.wantSoft(st)
+	f.hmark[st] = f.wgen
+}
+
+// wantSoft marks state id st wanted for open writes only: by an open
+// read known to return it, not the returning one, whose crashed writes
+// need not be used before its return (frontpast.go).
+func (f *frontier) wantSoft(st uint32) {
 	for int(st) >= len(f.wmark) {
 		f.wmark = append(f.wmark, 0)
+		f.hmark = append(f.hmark, 0)
 	}
 	if f.wmark[st] != f.wgen {
 		f.wmark[st] = f.wgen
 		f.wlist = append(f.wlist, st)
 	}
+}
+
+// hard1 reports whether want marked state id st.
+func (f *frontier) hard1(st uint32) bool {
+	return int(st) < len(f.hmark) && f.hmark[st] == f.wgen
 }
 
 // wanted1 reports whether wanted marked state id st.
@@ -536,6 +567,19 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 	add := func(c fconf, hid bool) bool {
 		if failed && c.taken&(1<<j) != 0 {
 			return true // dead: cannot fail once taken as a success
+		}
+		if c.pastK&(1<<j) != 0 {
+			// j explained in the past by a crashed write of its
+			// result (frontpast.go): recorded before c, which
+			// covers them and goes on below.
+			n := len(f.pastBuf)
+			f.pastBuf = f.pastUse(&c, j, f.pastBuf)
+			for k := n; k < len(f.pastBuf); k++ {
+				if f.cover(&f.pastBuf[k]) {
+					out = append(out, f.pastBuf[k])
+				}
+			}
+			f.pastBuf = f.pastBuf[:n]
 		}
 		// The configurations of before the return were pruned at the
 		// last one, and a call since changed alike those of one state
@@ -658,7 +702,7 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 			pool = append(pool, f.poolWrites...)
 		} else {
 			for _, st := range f.wlist {
-				if li, ok := f.crashedWrite(st); ok {
+				if li, ok := f.crashedWrite(st); ok && f.hard1(st) {
 					pool = append(pool, li)
 				}
 			}
@@ -788,16 +832,24 @@ func minus(a, b []uint32) []uint32 {
 func (f *frontier) covers(a, b *fconf) bool {
 	dA, dB := a.taken&^b.taken, b.taken&^a.taken
 	if a.st != b.st || dB&^a.hide != 0 && dB&^a.hide&^f.failMask() != 0 || b.hide&^dA&^a.hide != 0 || a.other&b.other != b.other ||
-		a.seenK&b.seenK != b.seenK || !subset(b.seen, a.seen) {
+		!pastCovers(a, b) || !subset(b.seen, a.seen) {
 		return false
 	}
-	if dA == 0 {
+	ks := b.seenK &^ a.seenK // marked in a (pastCovers)
+	if dA == 0 && ks == 0 {
 		return f.usedCovers(a.used, a.alts, b)
 	}
 	// Only dA's slots are looked at (not writeMask's every open one):
 	// covers runs for most pairs of a return's configurations.
 	need := f.need[:0]
 	need = append(need, a.used...)
+	if ks != 0 {
+		var ok bool
+		if need, ok = f.pastNeed(need, ks); !ok {
+			f.need = need
+			return false
+		}
+	}
 	for m := dA; m != 0; m &= m - 1 {
 		sl := &f.slots[bits.TrailingZeros64(m)]
 		if !sl.inUse || sl.l.Method != h.Write {
@@ -848,13 +900,15 @@ func subset[T uint32 | uint64](a, b []T) bool {
 // place, so that the pairs that fail them, most, cost a few
 // instructions.
 type gent struct {
+	// seenK: the known reads seen or marked, seenK | pastK (covers'
+	// test on them: pastCovers)
 	taken, other, hide, seenK uint64
 	seen, used                uint64 // the summaries of the lists
 	i                         int
 }
 
 func gentOf(c *fconf, i int) gent {
-	g := gent{taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK, i: i}
+	g := gent{taken: c.taken, other: c.other, hide: c.hide, seenK: c.seenK | c.pastK, i: i}
 	for _, x := range c.seen {
 		g.seen |= 1 << ((x * 0x9E3779B97F4A7C15) >> 58)
 	}
@@ -920,7 +974,7 @@ func (f *frontier) resetCover() {
 // new configuration with only those of its bitsets keeps this linear in
 // practice: the configurations of one return can be many thousands.
 func (f *frontier) cover(c *fconf) bool {
-	k := ckey{c.st, c.taken, c.other, c.hide, c.seenK}
+	k := ckey{c.st, c.taken, c.other, c.hide, c.seenK | c.pastK}
 	e := gentOf(c, len(f.all))
 	f.indexIfMany()
 	if f.coveredAmong(k, c, &e, 0) {
@@ -946,7 +1000,7 @@ func (f *frontier) cover(c *fconf) bool {
 // record records c for cover, without comparing it with those recorded.
 func (f *frontier) record(c *fconf) {
 	f.indexIfMany()
-	f.recordAs(ckey{c.st, c.taken, c.other, c.hide, c.seenK}, gentOf(c, len(f.all)), c)
+	f.recordAs(ckey{c.st, c.taken, c.other, c.hide, c.seenK | c.pastK}, gentOf(c, len(f.all)), c)
 }
 
 // indexIfMany indexes the configurations recorded (cidx), each bucket's
@@ -983,7 +1037,9 @@ type kgent struct {
 	next int32
 }
 
-// ckey is a configuration's bitsets.
+// ckey is a configuration's bitsets (seenK: the known reads seen or
+// marked, seenK | pastK, which one that covers another has the same or
+// more of: pastCovers).
 type ckey struct {
 	st                        uint32
 	taken, other, hide, seenK uint64
@@ -1069,7 +1125,7 @@ func (f *frontier) mergeSorted(cs []fconf) []fconf {
 	slices.SortFunc(idx, func(x, y int) int {
 		a, b := &cs[x], &cs[y]
 		return cmp.Or(cmp.Compare(a.st, b.st), cmp.Compare(a.taken, b.taken), cmp.Compare(a.other, b.other),
-			cmp.Compare(a.hide, b.hide), cmp.Compare(a.seenK, b.seenK), slices.Compare(a.seen, b.seen), cmp.Compare(x, y))
+			cmp.Compare(a.hide, b.hide), cmp.Compare(a.seenK, b.seenK), cmp.Compare(a.pastK, b.pastK), slices.Compare(a.seen, b.seen), cmp.Compare(x, y))
 	})
 	f.group = idx
 	gone := f.gone[:0]
@@ -1100,7 +1156,7 @@ func (f *frontier) mergeSorted(cs []fconf) []fconf {
 // used (merge's key).
 func sameKey(a, b *fconf) bool {
 	return a.st == b.st && a.taken == b.taken && a.other == b.other && a.hide == b.hide && a.seenK == b.seenK &&
-		slices.Equal(a.seen, b.seen)
+		a.pastK == b.pastK && slices.Equal(a.seen, b.seen)
 }
 
 // abandon turns the open operation serial into a crashed one: it will
@@ -1161,6 +1217,11 @@ func (f *frontier) toPool(l *h.Label, free bool) int {
 			default:
 				f.poolOther = append(f.poolOther, li)
 			}
+		}
+		if l.Method == h.Write {
+			// Before it counts: the marks made before its call must
+			// not use it (frontpast.go).
+			f.settlePast(f.pool[li].to)
 		}
 		f.pool[li].n++
 		f.pool[li].free = f.pool[li].free || free && l.Method != h.Append

@@ -11,7 +11,8 @@ import (
 const prunePart = 32
 
 // ppart is a part of a state's group (pruneGroup): the configurations
-// g[lo:hi], which share fixed, seenK and other.
+// g[lo:hi], which share fixed, seenK (gent's: the known reads seen or
+// marked) and other.
 type ppart struct {
 	fixed, seenK, other uint64
 	lo, hi              int

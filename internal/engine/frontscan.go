@@ -36,7 +36,7 @@ func (f *frontier) mergeFew(cs []fconf) []fconf {
 		for y := x + 1; y < len(cs); y++ {
 			b := &cs[y]
 			if grouped[y] || len(b.used)+len(b.alts) == 0 || a.st != b.st || a.taken != b.taken || a.other != b.other ||
-				a.hide != b.hide || a.seenK != b.seenK || !slices.Equal(a.seen, b.seen) {
+				a.hide != b.hide || a.seenK != b.seenK || a.pastK != b.pastK || !slices.Equal(a.seen, b.seen) {
 				continue
 			}
 			g = append(g, y)

@@ -321,7 +321,7 @@ func anySubset(ts [][]uint32, u []uint32) bool {
 }
 
 // mergeGroup merges configurations of cs[g[0]], cs[g[1]], … (of one key:
-// the same state, taken, other, hide, seenK and seen, so that they
+// the same state, taken, other, hide, seenK, pastK and seen, so that they
 // differ only in the crashed operations used), two at a time (mergePair),
 // marking gone those merged into another, until no two merge; it
 // reports whether any was. Only pairs whose difference is one unit on
@@ -375,7 +375,7 @@ func mergePair(a, b *fconf) (fconf, bool) {
 		return fconf{}, false
 	}
 	u, x := reduceTerms(cu, append(ta, tb...))
-	m := fconf{st: a.st, taken: a.taken, other: a.other, hide: a.hide, seenK: a.seenK, seen: a.seen, used: u, alts: common}
+	m := fconf{st: a.st, taken: a.taken, other: a.other, hide: a.hide, seenK: a.seenK, pastK: a.pastK, seen: a.seen, used: u, alts: common}
 	if len(x) > 0 {
 		m.alts = append(slices.Clip(common), x)
 	}

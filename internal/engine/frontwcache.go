@@ -15,6 +15,10 @@ import "math/bits"
 // restores what it found (marks, wlist, wkf, wb) for the others, the
 // same as computing it again.
 
+// wantHard marks, in wcache's lists, a state want marked (not only
+// wantSoft): state ids stay below it.
+const wantHard = 1 << 31
+
 // wkey is what wanted reads of a configuration.
 type wkey struct{ taken, other, seenK uint64 }
 
@@ -101,7 +105,11 @@ func (f *frontier) wanted(c *fconf) bool {
 			f.wgen++
 			f.wlist = f.wlist[:0]
 			for _, st := range w.lists[e.l0:e.l1] {
-				f.want(st)
+				if st&wantHard != 0 {
+					f.want(st &^ wantHard)
+				} else {
+					f.wantSoft(st)
+				}
 			}
 			f.wkf = append(f.wkf[:0], w.kfs[e.k0:e.k1]...)
 			f.wb = e.wb
@@ -111,7 +119,12 @@ func (f *frontier) wanted(c *fconf) bool {
 	}
 	all := f.wantedNow(c)
 	e := went{all: all, wb: f.wb, l0: int32(len(w.lists)), k0: int32(len(w.kfs))}
-	w.lists = append(w.lists, f.wlist...)
+	for _, st := range f.wlist {
+		if f.hard1(st) {
+			st |= wantHard
+		}
+		w.lists = append(w.lists, st)
+	}
 	w.kfs = append(w.kfs, f.wkf...)
 	e.l1, e.k1 = int32(len(w.lists)), int32(len(w.kfs))
 	w.cur = int32(len(w.ents))
