@@ -183,6 +183,9 @@ func closeFrontier(f *frontier) map[[2]uint64]bool {
 	}
 	seen := map[node]bool{}
 	out := map[[2]uint64]bool{}
+	// enter reads the open operations from masks ret makes at its start
+	// (enterPrep): the calls since the last return changed them.
+	f.enterPrep()
 	var stack []fconf
 	for i := range f.confs {
 		stack = append(stack, f.expand(&f.confs[i])...)
