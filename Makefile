@@ -19,12 +19,16 @@ test:
 # The long tier: the full sizes (SATMON_DIFF_SCALE=1), Porcupine asked on
 # every core check of the real histories (SATMON_PORCUPINE_BUDGET), the
 # Kafka fault test at 64 partitions and 10,000 objects (SATMON_KAFKA_BIG), the
-# detection rates that docs/testing.md quotes (scale 20), and the golden
-# comparison with the merge base.
+# detection rates that docs/testing.md quotes (scale 20), the registers'
+# frontier against Porcupine, ENUMERATE -c and SAT at ten times the sizes
+# (scale 10: rules on crashed operations have failed only there), and the
+# golden comparison with the merge base.
 LONG_SCALE ?= 1
+FRONTIER_LONG = AgreesWithSAT|TermsDifferential|PastDifferential|RetroDifferential|OpenWriteFirst|FailCoverDifferential|CrashedAgainstPorcupine|HiddenOnlyAgainstPorcupine
 test-long:
 	SATMON_DIFF_SCALE=$(LONG_SCALE) SATMON_PORCUPINE_BUDGET=1s SATMON_KAFKA_BIG=1 $(GO) test -timeout 60m ./...
 	SATMON_DIFF_SCALE=20 $(GO) test ./internal/engine -run '^TestSaturateDetectionRate$$' -count=1 -v -timeout 30m
+	SATMON_DIFF_SCALE=10 $(GO) test ./internal/engine -run '^TestFrontier($(FRONTIER_LONG))$$' -count=1 -timeout 30m
 	$(MAKE) golden
 
 # The golden comparison (internal/engine/golden_test.go): GOLDEN_BASE (the merge
