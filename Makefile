@@ -24,7 +24,7 @@ test:
 # (scale 10: rules on crashed operations have failed only there), and the
 # golden comparison with the merge base.
 LONG_SCALE ?= 1
-FRONTIER_LONG = AgreesWithSAT|TermsDifferential|PastDifferential|RetroDifferential|OpenWriteFirst|FailCoverDifferential|CrashedAgainstPorcupine|HiddenOnlyAgainstPorcupine
+FRONTIER_LONG = AgreesWithSAT|TermsDifferential|PastDifferential|PastExtDifferential|RetroDifferential|OpenWriteFirst|FailCoverDifferential|CrashedAgainstPorcupine|HiddenOnlyAgainstPorcupine
 test-long:
 	SATMON_DIFF_SCALE=$(LONG_SCALE) SATMON_PORCUPINE_BUDGET=1s SATMON_KAFKA_BIG=1 $(GO) test -timeout 60m ./...
 	SATMON_DIFF_SCALE=20 $(GO) test ./internal/engine -run '^TestSaturateDetectionRate$$' -count=1 -v -timeout 30m

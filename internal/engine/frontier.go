@@ -215,6 +215,9 @@ type frontier struct {
 	// pastUsed: the configurations pastUse made (frontpast.go), for
 	// the tests.
 	pastUsed int
+	// pastExt: the search's extensions with the returning read marked,
+	// on which pastUse is not called (frontpast.go), for tests
+	pastExt int
 
 	// lost: why the frontier stopped being exact but goes on, soundly
 	// (frontfall.go); lostAt: the step where it was lost; lostSaid: the
@@ -568,7 +571,13 @@ func (f *frontier) ret(serial int, l h.Label) bool {
 		if failed && c.taken&(1<<j) != 0 {
 			return true // dead: cannot fail once taken as a success
 		}
-		if c.pastK&(1<<j) != 0 {
+		if c.pastK&(1<<j) == 0 {
+		} else if searched {
+			// Not for the search's extensions: those it would
+			// make are covered by c's or by the search's own
+			// (pastUse, frontpast.go).
+			f.pastExt++
+		} else {
 			// j explained in the past by a crashed write of its
 			// result (frontpast.go): recorded before c, which
 			// covers them and goes on below.
