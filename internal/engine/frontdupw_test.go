@@ -3,8 +3,6 @@ package engine
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
-	"strconv"
 	"testing"
 
 	h "github.com/satmon/satmon/internal/history"
@@ -22,14 +20,7 @@ import (
 func dupWriteHistory(rng *rand.Rand, obj h.Object) *h.History {
 	vals := []h.Value{"1", "2", "3"}
 	nv := 2 + rng.IntN(2)
-	type ev struct {
-		t    float64
-		call bool
-		op   int
-	}
-	hist := &h.History{Object: obj}
-	hist.Ops = append(hist.Ops, h.Op{ID: "0", Label: h.Label{Method: h.Write, Arg: "1"}})
-	evs := []ev{{-0.5, true, 0}, {0.5, false, 0}}
+	th := newTimedHistory(obj)
 	st := h.Value("1")
 	n := 4 + rng.IntN(7)
 	for i := 1; i <= n; i++ {
@@ -47,36 +38,9 @@ func dupWriteHistory(rng *rand.Rand, obj h.Object) *h.History {
 			takeEffect(&st, &l)
 		}
 		t, span := float64(2*i), 1+7*rng.Float64()
-		hist.Ops = append(hist.Ops, h.Op{ID: strconv.Itoa(i), Label: l})
-		evs = append(evs, ev{t - span*rng.Float64() - 0.01, true, i})
-		if crash {
-			hist.Ops[i].Label.Pending, hist.Ops[i].Label.Ret = true, h.Void
-		} else {
-			evs = append(evs, ev{t + span*rng.Float64() + 0.01, false, i})
-		}
+		th.add(rng, l, t, span, crash)
 	}
-	slices.SortStableFunc(evs, func(a, b ev) int {
-		switch {
-		case a.t < b.t:
-			return -1
-		case a.t > b.t:
-			return 1
-		}
-		return 0
-	})
-	for i := range hist.Ops {
-		hist.Ops[i].Return = -1
-	}
-	for seq, e := range evs {
-		if e.call {
-			hist.Ops[e.op].Call = seq
-		} else {
-			hist.Ops[e.op].Return = seq
-		}
-	}
-	changeOneResult(rng, hist, func() h.Value { return vals[rng.IntN(nv)] })
-	slices.SortStableFunc(hist.Ops, func(a, b h.Op) int { return a.Call - b.Call })
-	return hist
+	return th.done(rng, func() h.Value { return vals[rng.IntN(nv)] })
 }
 
 // A crashed write is not used from a configuration where an open write

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/satmon/satmon/internal/gen"
@@ -58,14 +56,7 @@ func retroHistory(t *testing.T, rng *rand.Rand) *h.History {
 // or a read's): a violation, or not, that only such placements explain.
 func linCASHistory(rng *rand.Rand) *h.History {
 	vals := []h.Value{"1", "2", "3"}
-	type ev struct {
-		t    float64
-		call bool
-		op   int
-	}
-	hist := &h.History{Object: h.CASRegister}
-	hist.Ops = append(hist.Ops, h.Op{ID: "0", Label: h.Label{Method: h.Write, Arg: "1"}})
-	evs := []ev{{-0.5, true, 0}, {0.5, false, 0}}
+	th := newTimedHistory(h.CASRegister)
 	st := h.Value("1")
 	n, nv := 4+rng.IntN(6), 2+rng.IntN(2)
 	past := []h.Value{st}
@@ -91,36 +82,9 @@ func linCASHistory(rng *rand.Rand) *h.History {
 			takeEffect(&st, &l)
 		}
 		t, span := float64(2*i), 1+5*rng.Float64()
-		hist.Ops = append(hist.Ops, h.Op{ID: strconv.Itoa(i), Label: l})
-		evs = append(evs, ev{t - span*rng.Float64() - 0.01, true, i})
-		if crash {
-			hist.Ops[i].Label.Pending, hist.Ops[i].Label.Ret = true, h.Void
-		} else {
-			evs = append(evs, ev{t + span*rng.Float64() + 0.01, false, i})
-		}
+		th.add(rng, l, t, span, crash)
 	}
-	slices.SortStableFunc(evs, func(a, b ev) int {
-		switch {
-		case a.t < b.t:
-			return -1
-		case a.t > b.t:
-			return 1
-		}
-		return 0
-	})
-	for i := range hist.Ops {
-		hist.Ops[i].Return = -1
-	}
-	for seq, e := range evs {
-		if e.call {
-			hist.Ops[e.op].Call = seq
-		} else {
-			hist.Ops[e.op].Return = seq
-		}
-	}
-	changeOneResult(rng, hist, func() h.Value { return vals[rng.IntN(3)] })
-	slices.SortStableFunc(hist.Ops, func(a, b h.Op) int { return a.Call - b.Call })
-	return hist
+	return th.done(rng, func() h.Value { return vals[rng.IntN(3)] })
 }
 
 // Retroactive placement (frontretro.go): a compare-and-set known to fail
