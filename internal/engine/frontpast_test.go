@@ -85,17 +85,15 @@ func TestFrontierPastDifferential(t *testing.T) {
 			if i%4 == 3 {
 				cfg.CAS = 0.2 * rng.Float64()
 			}
-			if gen.Jepsen(cfg, io.Discard) != nil {
+			if hist = changedJepsen(t, rng, cfg); hist == nil {
 				continue
 			}
-			hist = jepsenHistory(t, cfg)
-			changeOneResult(rng, hist, func() h.Value { return h.Value(strconv.Itoa(rng.IntN(cfg.Values))) })
 		}
 		if len(hist.Ops) <= 6 {
 			enum++
 		}
 		tl.agree(t, fmt.Sprintf("history %d", i), hist, 6)
-		marked += pastMarks(t, hist)
+		marked += replayedFrontier(t, hist).pastUsed
 	}
 	tl.bothWays(t)
 	if marked == 0 {
@@ -105,10 +103,10 @@ func TestFrontierPastDifferential(t *testing.T) {
 		n, enum, tl.viol, tl.ok, marked)
 }
 
-// pastMarks replays hist through a frontier and counts the
-// configurations a mark explained a read in (pastUse): the test's
-// histories must reach the rule.
-func pastMarks(t *testing.T, hist *h.History) int {
+// replayedFrontier is the default check's frontier after hist, for the
+// counters that show a test's histories reach the rule it tests
+// (pastUsed, pastExt).
+func replayedFrontier(t *testing.T, hist *h.History) *frontier {
 	t.Helper()
 	m, err := newTuned(context.Background(), hist.Object, hist.Param, Options{}, tuning{})
 	if err != nil || m.front == nil {
@@ -117,7 +115,18 @@ func pastMarks(t *testing.T, hist *h.History) int {
 	if _, err = m.replay(hist); err != nil {
 		t.Fatal(err)
 	}
-	return m.front.pastUsed
+	return m.front
+}
+
+// changedJepsen is cfg's generated history with one result changed in
+// half of them (changeOneResult), or nil where cfg generates none.
+func changedJepsen(t *testing.T, rng *rand.Rand, cfg gen.JepsenConfig) *h.History {
+	if gen.Jepsen(cfg, io.Discard) != nil {
+		return nil
+	}
+	hist := jepsenHistory(t, cfg)
+	changeOneResult(rng, hist, func() h.Value { return h.Value(strconv.Itoa(rng.IntN(cfg.Values))) })
+	return hist
 }
 
 // The cases the rule turns on, by hand, each against Porcupine and
@@ -199,7 +208,7 @@ func TestFrontierPastHandMade(t *testing.T) {
 		}
 		var tl frontierTally
 		tl.agree(t, c.name, hist, 8)
-		marked += pastMarks(t, hist)
+		marked += replayedFrontier(t, hist).pastUsed
 	}
 	if marked == 0 {
 		t.Fatal("no read explained by a mark")

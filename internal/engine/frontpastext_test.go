@@ -1,11 +1,8 @@
 package engine
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"strconv"
 	"testing"
 
 	"github.com/satmon/satmon/internal/gen"
@@ -85,17 +82,15 @@ func TestFrontierPastExtDifferential(t *testing.T) {
 		default:
 			cfg := gen.JepsenConfig{Ops: 6 + rng.IntN(18), Clients: 3 + rng.IntN(5), Values: 2 + rng.IntN(3),
 				Reads: 0.3 + 0.3*rng.Float64(), Info: 0.2 + 0.4*rng.Float64(), CAS: 0.2 + 0.4*rng.Float64(), Seed: rng.Int64()}
-			if gen.Jepsen(cfg, io.Discard) != nil {
+			if hist = changedJepsen(t, rng, cfg); hist == nil {
 				continue
 			}
-			hist = jepsenHistory(t, cfg)
-			changeOneResult(rng, hist, func() h.Value { return h.Value(strconv.Itoa(rng.IntN(cfg.Values))) })
 		}
 		if len(hist.Ops) <= 6 {
 			enum++
 		}
 		tl.agree(t, fmt.Sprintf("history %d", i), hist, 6)
-		ext += pastExtensions(t, hist)
+		ext += replayedFrontier(t, hist).pastExt
 	}
 	tl.bothWays(t)
 	if ext == 0 {
@@ -103,21 +98,6 @@ func TestFrontierPastExtDifferential(t *testing.T) {
 	}
 	t.Logf("%d histories (%d also against enumerate -c): %d violations, %d linearizable; %d extensions with the returning read marked",
 		n, enum, tl.viol, tl.ok, ext)
-}
-
-// pastExtensions replays hist through a frontier and counts the search's
-// extensions with the returning read marked, on which pastUse is not
-// called.
-func pastExtensions(t *testing.T, hist *h.History) int {
-	t.Helper()
-	m, err := newTuned(context.Background(), hist.Object, hist.Param, Options{}, tuning{})
-	if err != nil || m.front == nil {
-		t.Fatalf("no frontier: %v", err)
-	}
-	if _, err = m.replay(hist); err != nil {
-		t.Fatal(err)
-	}
-	return m.front.pastExt
 }
 
 // A crashed write of the state a configuration is at marks the known
