@@ -3,8 +3,6 @@ package engine
 import (
 	"math/bits"
 	"slices"
-
-	h "github.com/satmon/satmon/internal/history"
 )
 
 // Known reads explained in the past (fconf.pastK). Let r be an open read
@@ -67,17 +65,6 @@ import (
 //     configurations it stands for, so that every mark left is later
 //     than the call of every crashed write of v in the pool.
 
-// knownReadsOf is the open reads known to return state st.
-func (f *frontier) knownReadsOf(st uint32) uint64 {
-	var m uint64
-	for p := range f.slots[:f.hi] {
-		if sl := &f.slots[p]; sl.inUse && sl.l.Method == h.Read && sl.known && sl.target == st {
-			m |= 1 << p
-		}
-	}
-	return m
-}
-
 // pastUse appends to out the configurations c stands for in which its
 // marked read j saw its result: every read c marked with j's result
 // seen, one more crashed write of it used (none where every one is).
@@ -107,10 +94,10 @@ func (f *frontier) knownReadsOf(st uint32) uint64 {
 //
 // s never enters v (j would be seen, not marked), nor uses w. So every
 // configuration pastUse would make of an extension is covered by one
-// made: the search's extensions by crashed compare-and-sets, with j
-// marked, made one each, and kept apart by the crashed operations they
-// used (cas+info, 8 clients, 30,000 operations: 51,730 made, 2,635
-// now). TestFrontierPastExtDifferential checks it against Porcupine and
+// made. Resolving marks on the extensions too would make one
+// configuration for each extension by crashed compare-and-sets with j
+// marked, each kept apart by the crashed operations it used: work for
+// nothing. TestFrontierPastExtDifferential checks it against Porcupine and
 // ENUMERATE -c.
 func (f *frontier) pastUse(c *fconf, j int, out []fconf) []fconf {
 	st := f.slots[j].target
@@ -118,7 +105,7 @@ func (f *frontier) pastUse(c *fconf, j int, out []fconf) []fconf {
 	if !ok {
 		return out
 	}
-	r := c.pastK & f.knownReadsOf(st)
+	r := c.pastK & f.seenBy(st)
 	n := len(out)
 	out = f.use(c, li, out)
 	for k := n; k < len(out); k++ {
@@ -140,7 +127,7 @@ func (f *frontier) settlePast(st uint32) {
 	if !ok {
 		return
 	}
-	reads := f.knownReadsOf(st)
+	reads := f.seenBy(st)
 	if reads == 0 {
 		return
 	}
